@@ -1,0 +1,61 @@
+#!/usr/bin/env node
+/**
+ * The whole pipeline vs bare @xterm/headless on the same large recording, in one process.
+ *
+ * bare:   every output chunk written into a headless terminal (no snapshots, no spec).
+ * driver: the same recording through replaySession — ReplayTransport + VirtualScheduler +
+ *         FsmDriver with a Claude-like spec: screen, guard frames, region tracking, FSM
+ *         evaluation, modal extraction, timers — in virtual time.
+ * Prints bare/driver throughputs and overhead_ratio = driver time / bare time (target ≤ 1.25).
+ * Runs are interleaved and the median of each is reported.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { replayBare } from './xterm-bare.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const castPath = resolve(here, '.cache/large.cast');
+if (!existsSync(castPath)) execFileSync(process.execPath, [resolve(here, 'make-recording.mjs'), castPath], { stdio: 'ignore' });
+
+const { parseAsciicast } = await import(resolve(here, '../dist/recording/index.js'));
+const { replaySession } = await import(resolve(here, '../dist/harness/replay-session.js'));
+const spec = JSON.parse(readFileSync(resolve(here, '../test/fixtures/specs/valid/claude-like.json'), 'utf8'));
+const cast = parseAsciicast(readFileSync(castPath, 'utf8'), castPath);
+const bytes = cast.events.reduce((s, e) => (e.type === 'o' ? s + Buffer.byteLength(e.data) : s), 0);
+
+function runDriver() {
+  const t0 = process.hrtime.bigint();
+  const r = replaySession({ cast, spec, tailMs: 0 });
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  const evals = r.driver.getFsmDebug().evalCount;
+  const changes = r.changes.length;
+  r.driver.shutdown();
+  return { ms, evals, changes };
+}
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const bare = [];
+const driver = [];
+let last;
+await replayBare(castPath, { runs: 1 }); // warm-up (JIT, file cache)
+runDriver();
+for (let i = 0; i < RUNS; i++) {
+  bare.push((await replayBare(castPath, { runs: 1 })).ms);
+  last = runDriver();
+  driver.push(last.ms);
+}
+const median = (a) => a.slice().sort((x, y) => x - y)[Math.floor(a.length / 2)];
+const bareMs = median(bare);
+const driverMs = median(driver);
+const mb = bytes / 1e6;
+console.log(`recording_mb=${mb.toFixed(2)}`);
+console.log(`recording_seconds=${(cast.events.at(-1).t).toFixed(1)}`);
+console.log(`bare_xterm_ms=${bareMs.toFixed(0)}`);
+console.log(`bare_xterm_mb_per_s=${(mb / (bareMs / 1000)).toFixed(2)}`);
+console.log(`driver_replay_ms=${driverMs.toFixed(0)}`);
+console.log(`driver_replay_mb_per_s=${(mb / (driverMs / 1000)).toFixed(2)}`);
+console.log(`driver_evaluations=${last.evals}`);
+console.log(`driver_state_changes=${last.changes}`);
+console.log(`overhead_ratio=${(driverMs / bareMs).toFixed(3)}`);

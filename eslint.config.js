@@ -1,0 +1,55 @@
+// Lint = layering + a few correctness rules. The folder rules below are the
+// machine-checked form of CONTRIBUTING.md's "which folder may import which".
+import tseslint from 'typescript-eslint';
+
+const NODE_AND_DEPS = [
+  { group: ['node:*'], message: 'src/core is pure: no Node APIs. Pass data in from an edge (src/terminal, src/driver, src/catalog).' },
+  { group: ['@lydell/node-pty', '@xterm/*', 'recheck', 'ink', 'react', 'ajv'], message: 'src/core is pure: no runtime dependencies.' },
+];
+const NODE_BUILTINS = ['fs', 'os', 'path', 'child_process', 'crypto', 'net', 'http', 'events', 'util', 'url', 'process', 'timers'];
+
+const layer = (files, patterns) => ({
+  files,
+  rules: { 'no-restricted-imports': ['error', { paths: [], patterns }] },
+});
+const outside = (...dirs) => dirs.map((d) => ({ group: [`**/${d}/*`, `**/${d}/**`], message: `this layer may not import src/${d} (see CONTRIBUTING.md).` }));
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'bench/.cache/**', 'coverage/**'] },
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-empty-function': 'off',
+      'no-empty': ['error', { allowEmptyCatch: true }],
+      'no-control-regex': 'off',
+      'no-misleading-character-class': 'off',
+    },
+  },
+  {
+    files: ['src/core/**/*.ts'],
+    ignores: ['src/core/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: NODE_BUILTINS.map((name) => ({ name, message: 'src/core is pure: no Node APIs.' })),
+        patterns: [...NODE_AND_DEPS, ...outside('terminal', 'recording', 'catalog', 'driver', 'harness', 'cli', 'demo')],
+      }],
+      'no-restricted-globals': ['error',
+        { name: 'setTimeout', message: 'src/core takes time as a parameter.' },
+        { name: 'setInterval', message: 'src/core takes time as a parameter.' },
+        { name: 'process', message: 'src/core is pure.' }],
+      'no-restricted-properties': ['error', { object: 'Date', property: 'now', message: 'src/core takes the clock as a parameter.' }],
+    },
+  },
+  layer(['src/terminal/**/*.ts'], outside('recording', 'catalog', 'driver', 'harness', 'cli', 'demo')),
+  layer(['src/recording/**/*.ts'], outside('catalog', 'driver', 'harness', 'cli', 'demo')),
+  layer(['src/catalog/**/*.ts'], outside('terminal', 'recording', 'driver', 'harness', 'cli', 'demo')),
+  layer(['src/driver/**/*.ts'], outside('catalog', 'recording', 'harness', 'cli', 'demo')),
+  layer(['src/harness/**/*.ts'], outside('cli', 'demo')),
+  layer(['src/demo/**/*.ts', 'src/demo/**/*.tsx'], outside('core', 'terminal', 'recording', 'catalog', 'driver', 'harness', 'cli')),
+  {
+    files: ['**/*.mjs', '**/*.js'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', Buffer: 'readonly', URL: 'readonly' } },
+  },
+);

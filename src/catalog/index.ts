@@ -1,0 +1,10 @@
+/**
+ * Catalog front door: loading spec files from disk and the recheck-backed ReDoS screen.
+ *
+ * @module
+ */
+
+/** Read + parse + validate a spec file (never throws). */
+export { loadSpec, loadSpecFromText, MAX_SPEC_BYTES, type LoadResult } from './load-spec.js';
+/** The ReDoS screen passed to `validateSpec` by the loader. */
+export { screenRegexWithRecheck } from './redos.js';

@@ -1,0 +1,141 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, openSync, ftruncateSync, closeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadSpec, loadSpecFromText, MAX_SPEC_BYTES } from './load-spec.js';
+
+const FIXTURES = join(import.meta.dirname, '../../test/fixtures/specs');
+const VALID_SPEC_PATH = join(FIXTURES, 'valid/claude-like.json');
+const scratch = mkdtempSync(join(tmpdir(), 'specterm-load-spec-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+function writeScratch(name: string, text: string): string {
+  const path = join(scratch, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+describe('loadSpec', () => {
+  it('loads the reference-style Claude spec without errors', () => {
+    const result = loadSpec(VALID_SPEC_PATH);
+    expect(result.ok, JSON.stringify(result)).toBe(true);
+    if (result.ok) {
+      expect(result.spec.id).toBe('claude-like');
+      expect(result.sourcePath).toBe(VALID_SPEC_PATH);
+    }
+  });
+
+  it('reports a missing file with its path instead of throwing', () => {
+    const missing = join(scratch, 'nope.json');
+    const result = loadSpec(missing);
+    expect(result.ok).toBe(false);
+    if (!result.ok) {
+      expect(result.errors).toHaveLength(1);
+      expect(result.errors[0]).toContain('Failed to read/parse spec');
+      expect(result.errors[0]).toContain('ENOENT');
+      expect(result.errors[0]).toContain(missing);
+    }
+  });
+
+  it('refuses a directory', () => {
+    const result = loadSpec(scratch);
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.errors[0]).toContain('not a regular file');
+  });
+
+  it('names line and column of a JSON syntax error', () => {
+    const path = writeScratch('bad.json', '{\n  "$schema": "adhdev:cli/spec@4",\n  "id": "x",,\n}\n');
+    const result = loadSpec(path);
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.errors[0]).toMatch(/invalid JSON at line 3, column 13/);
+  });
+
+  it('names line and column when JSON.parse gives no position (bad literal)', () => {
+    const result = loadSpecFromText('{\n  "a": tru\n}', 'mem.json');
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.errors[0]).toContain('line 2, column 8');
+  });
+
+  it('points at the end of the text for truncated JSON', () => {
+    const result = loadSpecFromText('{\n  "a": [1, 2', 'mem.json');
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.errors[0]).toContain('line 2, column 13');
+  });
+
+  it('tolerates a UTF-8 byte-order mark', () => {
+    const text = readFileSync(VALID_SPEC_PATH, 'utf8');
+    const path = writeScratch('bom.json', `\uFEFF${text}`);
+    expect(loadSpec(path).ok).toBe(true);
+    expect(loadSpecFromText(`\uFEFF${text}`, 'mem.json').ok).toBe(true);
+  });
+
+  it('refuses a 50 MB file quickly without reading it', () => {
+    const path = join(scratch, 'huge.json');
+    const fd = openSync(path, 'w');
+    ftruncateSync(fd, 50 * 1024 * 1024); // sparse: no 50 MB write needed
+    closeSync(fd);
+    const started = performance.now();
+    const result = loadSpec(path);
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.errors[0]).toContain(`over the ${MAX_SPEC_BYTES}-byte limit`);
+  });
+
+  it('refuses oversized text handed over directly', () => {
+    const result = loadSpecFromText(' '.repeat(MAX_SPEC_BYTES + 1), 'mem.json');
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.errors[0]).toContain('over the');
+  });
+
+  it('validates a 4 MB spec (huge doc key) within seconds', () => {
+    const spec = JSON.parse(readFileSync(VALID_SPEC_PATH, 'utf8'));
+    spec._padding = 'x'.repeat(4 * 1024 * 1024);
+    const started = performance.now();
+    const result = loadSpecFromText(JSON.stringify(spec), 'mem.json');
+    expect(result.ok).toBe(true);
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+
+  it('returns validation errors and warnings for a parsed but invalid spec', () => {
+    const result = loadSpecFromText(JSON.stringify({ $schema: 'adhdev:cli/spec@3' }), 'old.json');
+    expect(result).toEqual({ ok: false, errors: [expect.stringContaining('$schema: must be "adhdev:cli/spec@4"')], warnings: [], sourcePath: 'old.json' });
+  });
+
+  it('never throws on non-string input', () => {
+    expect(loadSpecFromText(42 as unknown as string, 'x').ok).toBe(false);
+    expect(loadSpec(undefined as unknown as string).ok).toBe(false);
+  });
+});
+
+describe('built-in specs (specs/*/spec.json)', () => {
+  const specsDir = join(import.meta.dirname, '../../specs');
+  const builtIns = readdirSync(specsDir, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => join(specsDir, d.name, 'spec.json'));
+
+  it.each(builtIns)('%s loads without errors', (path) => {
+    const result = loadSpec(path);
+    expect(result.ok, JSON.stringify(result)).toBe(true);
+  });
+});
+
+describe('broken spec corpus (test/fixtures/specs/broken)', () => {
+  const dir = join(FIXTURES, 'broken');
+  const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+
+  it('holds at least 40 broken specs', () => {
+    expect(files.length).toBeGreaterThanOrEqual(40);
+  });
+
+  it.each(files)('%s is rejected with its expected message', (file) => {
+    const text = readFileSync(join(dir, file), 'utf8');
+    const doc = JSON.parse(text) as { _expect: string[]; _expect_error_count?: number };
+    const result = loadSpecFromText(text, file);
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    for (const fragment of doc._expect) {
+      expect(result.errors.some((e) => e.includes(fragment)), `expected "${fragment}" in:\n${result.errors.join('\n')}`).toBe(true);
+    }
+    if (doc._expect_error_count !== undefined) expect(result.errors).toHaveLength(doc._expect_error_count);
+  });
+});

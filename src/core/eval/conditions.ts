@@ -1,0 +1,351 @@
+/**
+ * Condition evaluation: one guard tree → a `CondResult` tree (spec-format §3).
+ *
+ * Pure and total: the clock is a parameter, regexes come from the compile-once cache, and
+ * any input — odd objects, non-array `all`, nesting past {@link MAX_CONDITION_DEPTH} —
+ * yields a false/unknown result rather than an exception.
+ */
+import type {
+  ChangedCondition,
+  Condition,
+  ElapsedCondition,
+  RegexCondition,
+  SignalCondition,
+  StableCondition,
+  WindowTitleCondition,
+} from '../spec/types.js';
+import type { CondResult, Cursor, EvalExtras, FsmClock, RegexMemo, ResolvedSection, TraceEntry } from './types.js';
+import { conditionKind } from './condition-kind.js';
+import { MAX_CONDITION_DEPTH } from './limits.js';
+import { sameJoinedLines } from './line-compare.js';
+import { compileRegex, execRegex } from './regex-cache.js';
+import { findSection, sectionText } from './sections.js';
+import { stableRegionKey } from './stable-regions.js';
+
+export { MAX_CONDITION_DEPTH } from './limits.js';
+
+/** Everything one condition evaluation may look at. */
+export interface ConditionContext {
+  /** Screen lines (split by `splitScreenLines`). */
+  lines: string[];
+  /** The cleaned screen: `lines.join('\n')`. */
+  screen: string;
+  /** Sections resolved over `lines`. */
+  sections: ResolvedSection[];
+  /** Cursor in `lines` coordinates; cursor bounds and `changed` need it. */
+  cursor?: Cursor;
+  /** The previous evaluation's lines, for `changed`. */
+  prevLines?: string[];
+  clock: FsmClock;
+  extras?: EvalExtras;
+  /** When given, regex/changed/title leaves append legacy trace lines here. */
+  trace?: TraceEntry[];
+  /** Label used in trace lines (`state[<label>] …`); the FSM passes `<from>→<to>`. */
+  traceLabel?: string;
+}
+
+/** Longest `matchedText` kept (debug only). */
+const MATCHED_TEXT_MAX_CHARS = 160;
+
+/** Thrown internally when nesting passes the cap; caught at the API boundary. */
+class DepthExceeded extends Error {}
+
+interface EvalState {
+  lines: string[];
+  screen: string;
+  sections: ResolvedSection[];
+  cursor: Cursor | undefined;
+  prevLines: string[] | undefined;
+  now: number;
+  enteredAt: number;
+  regionLastChangedAt: Map<number | string, number> | undefined;
+  windowTitle: string;
+  viewportStartRow: number;
+  trace: TraceEntry[] | undefined;
+  label: string;
+  /** Viewport-clipped haystacks by section id ('' = whole screen), built at most once. */
+  clipped: Map<string, string>;
+  regexMemo: RegexMemo | undefined;
+}
+
+/**
+ * Evaluates `cond` against the context. Classification follows the reference evaluator's
+ * order (see `conditionKind`); an unrecognised object is `{kind:'all', result:false,
+ * detail:'unknown condition'}`.
+ *
+ * @example
+ * evaluateCondition({ matches: 'Working \\(' }, ctx).result // true while the spinner shows
+ */
+export function evaluateCondition(cond: Condition, ctx: ConditionContext): CondResult {
+  try {
+    return evalNode(cond, buildState(ctx), 1, 0);
+  } catch (err) {
+    if (err instanceof DepthExceeded) {
+      return {
+        kind: 'all',
+        result: false,
+        detail: `condition nested deeper than ${MAX_CONDITION_DEPTH} levels; flatten the guard`,
+      };
+    }
+    // Last-resort guard (e.g. a Proxy or getter that throws): fail closed, never crash.
+    return { kind: 'all', result: false, detail: `condition could not be evaluated: ${String(err)}` };
+  }
+}
+
+function buildState(ctx: ConditionContext): EvalState {
+  const c = (ctx && typeof ctx === 'object' ? ctx : {}) as Partial<ConditionContext>;
+  const lines = Array.isArray(c.lines) ? c.lines : [];
+  const clock = (c.clock && typeof c.clock === 'object' ? c.clock : {}) as Partial<FsmClock>;
+  const extras = (c.extras && typeof c.extras === 'object' ? c.extras : {}) as EvalExtras;
+  const vsr = extras.viewportStartRow;
+  const cursor = c.cursor && typeof c.cursor === 'object' ? c.cursor : undefined;
+  return {
+    lines,
+    screen: typeof c.screen === 'string' ? c.screen : lines.join('\n'),
+    sections: Array.isArray(c.sections) ? c.sections : [],
+    cursor,
+    prevLines: Array.isArray(c.prevLines) ? c.prevLines : undefined,
+    now: finiteOr(clock.now, 0),
+    enteredAt: finiteOr(clock.stateEnteredAt, 0),
+    regionLastChangedAt: clock.regionLastChangedAt instanceof Map ? clock.regionLastChangedAt : undefined,
+    windowTitle: typeof extras.windowTitle === 'string' ? extras.windowTitle : '',
+    viewportStartRow: typeof vsr === 'number' && Number.isFinite(vsr) && vsr > 0 ? Math.floor(vsr) : 0,
+    trace: Array.isArray(c.trace) ? c.trace : undefined,
+    label: typeof c.traceLabel === 'string' ? c.traceLabel : 'condition',
+    clipped: new Map(),
+    regexMemo: extras.regexMemo instanceof Map ? extras.regexMemo : undefined,
+  };
+}
+
+/** `negations` = how many `not`s sit above this node (odd = an absence check). */
+function evalNode(cond: unknown, st: EvalState, depth: number, negations: number): CondResult {
+  if (depth > MAX_CONDITION_DEPTH) throw new DepthExceeded();
+  const c = cond as Record<string, unknown>;
+  switch (conditionKind(cond)) {
+    case 'all':
+      return evalAll(c.all, st, depth, negations);
+    case 'any':
+      return evalAny(c.any, st, depth, negations);
+    case 'not':
+      return evalNot(c.not, st, depth, negations);
+    case 'signal':
+      return evalSignal(c as unknown as SignalCondition);
+    case 'elapsed':
+      return evalElapsed(c as unknown as ElapsedCondition, st);
+    case 'stable':
+      return evalStable(c as unknown as StableCondition, st);
+    case 'regex':
+      return evalRegex(c as unknown as RegexCondition, st, negations % 2 === 1);
+    case 'title':
+      return evalTitle(c as unknown as WindowTitleCondition, st);
+    case 'changed':
+      return evalChanged(c as unknown as ChangedCondition, st);
+    default:
+      return { kind: 'all', result: false, detail: 'unknown condition' };
+  }
+}
+
+// ── Composites ──────────────────────────────────────────────────────────────
+
+function evalAll(list: unknown, st: EvalState, depth: number, negations: number): CondResult {
+  if (!Array.isArray(list)) {
+    return { kind: 'all', result: false, detail: `invalid all: expected an array of conditions, got ${describe(list)}` };
+  }
+  // No short-circuit: every child is evaluated so the debug tree is complete.
+  const children = list.map((child) => evalNode(child, st, depth + 1, negations));
+  const result = children.every((ch) => ch.result);
+  let remainingMs = 0;
+  if (!result) for (const ch of children) if (!ch.result) remainingMs = Math.max(remainingMs, ch.remainingMs ?? 0);
+  return { kind: 'all', result, detail: `all(${children.length})`, remainingMs, children };
+}
+
+function evalAny(list: unknown, st: EvalState, depth: number, negations: number): CondResult {
+  if (!Array.isArray(list)) {
+    return { kind: 'any', result: false, detail: `invalid any: expected an array of conditions, got ${describe(list)}` };
+  }
+  const children = list.map((child) => evalNode(child, st, depth + 1, negations));
+  const result = children.some((ch) => ch.result);
+  // The soonest failing child that could flip true; a child without a countdown never will.
+  let soonest = Infinity;
+  if (!result) for (const ch of children) if (!ch.result) soonest = Math.min(soonest, ch.remainingMs ?? Infinity);
+  const remainingMs = result || !Number.isFinite(soonest) ? 0 : soonest;
+  return { kind: 'any', result, detail: `any(${children.length})`, remainingMs, children };
+}
+
+function evalNot(inner: unknown, st: EvalState, depth: number, negations: number): CondResult {
+  if (!inner || typeof inner !== 'object') {
+    // Fail closed: negating garbage must not produce an always-true guard.
+    return { kind: 'not', result: false, detail: `invalid not: expected a condition object, got ${describe(inner)}`, remainingMs: 0 };
+  }
+  const child = evalNode(inner, st, depth + 1, negations + 1);
+  return { kind: 'not', result: !child.result, detail: 'not', remainingMs: 0, children: [child] };
+}
+
+// ── Leaves ──────────────────────────────────────────────────────────────────
+
+/** Shadow-only: always true for the FSM (spec-format §3.6). */
+function evalSignal(c: SignalCondition): CondResult {
+  const equals = c.equals === false ? 'false' : 'true';
+  return { kind: 'signal', result: true, detail: `signal ${String(c.signal)}=${equals} (shadow only, passes)` };
+}
+
+function evalElapsed(c: ElapsedCondition, st: EvalState): CondResult {
+  const age = st.now - st.enteredAt;
+  const n: unknown = c.elapsed_ms;
+  const detail = `elapsed ${age}ms / ${String(n)}ms`;
+  if (typeof n !== 'number' || Number.isNaN(n)) return { kind: 'elapsed', result: false, detail };
+  const result = age >= n;
+  return { kind: 'elapsed', result, detail, remainingMs: result ? 0 : n - age };
+}
+
+function evalStable(c: StableCondition, st: EvalState): CondResult {
+  const key = stableRegionKey(c);
+  // Never seen changing in this state → stable since state entry (§3.4).
+  const lastChanged = st.regionLastChangedAt?.get(key) ?? st.enteredAt;
+  const stableFor = st.now - lastChanged;
+  const n: unknown = c.stable_ms;
+  const where =
+    typeof c.section === 'string' && c.section
+      ? `section=${c.section}`
+      : typeof c.cursor_above === 'number' && c.cursor_above > 0
+        ? `cursor_above=${c.cursor_above}`
+        : 'screen';
+  const ignore = typeof c.ignore_lines === 'string' && c.ignore_lines ? ' (ignore_lines)' : '';
+  const detail = `stable ${where}${ignore} ${stableFor}ms / ${String(n)}ms`;
+  if (typeof n !== 'number' || Number.isNaN(n)) return { kind: 'stable', result: false, detail };
+  const result = stableFor >= n;
+  return { kind: 'stable', result, detail, remainingMs: result ? 0 : n - stableFor };
+}
+
+function evalRegex(c: RegexCondition, st: EvalState, isAbsenceCheck: boolean): CondResult {
+  const where = c.section ?? '*';
+  const detail = `${String(where)}~/${String(c.matches)}/`;
+  const haystack = regexHaystack(c.section, st, isAbsenceCheck);
+  const flags = flagsOrDefault(c.flags);
+  const re = typeof c.matches === 'string' && flags !== null ? compileRegex(c.matches, flags) : null;
+  // One exec serves both the decision and matchedText (the first match of exec is exactly
+  // what test() would have found), so a true leaf costs one regex run, not two.
+  const m = re ? memoizedMatch(st.regexMemo, `${String(where)}\u0000${isAbsenceCheck ? 1 : 0}\u0000${flags}\u0000${c.matches}`, re, haystack) : null;
+  if (m === null) {
+    pushTrace(st, 'state_skip', `state[${st.label}] regex cond ${detail} no match`);
+    return { kind: 'regex', result: false, detail };
+  }
+  const cur = st.cursor;
+  if (cur) {
+    const violation = cursorViolation(c, cur);
+    if (violation) {
+      pushTrace(st, 'state_skip', `state[${st.label}] ${violation}`);
+      return { kind: 'regex', result: false, detail };
+    }
+  }
+  const at = cur ? ` cursor=(${cur.row},${cur.col})` : '';
+  pushTrace(st, 'state_match', `state[${st.label}] regex cond ${detail} matched${at}`);
+  return withMatchedText({ kind: 'regex', result: true, detail }, m);
+}
+
+/** The first match's text, or null; reuses the caller's memo when the haystack is unchanged. */
+function memoizedMatch(memo: RegexMemo | undefined, key: string, re: RegExp, haystack: string): string | null {
+  if (memo) {
+    const hit = memo.get(key);
+    if (hit && hit.haystack === haystack) return hit.match;
+  }
+  const m = execRegex(re, haystack);
+  const match = m ? m[0] : null;
+  memo?.set(key, { haystack, match });
+  return match;
+}
+
+/** specterm extension: a regex over the terminal window title (empty when unknown). */
+function evalTitle(c: WindowTitleCondition, st: EvalState): CondResult {
+  const detail = `title~/${String(c.window_title)}/`;
+  const flags = flagsOrDefault(c.flags);
+  const re = typeof c.window_title === 'string' && flags !== null ? compileRegex(c.window_title, flags) : null;
+  const m = re ? execRegex(re, st.windowTitle) : null;
+  pushTrace(st, m ? 'state_match' : 'state_skip', `state[${st.label}] title cond ${detail} ${m ? 'matched' : 'no match'}`);
+  return m ? withMatchedText({ kind: 'title', result: true, detail }, m[0]) : { kind: 'title', result: false, detail };
+}
+
+function evalChanged(c: ChangedCondition, st: EvalState): CondResult {
+  const detail = `cursor_above=${String(c.cursor_above)} changed=${String(c.changed)}`;
+  const cur = st.cursor;
+  const prev = st.prevLines;
+  if (!cur || !prev || prev.length === 0) return { kind: 'changed', result: false, detail };
+  const n = typeof c.cursor_above === 'number' && Number.isFinite(c.cursor_above) ? Math.floor(c.cursor_above) : 0;
+  const row = typeof cur.row === 'number' && Number.isFinite(cur.row) ? Math.max(0, Math.floor(cur.row)) : 0;
+  const startRow = Math.max(0, row - n);
+  const endRow = row;
+  const didChange = !sameJoinedLines(st.lines, startRow, endRow, prev, startRow, endRow);
+  const result = c.changed ? didChange : !didChange;
+  pushTrace(
+    st,
+    result ? 'state_match' : 'state_skip',
+    `state[${st.label}] changed cond cursor_above=${String(c.cursor_above)} rows[${startRow},${endRow}) changed=${didChange} expected=${String(c.changed)} result=${result}`,
+  );
+  return { kind: 'changed', result, detail };
+}
+
+// ── Helpers ─────────────────────────────────────────────────────────────────
+
+/**
+ * The text a regex leaf tests. Presence checks see the whole guard frame; an absence check
+ * (odd number of `not`s above) sees only rows at or below `viewportStartRow`, so a stale
+ * spinner copy in scrollback cannot hold a session busy (spec-format §13.6).
+ */
+function regexHaystack(section: unknown, st: EvalState, isAbsenceCheck: boolean): string {
+  const id = typeof section === 'string' ? section : undefined;
+  if (!isAbsenceCheck || st.viewportStartRow === 0) {
+    return section && typeof section !== 'string' ? '' : sectionText(st.sections, id, st.screen);
+  }
+  if (section && typeof section !== 'string') return '';
+  const memoKey = id ?? '';
+  const memo = st.clipped.get(memoKey);
+  if (memo !== undefined) return memo;
+  const vsr = st.viewportStartRow;
+  let text: string;
+  if (!id) {
+    text = st.lines.slice(vsr).join('\n');
+  } else {
+    const s = findSection(st.sections, id);
+    if (!s) text = '';
+    else {
+      const from = Math.max(s.fromLine, vsr);
+      text = from < s.toLine ? st.lines.slice(from, s.toLine).join('\n') : '';
+    }
+  }
+  st.clipped.set(memoKey, text);
+  return text;
+}
+
+function cursorViolation(c: RegexCondition, cur: Cursor): string | null {
+  if (typeof c.cursor_row_min === 'number' && cur.row < c.cursor_row_min) return `cursor row ${cur.row} < cursor_row_min ${c.cursor_row_min}`;
+  if (typeof c.cursor_row_max === 'number' && cur.row > c.cursor_row_max) return `cursor row ${cur.row} > cursor_row_max ${c.cursor_row_max}`;
+  if (typeof c.cursor_col_min === 'number' && cur.col < c.cursor_col_min) return `cursor col ${cur.col} < cursor_col_min ${c.cursor_col_min}`;
+  if (typeof c.cursor_col_max === 'number' && cur.col > c.cursor_col_max) return `cursor col ${cur.col} > cursor_col_max ${c.cursor_col_max}`;
+  return null;
+}
+
+/** `flags` replaces the default `i` (§13.28); null/absent → `i`; a non-string is invalid. */
+function flagsOrDefault(flags: unknown): string | null {
+  if (flags === undefined || flags === null) return 'i';
+  return typeof flags === 'string' ? flags : null;
+}
+
+function withMatchedText(r: CondResult, whole: string): CondResult {
+  const text = whole.replace(/\s+/g, ' ').trim().slice(0, MATCHED_TEXT_MAX_CHARS);
+  if (text) r.matchedText = text;
+  return r;
+}
+
+function pushTrace(st: EvalState, kind: string, text: string): void {
+  if (st.trace) st.trace.push({ kind, text });
+}
+
+function finiteOr(v: unknown, fallback: number): number {
+  return typeof v === 'number' && Number.isFinite(v) ? v : fallback;
+}
+
+function describe(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  return typeof v;
+}

@@ -1,0 +1,244 @@
+/**
+ * Extraction for modal states: the title, the buttons, and the modal derived from both
+ * (spec-format §5.1–§5.3).
+ */
+import type { ExtractButtons, ExtractTitle, FsmState } from '../spec/types.js';
+import { modalKindForState } from '../spec/model.js';
+import type { ModalButton, ModalSnapshot, ResolvedSection } from './types.js';
+import { compileRegex, execAll, execRegex, testRegex } from './regex-cache.js';
+import { sectionText } from './sections.js';
+
+/** Cursor glyphs recognised when a rule names no `cursor_marker`. */
+const DEFAULT_CURSOR_MARKERS = '❯›>';
+
+/** Buttons a modal needs when its rule gives no `min_count`. */
+const DEFAULT_MIN_COUNT = 2;
+
+/**
+ * `key_for_index` when a rule omits it: the bare display index. Typing the digit is what
+ * numbered TUI menus accept, and in arrow mode the confirm key (template minus `{index}`)
+ * then falls back to `\r` (§5.4).
+ */
+const DEFAULT_KEY_TEMPLATE = '{index}';
+
+/** Box-drawing rules that `first_line` skips. */
+const RULE_ONLY_LINE = /^[─╌═\s]+$/;
+
+/**
+ * The title from a title rule, or null. `first_line` (takes precedence): the first line that
+ * is neither blank nor only box-drawing rules, trimmed. `regex` (flags default `i`): capture
+ * group 1 when it participated (an empty group gives `''`), else the whole match, trimmed.
+ */
+export function extractTitle(rule: ExtractTitle, sections: ResolvedSection[], fullScreen: string): string | null {
+  if (!rule || typeof rule !== 'object') return null;
+  const hay = sectionText(sections, rule.section, typeof fullScreen === 'string' ? fullScreen : '');
+  if (!hay) return null;
+  if (rule.first_line) {
+    for (const line of hay.split('\n')) {
+      const t = line.trim();
+      if (t && !RULE_ONLY_LINE.test(t)) return t;
+    }
+    return null;
+  }
+  if (typeof rule.regex === 'string' && rule.regex) {
+    const flags = rule.flags === undefined || rule.flags === null ? 'i' : rule.flags;
+    const re = typeof flags === 'string' ? compileRegex(rule.regex, flags) : null;
+    const m = re ? execRegex(re, hay) : null;
+    if (m) return (m[1] ?? m[0]).trim();
+  }
+  return null;
+}
+
+interface ParsedRow {
+  index: number;
+  label: string;
+  key: string;
+  /** The text whose start is checked for a cursor glyph. */
+  markerText: string;
+}
+
+/**
+ * Buttons from a button rule over `haystack` (no `min_count` check — see {@link deriveModal}).
+ *
+ * Numbered mode (default): group 1 = display index (> 0), group 2 = label (non-empty);
+ * every row in screen order, then only the bottom-most contiguous numbered block (so stray
+ * "1./2./3." lists above the modal never become buttons), sorted by index.
+ * Ordinal mode (`label_group`/`key_group`): rows are numbered 1..N in match order; the key
+ * token is mapped (`y`→`y`, `tab`, `shift+tab`, `esc`, `enter`, `esc or n`→`n`), and a row
+ * with an unknown token is dropped (fail closed).
+ * `current` marks the row that starts with a cursor glyph (`cursor_marker`, default `❯›>`);
+ * when a custom marker finds no row, exactly one row flagged by the default glyphs is used.
+ */
+export function extractButtons(rule: ExtractButtons, haystack: string): ModalButton[] {
+  if (!rule || typeof rule !== 'object' || typeof rule.pattern !== 'string' || typeof haystack !== 'string') return [];
+  const ordinal = rule.label_group !== undefined || rule.key_group !== undefined;
+  const template = typeof rule.key_for_index === 'string' ? rule.key_for_index : DEFAULT_KEY_TEMPLATE;
+  const accept = ordinal ? ordinalRow(rule, template) : numberedRow(template);
+  let rows = rule.continuation_lines ? parseWithContinuation(rule, haystack, accept) : parseWhole(rule, haystack, accept);
+  if (!ordinal) {
+    rows = bottomContiguousBlock(rows);
+    rows.sort((a, b) => a.index - b.index);
+  }
+  return markCurrent(rows, rule.cursor_marker);
+}
+
+/**
+ * The modal of a state on this frame, or null. Buttons come from the rule's section; when
+ * fewer than `min_count` (default 2) and the rule names a section, the whole screen is tried
+ * and used if it meets `min_count` (a clipped section must not hide real choices, §13.11).
+ * The title uses the state's title rule; `kind` is the state's modal kind.
+ */
+export function deriveModal(state: FsmState, sections: ResolvedSection[], fullScreen: string): ModalSnapshot | null {
+  const extract = state && typeof state === 'object' ? state.extract : undefined;
+  const rule = extract && typeof extract === 'object' ? extract.buttons : undefined;
+  if (!rule || typeof rule !== 'object') return null;
+  const screen = typeof fullScreen === 'string' ? fullScreen : '';
+  const minCount = typeof rule.min_count === 'number' && !Number.isNaN(rule.min_count) ? rule.min_count : DEFAULT_MIN_COUNT;
+  let buttons = extractButtons(rule, sectionText(sections, rule.section, screen));
+  if (buttons.length < minCount && rule.section) {
+    const whole = extractButtons(rule, screen);
+    if (whole.length >= minCount) buttons = whole;
+  }
+  if (buttons.length < minCount) return null;
+  const title = extract!.title ? extractTitle(extract!.title, sections, screen) : null;
+  return { title, buttons, kind: modalKindForState(state) };
+}
+
+// ── Parsing ─────────────────────────────────────────────────────────────────
+
+/** Turns one match into a row, or null to skip it. `accepted` = rows accepted so far. */
+type AcceptRow = (m: RegExpExecArray, markerText: string, accepted: number) => ParsedRow | null;
+
+function numberedRow(template: string): AcceptRow {
+  return (m, markerText) => {
+    const index = Number(m[1]);
+    const label = String(m[2] ?? '').trim();
+    if (!Number.isFinite(index) || index <= 0 || !label) return null;
+    return { index, label, key: template.replace(/\{index\}/g, String(index)), markerText };
+  };
+}
+
+function ordinalRow(rule: ExtractButtons, template: string): AcceptRow {
+  const labelGroup = groupNumber(rule.label_group, 1);
+  const keyGroup = rule.key_group === undefined ? null : groupNumber(rule.key_group, -1);
+  return (m, markerText, accepted) => {
+    const label = String(m[labelGroup] ?? '').trim();
+    if (!label) return null;
+    const index = accepted + 1;
+    let key: string | null;
+    if (keyGroup === null) key = template.replace(/\{index\}/g, String(index));
+    else key = keyGroup < 0 ? null : mapKeyToken(m[keyGroup]);
+    if (key === null) return null;
+    return { index, label, key, markerText };
+  };
+}
+
+/** Default mode: flags default `gm`, `g` forced; every match over the whole haystack. */
+function parseWhole(rule: ExtractButtons, hay: string, accept: AcceptRow): ParsedRow[] {
+  const flags = typeof rule.flags === 'string' ? rule.flags : 'gm';
+  const re = compileRegex(rule.pattern, flags.includes('g') ? flags : `${flags}g`);
+  if (!re) return [];
+  const rows: ParsedRow[] = [];
+  for (const m of execAll(re, hay)) {
+    const row = accept(m, m[0], rows.length);
+    if (row) rows.push(row);
+  }
+  return rows;
+}
+
+/**
+ * `continuation_lines`: flags default `m`, `g` removed; matched per line. After an accepted
+ * row, following lines that are non-blank, start with whitespace and do not match the
+ * pattern are appended to the label and consumed.
+ */
+function parseWithContinuation(rule: ExtractButtons, hay: string, accept: AcceptRow): ParsedRow[] {
+  const flags = (typeof rule.flags === 'string' ? rule.flags : 'm').replace(/g/g, '');
+  const re = compileRegex(rule.pattern, flags);
+  if (!re) return [];
+  const lines = hay.split('\n');
+  const rows: ParsedRow[] = [];
+  for (let i = 0; i < lines.length; i += 1) {
+    const m = execRegex(re, lines[i]!);
+    if (!m) continue;
+    const row = accept(m, lines[i]!, rows.length);
+    if (!row) continue;
+    let j = i + 1;
+    while (j < lines.length) {
+      const next = lines[j]!;
+      if (!next.trim() || testRegex(re, next) || !/^\s/.test(next)) break;
+      row.label += ` ${next.trim()}`;
+      j += 1;
+    }
+    rows.push(row);
+    i = j - 1;
+  }
+  return rows;
+}
+
+/**
+ * The bottom-most contiguous numbered block: scanning upward from the last row while the
+ * row above carries index − 1. `[1,2,3,1,2]` → `[1,2]`; `[3,1,2]` → `[1,2]`.
+ */
+function bottomContiguousBlock(rows: ParsedRow[]): ParsedRow[] {
+  if (rows.length <= 1) return rows.slice();
+  let start = rows.length - 1;
+  while (start > 0 && rows[start - 1]!.index === rows[start]!.index - 1) start -= 1;
+  return rows.slice(start);
+}
+
+function markCurrent(rows: ParsedRow[], marker: string | undefined): ModalButton[] {
+  const custom = typeof marker === 'string' && marker.length > 0;
+  const cls = markerRegex(custom ? marker : DEFAULT_CURSOR_MARKERS);
+  const flags = rows.map((r) => (cls ? testRegex(cls, r.markerText) : false));
+  if (custom && !flags.includes(true)) {
+    // A narrowed marker that finds nothing falls back to the default glyphs, but only when
+    // that is unambiguous (exactly one row).
+    const def = markerRegex(DEFAULT_CURSOR_MARKERS)!;
+    const fallback = rows.map((r) => testRegex(def, r.markerText));
+    if (fallback.filter(Boolean).length === 1) fallback.forEach((f, i) => (flags[i] = f));
+  }
+  return rows.map((r, i) => ({ index: r.index, label: r.label, key: r.key, current: flags[i]! }));
+}
+
+/** `^\s*[<glyphs>]`, glyphs escaped for a character class; `u` so astral glyphs work. */
+function markerRegex(glyphs: string): RegExp | null {
+  const escaped = glyphs.replace(/[\\\]\[^-]/g, (ch) => `\\${ch}`);
+  return compileRegex(`^\\s*[${escaped}]`, 'u');
+}
+
+/** A capture-group number, `fallback` when absent, -1 when unusable. */
+function groupNumber(v: unknown, fallback: number): number {
+  if (v === undefined || v === null) return fallback;
+  return typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : -1;
+}
+
+const NAMED_KEYS: Record<string, string> = {
+  tab: '\t',
+  'shift+tab': '\u001b[Z',
+  esc: '\u001b',
+  escape: '\u001b',
+  enter: '\r',
+  return: '\r',
+};
+
+/**
+ * Maps a captured key token to the bytes that press it: a single letter or digit → itself;
+ * `tab`, `shift+tab`, `esc`, `enter` → their sequences; alternatives (`esc or n`, `y/n`)
+ * prefer a single letter, else the first mappable one. Unknown → null (the row is dropped).
+ */
+export function mapKeyToken(token: unknown): string | null {
+  if (typeof token !== 'string') return null;
+  const t = token.trim();
+  if (/^[\p{L}\p{N}]$/u.test(t)) return t;
+  const named = Object.prototype.hasOwnProperty.call(NAMED_KEYS, t.toLowerCase()) ? NAMED_KEYS[t.toLowerCase()]! : null;
+  if (named !== null) return named;
+  const alternatives = t.split(/\s+or\s+|\s*\/\s*|\s*,\s*/i).filter((a) => a && a !== t);
+  if (alternatives.length < 2) return null;
+  const letter = alternatives.find((a) => /^[\p{L}\p{N}]$/u.test(a));
+  if (letter) return letter;
+  for (const a of alternatives) {
+    const mapped = mapKeyToken(a);
+    if (mapped !== null) return mapped;
+  }
+  return null;
+}

@@ -1,0 +1,27 @@
+/**
+ * Equality of two line windows as the reference defines it: the `\n`-joined texts are equal.
+ */
+
+/**
+ * Whether `a[aFrom..aTo)` and `b[bFrom..bTo)` join to the same text. Same-length windows are
+ * compared line by line without building strings (the per-frame common case); windows of
+ * different lengths fall back to joining, because `[]` and `['']` both join to `''`.
+ */
+export function sameJoinedLines(
+  a: readonly string[],
+  aFrom: number,
+  aTo: number,
+  b: readonly string[],
+  bFrom: number,
+  bTo: number,
+): boolean {
+  const aStart = Math.max(0, Math.min(aFrom, a.length));
+  const aEnd = Math.max(aStart, Math.min(aTo, a.length));
+  const bStart = Math.max(0, Math.min(bFrom, b.length));
+  const bEnd = Math.max(bStart, Math.min(bTo, b.length));
+  if (aEnd - aStart === bEnd - bStart) {
+    for (let i = 0; i < aEnd - aStart; i += 1) if (a[aStart + i] !== b[bStart + i]) return false;
+    return true;
+  }
+  return a.slice(aStart, aEnd).join('\n') === b.slice(bStart, bEnd).join('\n');
+}

@@ -1,0 +1,108 @@
+/**
+ * Compile-once regex cache plus stateless test/exec helpers.
+ *
+ * Evaluation runs on every frame of many sessions; compiling a spec's regexes per frame
+ * would dominate the cost. Compiled `RegExp` objects are shared between callers, so every
+ * use goes through `testRegex`/`execRegex`, which reset `lastIndex` first: a `g`/`y` flag
+ * can then never make `test()` stateful (the reference bug, spec-format §13.27).
+ */
+
+/**
+ * Most distinct (source, flags) pairs kept. A few specs hold well under a hundred regexes;
+ * the bound only protects against unbounded growth from editor previews of ad-hoc patterns.
+ */
+const REGEX_CACHE_MAX_ENTRIES = 1024;
+
+/**
+ * Insertion-ordered map evicted first-in-first-out. A hit does not re-order (that cost a
+ * delete + set on every regex use of every frame); a spec's handful of regexes never get
+ * near the bound, so FIFO and LRU behave the same in practice.
+ */
+const cache = new Map<string, RegExp | null>();
+
+/**
+ * Returns the compiled regex for `source` with `flags`, or `null` when either is invalid
+ * (bad syntax, unknown or repeated flag, non-string input). Results — including `null`
+ * for an invalid pattern — are cached per (source, flags), so a frame never compiles.
+ *
+ * The returned object is shared: use {@link testRegex} / {@link execRegex} (or reset
+ * `lastIndex` yourself) instead of calling `test`/`exec` on it directly.
+ */
+export function compileRegex(source: string, flags: string): RegExp | null {
+  if (typeof source !== 'string' || typeof flags !== 'string') return null;
+  // NUL cannot appear in a flags string, so the key is unambiguous.
+  const key = `${flags}\u0000${source}`;
+  const hit = cache.get(key);
+  if (hit !== undefined) return hit;
+  let re: RegExp | null;
+  try {
+    re = new RegExp(source, flags);
+  } catch {
+    re = null;
+  }
+  cache.set(key, re);
+  if (cache.size > REGEX_CACHE_MAX_ENTRIES) {
+    const oldest = cache.keys().next().value;
+    if (oldest !== undefined) cache.delete(oldest);
+  }
+  return re;
+}
+
+/**
+ * `re.test(text)` from position 0, whatever `g`/`y` and earlier uses left in `lastIndex`.
+ * Never throws (a pathological pattern that exhausts the regex stack counts as no match).
+ */
+export function testRegex(re: RegExp, text: string): boolean {
+  try {
+    re.lastIndex = 0;
+    return re.test(text);
+  } catch {
+    return false;
+  }
+}
+
+/** `re.exec(text)` from position 0 (see {@link testRegex}); `null` on no match or failure. */
+export function execRegex(re: RegExp, text: string): RegExpExecArray | null {
+  try {
+    re.lastIndex = 0;
+    return re.exec(text);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Every match of `re` over `text` in order, as `exec` with a `g` flag would yield them,
+ * but never looping forever on an empty match (the index is advanced past it).
+ * `re` must carry the `g` flag; without it only the first match is returned.
+ */
+export function execAll(re: RegExp, text: string): RegExpExecArray[] {
+  const out: RegExpExecArray[] = [];
+  try {
+    re.lastIndex = 0;
+    if (!re.global) {
+      const m = re.exec(text);
+      if (m) out.push(m);
+      return out;
+    }
+    let m: RegExpExecArray | null;
+    while ((m = re.exec(text)) !== null) {
+      out.push(m);
+      if (m[0] === '') re.lastIndex = advanceIndex(text, re.lastIndex, re.unicode || re.flags.includes('v'));
+    }
+  } catch {
+    // A regex-engine failure mid-way keeps what was found so far.
+  } finally {
+    re.lastIndex = 0;
+  }
+  return out;
+}
+
+/** Next index after an empty match: one code point in unicode mode, else one code unit. */
+function advanceIndex(text: string, index: number, unicode: boolean): number {
+  if (unicode && index < text.length) {
+    const code = text.charCodeAt(index);
+    if (code >= 0xd800 && code <= 0xdbff && index + 1 < text.length) return index + 2;
+  }
+  return index + 1;
+}

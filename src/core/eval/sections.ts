@@ -1,0 +1,225 @@
+/**
+ * Section resolution: named line ranges computed from the current screen (spec-format §2).
+ *
+ * Two passes, exactly as the reference: pass 1 gives every section a provisional range from
+ * its anchor / from_top / from_bottom; pass 2 applies `until` (a `^…` regex, or another
+ * section's PASS-1 start, so there is no chaining and declaration order does not matter).
+ */
+import type { AnchorContext, SectionDef, SectionSize } from '../spec/types.js';
+import type { ResolvedSection } from './types.js';
+import { compileRegex, testRegex } from './regex-cache.js';
+
+/** A flags string no engine accepts: makes `compileRegex` report a non-string flags field as invalid. */
+const INVALID_FLAGS = '\u0000';
+
+interface Range {
+  from: number;
+  to: number;
+}
+
+interface AnchorCandidate {
+  re: RegExp;
+  prev: RegExp | null;
+  next: RegExp | null;
+}
+
+/**
+ * Resolves every declared section over `lines` (already split by `splitScreenLines`).
+ * Returns one entry per declared section, in declaration (JSON key) order; a declared
+ * section is never missing, only possibly empty. Never throws: a non-object `defs` yields
+ * `[]`, and a malformed definition degrades to the whole screen.
+ */
+export function resolveSections(defs: Record<string, SectionDef> | undefined, lines: string[], screen?: string): ResolvedSection[] {
+  if (!defs || typeof defs !== 'object' || !Array.isArray(lines)) return [];
+  const total = lines.length;
+  const entries = Object.entries(defs);
+  const pass1 = new Map<string, Range>();
+  for (const [id, def] of entries) pass1.set(id, resolvePass1(asDef(def), lines, total));
+
+  const out: ResolvedSection[] = [];
+  for (const [id, raw] of entries) {
+    const def = asDef(raw);
+    const { from } = pass1.get(id)!;
+    let { to } = pass1.get(id)!;
+    const until = def.until;
+    if (typeof until === 'string') {
+      if (until.startsWith('^')) {
+        // The reference compiles `until` WITHOUT flags and searches below `from` (not below
+        // the anchor line as `until_regex` does).
+        const re = compileRegex(until, '');
+        if (re) {
+          const end = findLine(lines, re, from + 1);
+          if (end !== -1) to = end;
+        }
+      } else {
+        const target = pass1.get(until);
+        if (target) to = target.from;
+      }
+    }
+    if (to < from) to = from;
+    out.push(lazySection(id, from, to, lines, screen));
+  }
+  return out;
+}
+
+/**
+ * The text a condition or rule looks at: no id → the whole (cleaned) screen; an id that is
+ * not a resolved section → `''` (so a regex on it simply fails to match).
+ */
+export function sectionText(sections: ResolvedSection[], id: string | undefined, fullScreen: string): string {
+  if (!id) return fullScreen;
+  if (!Array.isArray(sections)) return '';
+  for (const s of sections) if (s.id === id) return s.text;
+  return '';
+}
+
+/** Finds a resolved section by id (undefined when absent). */
+export function findSection(sections: ResolvedSection[] | undefined, id: string): ResolvedSection | undefined {
+  if (!Array.isArray(sections)) return undefined;
+  for (const s of sections) if (s.id === id) return s;
+  return undefined;
+}
+
+function asDef(raw: unknown): SectionDef {
+  return raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as SectionDef) : {};
+}
+
+function resolvePass1(def: SectionDef, lines: string[], total: number): Range {
+  if (def.anchor !== undefined) return resolveAnchored(def, lines, total);
+  if (def.from_top !== undefined) return { from: resolveSize(def.from_top, total), to: total };
+  if (def.from_bottom !== undefined) return { from: total - resolveSize(def.from_bottom, total), to: total };
+  return { from: 0, to: total };
+}
+
+/**
+ * Anchored pass-1 range. Each candidate resolves independently (first match, or last with
+ * `anchor_last`); the TOPMOST resolved line wins, because an anchor marks the top of a block
+ * and a stray lower landmark must not clip it (spec-format §13.10).
+ */
+function resolveAnchored(def: SectionDef, lines: string[], total: number): Range {
+  const candidates = compileCandidates(def);
+  // Any uncompilable anchor/context regex abandons the whole anchor block: whole screen,
+  // even with anchor_miss (reference behaviour, §2.2 step 1.7).
+  if (!candidates) return { from: 0, to: total };
+  let idx = -1;
+  for (const c of candidates) {
+    const found = def.anchor_last ? findCandidateLast(c, lines, total) : findCandidateFirst(c, lines, total, idx);
+    if (found !== -1 && (idx === -1 || found < idx)) idx = found;
+  }
+  if (idx === -1) return def.anchor_miss === 'empty' ? { from: 0, to: 0 } : { from: 0, to: total };
+
+  const above = def.above;
+  const from = typeof above === 'number' && above > 0 ? Math.max(0, idx - Math.floor(above)) : idx;
+  let to = total;
+  if (def.until_regex !== undefined) {
+    // until_regex searches below the ANCHOR line (not below `from`); a bad regex is ignored.
+    const re = typeof def.until_regex === 'string' ? compileRegex(def.until_regex, flagsOr(def.until_regex_flags, '') ?? INVALID_FLAGS) : null;
+    if (re) {
+      const end = findLine(lines, re, idx + 1);
+      if (end !== -1) to = end;
+    }
+  } else if (typeof def.lines === 'number' && !Number.isNaN(def.lines)) {
+    to = Math.min(total, from + Math.floor(def.lines));
+  }
+  return { from, to };
+}
+
+function compileCandidates(def: SectionDef): AnchorCandidate[] | null {
+  const patterns: unknown[] = Array.isArray(def.anchor) ? def.anchor : [def.anchor];
+  const ctxRaw = def.anchor_context;
+  const flags = flagsOr(def.anchor_flags, '');
+  const out: AnchorCandidate[] = [];
+  for (let k = 0; k < patterns.length; k += 1) {
+    const pattern = patterns[k];
+    if (typeof pattern !== 'string' || flags === null) return null;
+    const re = compileRegex(pattern, flags);
+    if (!re) return null;
+    const ctx = (Array.isArray(ctxRaw) ? ctxRaw[k] : ctxRaw) as AnchorContext | null | undefined;
+    let prev: RegExp | null = null;
+    let next: RegExp | null = null;
+    if (ctx && typeof ctx === 'object') {
+      if (ctx.prev !== undefined) {
+        prev = typeof ctx.prev === 'string' ? compileRegex(ctx.prev, flagsOr(ctx.prev_flags, '') ?? INVALID_FLAGS) : null;
+        if (!prev) return null;
+      }
+      if (ctx.next !== undefined) {
+        next = typeof ctx.next === 'string' ? compileRegex(ctx.next, flagsOr(ctx.next_flags, '') ?? INVALID_FLAGS) : null;
+        if (!next) return null;
+      }
+    }
+    out.push({ re, prev, next });
+  }
+  return out;
+}
+
+/** `flags` when it is a string, `fallback` when absent, `null` (invalid) otherwise. */
+function flagsOr(flags: unknown, fallback: string): string | null {
+  if (flags === undefined || flags === null) return fallback;
+  return typeof flags === 'string' ? flags : null;
+}
+
+function candidateMatches(c: AnchorCandidate, lines: string[], i: number, total: number): boolean {
+  if (!testRegex(c.re, lines[i]!)) return false;
+  // A context regex on a neighbour line that does not exist fails.
+  if (c.prev && !(i > 0 && testRegex(c.prev, lines[i - 1]!))) return false;
+  if (c.next && !(i < total - 1 && testRegex(c.next, lines[i + 1]!))) return false;
+  return true;
+}
+
+function findCandidateLast(c: AnchorCandidate, lines: string[], total: number): number {
+  for (let i = total - 1; i >= 0; i -= 1) if (candidateMatches(c, lines, i, total)) return i;
+  return -1;
+}
+
+/**
+ * First matching line. Scanning past the best index found so far cannot change the topmost
+ * result, so the scan stops there (keeps multi-candidate anchors linear on tall frames).
+ */
+function findCandidateFirst(c: AnchorCandidate, lines: string[], total: number, bestSoFar: number): number {
+  const stop = bestSoFar === -1 ? total : bestSoFar;
+  for (let i = 0; i < stop; i += 1) if (candidateMatches(c, lines, i, total)) return i;
+  return -1;
+}
+
+function findLine(lines: string[], re: RegExp, start: number): number {
+  for (let i = Math.max(0, start); i < lines.length; i += 1) if (testRegex(re, lines[i]!)) return i;
+  return -1;
+}
+
+/**
+ * A size: a number clamped to [0, total] (fractions floored); a `"NN%"`/`"NN.N%"` string
+ * becomes round(total × pct / 100) clamped; anything else → 0.
+ */
+function resolveSize(size: SectionSize | undefined, total: number): number {
+  if (typeof size === 'number') {
+    if (Number.isNaN(size)) return 0;
+    return Math.max(0, Math.min(total, Math.floor(size)));
+  }
+  if (typeof size !== 'string') return 0;
+  const m = /^(\d+(?:\.\d+)?)%$/.exec(size);
+  if (!m) return 0;
+  return Math.max(0, Math.min(total, Math.round((total * Number(m[1])) / 100)));
+}
+
+/**
+ * A resolved section whose `text` is joined on first read: most guards read one or two
+ * sections, and joining every section of a 240-line frame on every evaluation was measurable.
+ */
+function lazySection(id: string, fromLine: number, toLine: number, lines: string[], screen: string | undefined): ResolvedSection {
+  let text: string | undefined;
+  return {
+    id,
+    fromLine,
+    toLine,
+    get text(): string {
+      if (text === undefined) text = fromLine === 0 && toLine === lines.length && screen !== undefined ? screen : joinRange(lines, fromLine, toLine);
+      return text;
+    },
+  };
+}
+
+function joinRange(lines: string[], from: number, to: number): string {
+  if (to <= from) return '';
+  if (from === 0 && to === lines.length) return lines.join('\n');
+  return lines.slice(from, to).join('\n');
+}

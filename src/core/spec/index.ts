@@ -1,0 +1,20 @@
+/**
+ * The spec module's front door: the `adhdev:cli/spec@4` types, model helpers, the
+ * validator, the JSON Schema and the graph renderer. Import from here, not from the
+ * files inside this folder.
+ *
+ * @module
+ */
+
+/** Types of a validated spec. */
+export * from './types.js';
+/** Queries over a validated spec (initial state, outgoing transitions, status defaults). */
+export * from './model.js';
+/** Validation of untrusted spec JSON. */
+export { validateSpec, TOP_LEVEL_FIELDS, type ValidateOptions, type ValidationResult, type RegexScreen } from './validate.js';
+/** Condition classification in the evaluator's order. */
+export { classifyCondition, type ConditionKind } from './condition-kind.js';
+/** The JSON Schema of the format, for editors and external tools. */
+export { SPEC_JSON_SCHEMA } from './schema.js';
+/** Mermaid / Graphviz rendering of the state machine. */
+export { renderGraph, type GraphFormat } from './graph.js';

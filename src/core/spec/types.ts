@@ -1,0 +1,291 @@
+/**
+ * The `adhdev:cli/spec@4` model: every field a spec may carry.
+ *
+ * These types describe a spec *after* it passed `validateSpec`; the validator is the
+ * only place that looks at untrusted JSON. Field names are the JSON names (snake_case)
+ * because specs written for the reference engine must load unchanged.
+ */
+
+export const SPEC_SCHEMA_ID = 'adhdev:cli/spec@4' as const;
+
+// ── Sections ────────────────────────────────────────────────────────────────
+
+/** Guard on the lines around an anchor candidate. A regex on a missing neighbour fails. */
+export interface AnchorContext {
+  prev?: string;
+  prev_flags?: string;
+  next?: string;
+  next_flags?: string;
+}
+
+/** A size: a line count, or a percentage string such as `"25%"` / `"12.5%"`. */
+export type SectionSize = number | string;
+
+/** A named line range computed from the current screen (spec-format §2). */
+export interface SectionDef {
+  anchor?: string | string[];
+  anchor_flags?: string;
+  anchor_last?: boolean;
+  /** One guard for every candidate, or one per anchor candidate (positional; null = none). */
+  anchor_context?: AnchorContext | Array<AnchorContext | null>;
+  /** Start the section this many lines above the anchor line (anchored sections only). */
+  above?: number;
+  /** `'empty'`: a missed anchor gives `[0,0)` instead of the whole screen. */
+  anchor_miss?: 'empty';
+  lines?: number;
+  until_regex?: string;
+  until_regex_flags?: string;
+  /** A regex when it starts with `^`, otherwise another section's id (pass 2). */
+  until?: string;
+  /** Skip the first N lines (not "the first N lines"). */
+  from_top?: SectionSize;
+  /** The last N lines. */
+  from_bottom?: SectionSize;
+}
+
+// ── Conditions ──────────────────────────────────────────────────────────────
+
+/** Regex tested once against the whole (multi-line) section text. `flags` replaces the default `i`. */
+export interface RegexCondition {
+  matches: string;
+  section?: string;
+  flags?: string;
+  cursor_row_min?: number;
+  cursor_row_max?: number;
+  cursor_col_min?: number;
+  cursor_col_max?: number;
+}
+
+/** Whether the N rows above the cursor differ from the previous evaluation's frame. */
+export interface ChangedCondition {
+  cursor_above: number;
+  changed: boolean;
+}
+
+/** True once `elapsed_ms` have passed since the current state was entered. */
+export interface ElapsedCondition {
+  elapsed_ms: number;
+}
+
+/** True once a region (section > cursor_above > whole screen) has been unchanged for `stable_ms`. */
+export interface StableCondition {
+  stable_ms: number;
+  section?: string;
+  cursor_above?: number;
+  /** Lines matching this regex (flag `m`, per line) are ignored when comparing frames. */
+  ignore_lines?: string;
+  /** Accepted for compatibility: a stable leaf may carry `changed` (it is ignored). */
+  changed?: boolean;
+}
+
+/** Shadow-only signal leaf: always true for the FSM (spec-format §3.6). */
+export interface SignalCondition {
+  signal: string;
+  equals?: boolean;
+}
+
+/**
+ * specterm extension: a regex over the terminal window title (OSC 0/2).
+ * Agent CLIs animate their spinner there and the title survives scrolling.
+ * `flags` replaces the default `i`, as on `matches`.
+ */
+export interface WindowTitleCondition {
+  window_title: string;
+  flags?: string;
+}
+
+export interface AllCondition { all: Condition[] }
+export interface AnyCondition { any: Condition[] }
+export interface NotCondition { not: Condition }
+
+export type Condition =
+  | RegexCondition
+  | ChangedCondition
+  | ElapsedCondition
+  | StableCondition
+  | SignalCondition
+  | WindowTitleCondition
+  | AllCondition
+  | AnyCondition
+  | NotCondition;
+
+// ── Extraction ──────────────────────────────────────────────────────────────
+
+export interface ExtractTitle {
+  section?: string;
+  first_line?: boolean;
+  regex?: string;
+  flags?: string;
+}
+
+export interface CursorKeys {
+  up?: string;
+  down?: string;
+}
+
+export interface ExtractButtons {
+  section?: string;
+  /** Group 1 = display index, group 2 = label (numbered mode). */
+  pattern: string;
+  flags?: string;
+  key_for_index?: string;
+  min_count?: number;
+  continuation_lines?: boolean;
+  select_mode?: 'index' | 'arrow_keys';
+  cursor_keys?: CursorKeys;
+  /** Glyphs that mark the current row, replacing the default `❯›>`. */
+  cursor_marker?: string;
+  /** Ordinal mode: the capture group holding the label (buttons are indexed 1..N by order). */
+  label_group?: number;
+  /** Ordinal mode: the capture group holding the key token (`y`, `tab`, `esc`, …). */
+  key_group?: number;
+}
+
+// ── States and transitions ──────────────────────────────────────────────────
+
+export type StateStatus = 'idle' | 'generating' | 'approval' | 'waiting_external';
+export type ModalKind = 'approval' | 'picker' | 'confirm';
+
+export interface FsmState {
+  id: string;
+  label: string;
+  initial?: boolean;
+  modal?: boolean;
+  modal_kind?: ModalKind;
+  status?: StateStatus;
+  extract?: { title?: ExtractTitle; buttons?: ExtractButtons };
+}
+
+export interface FsmTransition {
+  from: string | string[];
+  to: string;
+  when?: Condition;
+  min_hold_ms?: number;
+  priority?: number;
+  label?: string;
+}
+
+// ── Controls, notifications, delegates, signals ─────────────────────────────
+
+export interface SendKeysAction { type: 'send_keys'; keys: string }
+
+export interface OpenPickerAction {
+  type: 'open_picker';
+  trigger_keys: string;
+  wait_for: { section?: string; regex: string; flags?: string };
+  extract_choices: { section?: string; pattern: string; flags?: string };
+  submit_key?: string;
+  select_mode?: 'index' | 'arrow_keys';
+  cursor_keys?: CursorKeys;
+}
+
+export interface AttachImageAction {
+  type: 'attach_image';
+  method?: 'tempfile_then_keys';
+  keys_template: string;
+}
+
+export type ControlAction = SendKeysAction | OpenPickerAction | AttachImageAction;
+
+export interface Control {
+  id: string;
+  label: string;
+  visible_when_state?: string[];
+  action: ControlAction;
+}
+
+export interface NotificationRule {
+  id: string;
+  when_state: string;
+  title: string;
+  body?: string;
+}
+
+export interface DelegateTrigger {
+  id: string;
+  when_state: string;
+  after_duration_ms?: number;
+  task_template: string;
+}
+
+export type SignalKind = 'usage_limit' | 'auth_error' | 'rate_limit' | 'service_error' | 'info';
+
+export interface SignalRule {
+  id: string;
+  kind: SignalKind;
+  section?: string;
+  pattern: string;
+  flags?: string;
+  multiline?: boolean;
+  cooldown_ms?: number;
+}
+
+export interface StartupDismiss {
+  patterns: Array<{ regex: string; flags?: string }>;
+  key: string;
+  max_attempts?: number;
+  window_ms?: number;
+}
+
+// ── Launch-time configuration ───────────────────────────────────────────────
+
+/** Array form: append the workspace realpath to `root[key]` of a JSON settings file. */
+export interface PreLaunchTrustArray {
+  settings_path: string;
+  key: string;
+}
+
+export type PreLaunchTrustScheme =
+  | 'kimi_workspace_file'
+  | 'grok_toml_file'
+  | 'codex_toml_file'
+  | 'claude_json_projects';
+
+export interface PreLaunchTrustNamed {
+  scheme: PreLaunchTrustScheme;
+}
+
+export type PreLaunchTrust = PreLaunchTrustArray | PreLaunchTrustNamed;
+
+export interface SendMessageConfig {
+  submit_key: string;
+  delay_ms_before_submit?: number;
+  delay_ms_per_char?: number;
+  posix_bracketed_paste_for_images?: boolean;
+  mid_generation_queue?: boolean;
+}
+
+/** Where the CLI's own transcript lives. Not used by the FSM; carried through untouched. */
+export type NativeHistoryConfig = Record<string, unknown>;
+
+// ── The spec ────────────────────────────────────────────────────────────────
+
+export interface CliSpecV4 {
+  $schema: typeof SPEC_SCHEMA_ID;
+  id: string;
+  name?: string;
+  binary: string;
+  spawn_args?: string[];
+  env?: Record<string, string>;
+  cli_version_range?: string;
+  send_on_spawn?: string[];
+  send_on_spawn_delay_ms?: number;
+  send_on_spawn_max_wait_ms?: number;
+  refocus_when_stalled_ms?: number;
+  pre_launch_trust?: PreLaunchTrust;
+  startup_dismiss?: StartupDismiss;
+  interactive_prompts?: { scheme: 'claude_tui' | 'kimi_wire' };
+  send_message: SendMessageConfig;
+  sections?: Record<string, SectionDef>;
+  states: FsmState[];
+  transitions: FsmTransition[];
+  control_bar?: Control[];
+  signal_rules?: SignalRule[];
+  notifications?: NotificationRule[];
+  delegate?: DelegateTrigger[];
+  native_history?: NativeHistoryConfig;
+  requiresFinalAssistantBeforeIdle?: boolean;
+  holdCompletionForTranscript?: boolean;
+  /** Documentation keys (`_note`, `_sections_note`, …) are tolerated. */
+  [docKey: `_${string}`]: unknown;
+}

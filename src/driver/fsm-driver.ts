@@ -1,0 +1,1054 @@
+/**
+ * FsmDriver — runs one spec@4 state machine against one agent CLI in a terminal.
+ *
+ * It owns a transport (a real PTY or a recording), a headless terminal screen, and the
+ * current FSM node. On every screen change (and on timers) it asks the pure core which
+ * outgoing transition fires, commits at most one, and tells subscribers. Commands from
+ * people and programs become keystrokes through the message sender and the modal/control
+ * handlers. Every timer goes through the injected scheduler, so the same driver runs in
+ * real time on a live PTY and in virtual time on a recording.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { Scheduler, TimerHandle } from '../core/clock.js';
+import type { CliSpecV4, Control, DelegateTrigger, FsmState, StateStatus } from '../core/spec/types.js';
+import { initialState, modalKindForState, outgoingTransitions, stateById, statusForState } from '../core/spec/model.js';
+import { validateSpec } from '../core/spec/index.js';
+import type { CondResult, FsmClock, FsmEvaluation, ModalSnapshot, RegexMemo, ResolvedSection, TransitionEval } from '../core/eval/types.js';
+import {
+  collectStableRegions, compileRegex, deriveModal, evaluateFsm, evaluateFsmLines, extractTitle, regionChanged, resolveSections, sectionText,
+  type StableRegion,
+} from '../core/eval/index.js';
+import { buildGuardFrame, GUARD_FRAME_SCROLLBACK_LINES } from '../core/screen/guard-frame.js';
+import type { PtyTransport, Disposable } from '../terminal/transport.js';
+import { TerminalScreen } from '../terminal/index.js';
+import type {
+  ControlView, DashboardCommand, DashboardEvent, DispatchResult, DriverHistoryEntry, FsmSnapshotEntry, ModalView,
+  StateView, TimelineEvent,
+} from './events.js';
+import { MessageSender, resolveWin32SubmitMode, type Win32SubmitMode } from './message-sender.js';
+import { RealScheduler } from './schedulers.js';
+import { SignalRuleSet } from './signal-rules.js';
+import { extensionForMime, splitTrailingEnter } from './submit-timing.js';
+import { isSpawnPlanError, planSpawn, type SpawnPlan } from './spawn-plan.js';
+import { applyPreLaunchTrust } from './pre-launch-trust.js';
+import { writePrivateTempFile } from './private-temp.js';
+import { validateCommand } from './command-validation.js';
+
+/**
+ * Evaluation cadence. Output is parsed into the screen at once. The first output after a
+ * quiet spell is evaluated after a short settle (so the chunks of one repaint are seen
+ * together); inside a continuous stream (a spinner repainting, text streaming) evaluations
+ * are at least `evalIntervalMs` apart. State changes that matter start or end a stream, so
+ * they are seen within the settle time; the reference evaluated at most every 80 ms.
+ */
+const EVAL_SETTLE_MS = 4;
+const DEFAULT_EVAL_INTERVAL_MS = 8;
+/** While a modal is up, re-read it at least this often even on a silent screen (§13.16). */
+const APPROVAL_REFRESH_MS = 2000;
+const WAKE_SLACK_MS = 30;
+const WAKE_FLOOR_MS = 50;
+/** A transition re-evaluates at once so chains settle; this many in a row without output stop that. */
+const MAX_CHAINED_TRANSITIONS = 16;
+const HISTORY_LIMIT = 50;
+const SNAPSHOT_LIMIT = 20;
+const TIMELINE_LIMIT = 300;
+const TIMELINE_PREVIEW_CHARS = 240;
+const DEFAULT_SEND_ON_SPAWN_DELAY_MS = 250;
+const DEFAULT_SEND_ON_SPAWN_MAX_WAIT_MS = 2000;
+const DEFAULT_STARTUP_DISMISS_ATTEMPTS = 3;
+const DEFAULT_STARTUP_DISMISS_WINDOW_MS = 20_000;
+const WIN32_MODAL_CONFIRM_GAP_MS = 350;
+const WIN32_MODAL_CONFIRM_MAX_WRITES = 14;
+const HOT_RELOAD_DEBOUNCE_MS = 50;
+
+export interface RedrawNudgeOptions {
+  /** Silence while generating before a SIGWINCH wiggle; 0 disables. Default 45 000. */
+  silentMs: number;
+  /** Wiggles per generating episode. Default 4. */
+  max: number;
+  holdMs: number;
+  settleMs: number;
+}
+
+export interface SpecReloadResult {
+  ok: boolean;
+  spec?: CliSpecV4;
+  errors?: string[];
+  warnings?: string[];
+}
+
+export interface FsmDriverOptions {
+  spec: CliSpecV4;
+  /** The spec's file; enables hot reload when `hotReload` is true. */
+  specPath?: string;
+  workingDir: string;
+  transport: PtyTransport;
+  scheduler?: Scheduler;
+  cols?: number;
+  rows?: number;
+  scrollback?: number;
+  extraArgs?: string[];
+  removeArgs?: string[];
+  extraEnv?: Record<string, string>;
+  baseEnv?: Record<string, string | undefined>;
+  /** Skip spawn planning and start exactly this (replays pass a placeholder). */
+  spawnPlan?: SpawnPlan;
+  /** Watch `specPath` and reload on change. Default false. */
+  hotReload?: boolean;
+  /** How a changed spec file is read and checked. Default: JSON + the core validator. */
+  reloadSpec?: (specPath: string) => SpecReloadResult;
+  /** Edit the CLI's trust store before spawn (pre_launch_trust). Default true. */
+  applyTrust?: boolean;
+  homeDir?: string;
+  platform?: NodeJS.Platform;
+  win32SubmitMode?: Win32SubmitMode;
+  /** Minimum time between two evaluations inside a continuous output stream. */
+  evalIntervalMs?: number;
+  redrawNudge?: Partial<RedrawNudgeOptions>;
+  hostname?: string;
+}
+
+interface LatchedModal extends ModalSnapshot {
+  stateId: string;
+}
+
+interface CurrentView {
+  state: StateView;
+  modal: LatchedModal | null;
+  controls: ControlView[];
+}
+
+function controlEscape(s: string): string {
+  return s.replace(/[\x00-\x1f\x7f]/g, (c) => (c === '\x1b' ? '\\e' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`));
+}
+
+export class FsmDriver {
+  readonly #opts: FsmDriverOptions;
+  readonly #scheduler: Scheduler;
+  readonly #transport: PtyTransport;
+  readonly #screen: TerminalScreen;
+  readonly #platform: NodeJS.Platform;
+  readonly #sender: MessageSender;
+  #spec: CliSpecV4;
+  #signals: SignalRuleSet;
+  #listeners = new Set<(ev: DashboardEvent) => void>();
+  #disposables: Disposable[] = [];
+
+  // The FSM itself: one node and when we entered it.
+  #stateId = '';
+  #stateEnteredAt = 0;
+  #regionLastChangedAt = new Map<number | string, number>();
+  #prevFrame: { lines: string[]; sections: ResolvedSection[] } | null = null;
+  #lastViewportKey: string | null = null;
+  #lastFsmEval: FsmEvaluation | null = null;
+  #evalCount = 0;
+  #lastEvalAt = -Infinity;
+  #regexMemo: RegexMemo = new Map();
+  #chainedTransitions = 0;
+
+  #current: CurrentView | null = null;
+  #history: DriverHistoryEntry[] = [];
+  #snapshots: FsmSnapshotEntry[] = [];
+  #timeline: TimelineEvent[] = [];
+  #prevStateAt = 0;
+  #readySeen = false;
+  #lastBusyAt = 0;
+
+  #started = false;
+  #exited = false;
+  #stopped = false;
+  #startedAt = 0;
+  #lastOutputAt = 0;
+  #firstOutputSeen = false;
+
+  #evalTimer: TimerHandle | null = null;
+  #wakeTimer: TimerHandle | null = null;
+  #stallTimer: TimerHandle | null = null;
+  #lastRefocusAt = 0;
+  #nudgeTimer: TimerHandle | null = null;
+  #nudgeCount = 0;
+  #lastNudgeAt = 0;
+  #primeDone = false;
+  #primeTimer: TimerHandle | null = null;
+  #primeMaxWaitTimer: TimerHandle | null = null;
+  #delegateTimers = new Map<string, TimerHandle>();
+  #miscTimers = new Set<TimerHandle>();
+  #pickerInProgress: Control | null = null;
+  #dismissAttempts = 0;
+  #lastDismissSnapshot: string | null = null;
+  #warnedModalStates = new Set<string>();
+  #tempFiles: Array<{ path: string; remove(): void }> = [];
+  #specWatcher: fs.FSWatcher | null = null;
+  #reloadTimer: TimerHandle | null = null;
+
+  constructor(opts: FsmDriverOptions) {
+    this.#opts = opts;
+    this.#spec = opts.spec;
+    this.#scheduler = opts.scheduler ?? new RealScheduler();
+    this.#transport = opts.transport;
+    this.#platform = opts.platform ?? process.platform;
+    this.#screen = new TerminalScreen({ cols: opts.cols ?? 80, rows: opts.rows ?? 32, scrollback: opts.scrollback ?? 2000 });
+    this.#signals = new SignalRuleSet(this.#spec.signal_rules);
+    const win32SubmitMode = opts.win32SubmitMode ?? resolveWin32SubmitMode(process.env);
+    this.#sender = new MessageSender({
+      scheduler: this.#scheduler,
+      platform: this.#platform,
+      win32SubmitMode,
+      sendConfig: () => this.#spec.send_message,
+      write: (data) => this.#write(data),
+      status: () => this.#status(),
+      isReady: () => this.#readySeen,
+      viewportText: () => this.#screen.viewportText(),
+      scrollbackText: () => this.#screen.scrollbackText(),
+      lastOutputAt: () => this.#lastOutputAt,
+      report: (status, length, reason) => this.#emit({ kind: 'send_status', status, length, ...(reason ? { reason } : {}) }),
+      log: (level, message) => this.#emit({ kind: 'log', level, message }),
+    });
+  }
+
+  // ── Lifecycle ──────────────────────────────────────────────────────────
+
+  subscribe(listener: (ev: DashboardEvent) => void): () => void {
+    this.#listeners.add(listener);
+    return () => { this.#listeners.delete(listener); };
+  }
+
+  /** Applies pre-launch trust, spawns the child and runs the first evaluation. Never throws. */
+  start(): void {
+    if (this.#started) return;
+    this.#started = true;
+    const now = this.#scheduler.now();
+    this.#startedAt = now;
+    this.#stateId = initialState(this.#spec).id;
+    this.#stateEnteredAt = now;
+    this.#prevStateAt = now;
+
+    const plan = this.#opts.spawnPlan ?? this.#planSpawn();
+    if (!plan) return;
+    if (this.#spec.pre_launch_trust && this.#opts.applyTrust !== false) {
+      const r = applyPreLaunchTrust(this.#spec.pre_launch_trust, this.#opts.workingDir, { homeDir: this.#opts.homeDir, env: plan.env });
+      const level = r.status === 'error' ? 'warn' : 'info';
+      this.#emit({ kind: 'log', level, message: `pre_launch_trust: ${r.status}${r.file ? ` ${r.file}` : ''}${r.message ? ` — ${r.message}` : ''}` });
+    }
+
+    this.#disposables.push(this.#transport.onData((chunk) => this.#onOutput(chunk)));
+    this.#disposables.push(this.#transport.onExit((info) => this.#onExit(info.exitCode, info.signal)));
+    // Answer the child's terminal queries (cursor position, device attributes): some CLIs wait for them.
+    this.#disposables.push(this.#screen.onResponse((data) => this.#write(data)));
+    this.#armSpawnPrime();
+    try {
+      this.#transport.spawn({ file: plan.file, args: plan.args, cwd: plan.cwd, env: plan.env, cols: this.#screen.cols, rows: this.#screen.rows });
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      this.#emit({ kind: 'spawn_error', message, binary: plan.resolvedBinary ?? plan.file, searched: [] });
+      this.#stop();
+      return;
+    }
+    this.#pushTimeline('spawn', plan.argvForDisplay?.join(' ') ?? plan.file);
+    if (this.#opts.hotReload && this.#opts.specPath) this.#armSpecWatcher(this.#opts.specPath);
+    this.#reevaluate('init');
+  }
+
+  /** Cancels every timer, watcher and temp file and ends the child. Idempotent. */
+  shutdown(): void {
+    if (this.#stopped) return;
+    this.#stop();
+    this.#transport.kill();
+  }
+
+  #planSpawn(): SpawnPlan | null {
+    const r = planSpawn({
+      spec: this.#spec,
+      workingDir: this.#opts.workingDir,
+      extraArgs: this.#opts.extraArgs,
+      removeArgs: this.#opts.removeArgs,
+      extraEnv: this.#opts.extraEnv,
+      baseEnv: this.#opts.baseEnv,
+      platform: this.#platform,
+      cols: this.#screen.cols,
+      rows: this.#screen.rows,
+    });
+    if (isSpawnPlanError(r)) {
+      this.#emit({ kind: 'spawn_error', message: r.message, binary: r.binary ?? this.#spec.binary, searched: r.searched ?? [] });
+      this.#stop();
+      return null;
+    }
+    return r;
+  }
+
+  #stop(): void {
+    if (this.#stopped) return;
+    this.#stopped = true;
+    for (const t of [this.#evalTimer, this.#wakeTimer, this.#stallTimer, this.#nudgeTimer, this.#primeTimer, this.#primeMaxWaitTimer]) {
+      this.#scheduler.clearTimeout(t);
+    }
+    this.#evalTimer = this.#wakeTimer = this.#stallTimer = this.#nudgeTimer = this.#primeTimer = this.#primeMaxWaitTimer = null;
+    for (const t of this.#delegateTimers.values()) this.#scheduler.clearTimeout(t);
+    this.#delegateTimers.clear();
+    for (const t of this.#miscTimers) this.#scheduler.clearTimeout(t);
+    this.#miscTimers.clear();
+    this.#sender.dispose();
+    this.#specWatcher?.close();
+    this.#specWatcher = null;
+    this.#scheduler.clearTimeout(this.#reloadTimer);
+    this.#reloadTimer = null;
+    for (const d of this.#disposables.splice(0)) d.dispose();
+    for (const f of this.#tempFiles.splice(0)) f.remove();
+    this.#screen.dispose();
+  }
+
+  #onExit(exitCode: number | null, signal: string | null): void {
+    if (this.#exited) return;
+    this.#exited = true;
+    this.#pushTimeline('exit', `code=${exitCode} signal=${signal}`);
+    this.#emit({ kind: 'exit', exit_code: exitCode, signal });
+    this.#stop();
+  }
+
+  /** True once the child exited or the driver shut down. */
+  isStopped(): boolean {
+    return this.#stopped;
+  }
+
+  // ── Output → screen → evaluation ──────────────────────────────────────
+
+  #onOutput(chunk: string): void {
+    if (this.#stopped) return;
+    const now = this.#scheduler.now();
+    this.#lastOutputAt = now;
+    this.#pushTimeline('output', chunk);
+    this.#emit({ kind: 'pty_data', chunk });
+    this.#screen.write(chunk);
+    if (!this.#firstOutputSeen) {
+      this.#firstOutputSeen = true;
+      this.#onFirstOutput();
+    }
+    if (this.#evalTimer === null) {
+      const interval = this.#opts.evalIntervalMs ?? DEFAULT_EVAL_INTERVAL_MS;
+      const dueAt = Math.max(now + EVAL_SETTLE_MS, this.#lastEvalAt + interval);
+      this.#evalTimer = this.#scheduler.setTimeout(() => {
+        this.#evalTimer = null;
+        this.#reevaluate('output');
+      }, dueAt - now);
+    }
+  }
+
+  #write(data: string): void {
+    if (this.#stopped || data.length === 0) return;
+    this.#pushTimeline('input', data);
+    try {
+      this.#transport.write(data);
+    } catch (err) {
+      this.#emit({ kind: 'log', level: 'warn', message: `write failed: ${err instanceof Error ? err.message : String(err)}` });
+    }
+  }
+
+  #clock(now: number): FsmClock {
+    return { now, stateEnteredAt: this.#stateEnteredAt, regionLastChangedAt: this.#regionLastChangedAt };
+  }
+
+  /** The frame guards see: viewport + bounded scrollback, cursor rebased (§9.4). */
+  #guardFrame() {
+    const viewport = this.#screen.viewportLines();
+    const withScrollback = this.#screen.scrollbackTailLines(viewport.length + GUARD_FRAME_SCROLLBACK_LINES);
+    return { viewport, frame: buildGuardFrame(viewport, withScrollback, this.#screen.cursor()) };
+  }
+
+  /**
+   * One evaluation. `output` evaluations are skipped when neither the viewport nor the window
+   * title changed (cursor-only changes do not count); timers and forced reasons always run.
+   */
+  #reevaluate(reason: 'init' | 'output' | 'timer' | 'reload' | 'refresh' | 'chain'): void {
+    if (this.#stopped) return;
+    const now = this.#scheduler.now();
+    const { viewport, frame } = this.#guardFrame();
+    const viewportText = viewport.join('\n');
+    const title = this.#screen.windowTitle;
+    const key = `${title}\u0000${viewportText}`;
+    if (reason === 'output' && key === this.#lastViewportKey) return;
+    if (reason === 'output') this.#chainedTransitions = 0;
+    this.#lastViewportKey = key;
+    this.#evalCount += 1;
+    this.#lastEvalAt = now;
+
+    this.#maybeDismissStartup(viewportText, now);
+
+    const sections = this.#trackRegionChanges(frame.lines, frame.cursor.row, now);
+    const frameText = frame.lines.join('\n');
+    const ev = evaluateFsmLines(this.#spec, this.#stateId, frame.lines, frameText, frame.cursor, this.#prevFrame?.lines, this.#clock(now), {
+      windowTitle: title,
+      viewportStartRow: frame.viewportStartRow,
+      collectTrace: false,
+      regexMemo: this.#regexMemo,
+    });
+    this.#lastFsmEval = ev;
+    this.#prevFrame = { lines: frame.lines, sections: sections ?? ev.sections };
+
+    const fired = ev.fired;
+    const from = this.#stateId;
+    if (fired) this.#commit(fired, ev, now);
+    this.#markReady();
+    this.#emitState(reason === 'init' || reason === 'reload' || reason === 'refresh', viewportText, { sections: ev.sections, text: frameText });
+    this.#sender.afterEvaluation();
+    if (this.#status() === 'generating') this.#lastBusyAt = now;
+
+    // A self-transition ("*" → the current state, §13.24) is committed as the reference does,
+    // but never chained: its guard stays true and would spin.
+    if (fired && fired.to !== from && this.#chainedTransitions < MAX_CHAINED_TRANSITIONS) {
+      // §15.6: settle chains (A→B→C) at once instead of waiting for output or a wake from a stale table.
+      this.#chainedTransitions += 1;
+      this.#armWake(0);
+    } else {
+      this.#scheduleWake(ev);
+    }
+    this.#scheduleStallWatchdog(now);
+    this.#scheduleRedrawNudge(now);
+  }
+
+  /** Marks stable_ms regions that differ from the previous frame (§10.1 step 4). */
+  #trackRegionChanges(lines: string[], cursorRow: number, now: number): ResolvedSection[] | null {
+    if (!this.#prevFrame) return null;
+    const regions: StableRegion[] = collectStableRegions(this.#spec, this.#stateId);
+    const needsSections = regions.some((r) => r.section !== undefined);
+    const sections = needsSections ? resolveSections(this.#spec.sections, lines) : [];
+    const cur = { lines, sections };
+    const prev = this.#prevFrame.sections.length || !needsSections
+      ? this.#prevFrame
+      : { lines: this.#prevFrame.lines, sections: resolveSections(this.#spec.sections, this.#prevFrame.lines) };
+    for (const region of regions) {
+      if (regionChanged(region, cur, prev, cursorRow)) this.#regionLastChangedAt.set(region.key, now);
+    }
+    return needsSections ? sections : null;
+  }
+
+  #commit(fired: TransitionEval, ev: FsmEvaluation, now: number): void {
+    const from = this.#stateId;
+    this.#stateId = fired.to;
+    this.#stateEnteredAt = now;
+    this.#regionLastChangedAt.clear();
+    const matchedRules = summarizeTransition(fired);
+    const durationMs = now - this.#prevStateAt;
+    this.#prevStateAt = now;
+    const st = stateById(this.#spec, fired.to);
+    this.#history.push({ stateId: fired.to, label: st?.label ?? fired.to, at: now, durationMs, reason: 'transition', via: `${from}→${fired.to}`, matchedRules });
+    if (this.#history.length > HISTORY_LIMIT) this.#history.shift();
+    this.#snapshots.push({ stateFrom: from, stateTo: fired.to, at: now, firedTo: fired.to, firedLabel: fired.label, reason: matchedRules, transitions: ev.transitions });
+    if (this.#snapshots.length > SNAPSHOT_LIMIT) this.#snapshots.shift();
+    if (from !== fired.to) {
+      this.#nudgeCount = 0;
+    }
+  }
+
+  #markReady(): void {
+    if (this.#readySeen) return;
+    const st = stateById(this.#spec, this.#stateId);
+    if (st && !st.initial && statusForState(st) === 'idle') this.#readySeen = true;
+  }
+
+  #status(): StateStatus {
+    const st = stateById(this.#spec, this.#stateId);
+    return st ? statusForState(st) : 'idle';
+  }
+
+  // ── Emitting state ────────────────────────────────────────────────────
+
+  #emitState(force: boolean, viewportText: string, frame: { sections: ResolvedSection[]; text: string }): void {
+    const state = stateById(this.#spec, this.#stateId);
+    if (!state) return; // hot reload removed the current state: only "*" edges apply (§8)
+    const modal = this.#deriveModal(state, frame);
+    const title = modal?.title ?? this.#deriveTitle(state, viewportText);
+    const controls = this.#deriveControls();
+    const next: CurrentView = { state: { id: state.id, label: state.label, title, status: statusForState(state) }, modal, controls };
+    const prev = this.#current;
+    const changed = force || !prev || prev.state.id !== next.state.id || prev.state.title !== next.state.title
+      || !sameModal(prev.modal, next.modal) || !sameControls(prev.controls, next.controls);
+    this.#current = next;
+    this.#evaluateSignals(viewportText);
+    if (this.#pickerInProgress) this.#advancePicker(viewportText);
+    if (!changed) return;
+    this.#emit({ kind: 'state_changed', state: next.state, modal: toModalView(next.modal), controls: next.controls });
+    this.#fireNotifications(state.id, title);
+    this.#armOrCancelDelegates(state.id);
+  }
+
+  /**
+   * Modal states read the guard frame — the viewport plus 200 lines of scrollback — so a tall
+   * modal whose top scrolled away still parses (§13.2), and guards and extraction see the same
+   * text (§13.3). Other states read the viewport.
+   */
+  #deriveModal(state: FsmState, frame: { sections: ResolvedSection[]; text: string }): LatchedModal | null {
+    if (!state.extract?.buttons) {
+      if (state.modal && !this.#warnedModalStates.has(state.id)) {
+        this.#warnedModalStates.add(state.id);
+        this.#emit({ kind: 'log', level: 'warn', message: `state "${state.id}" is modal but has no extract.buttons rule` });
+      }
+      return null;
+    }
+    let m: ModalSnapshot | null;
+    if (state.modal) {
+      m = deriveModal(state, frame.sections, frame.text);
+    } else {
+      const lines = this.#screen.viewportLines() as string[];
+      m = deriveModal(state, resolveSections(this.#spec.sections, lines), lines.join('\n'));
+    }
+    return m ? { ...m, kind: modalKindForState(state), stateId: state.id } : null;
+  }
+
+  #deriveTitle(state: FsmState, viewportText: string): string | null {
+    const rule = state.extract?.title;
+    if (!rule) return null;
+    const lines = viewportText.split('\n');
+    return extractTitle(rule, resolveSections(this.#spec.sections, lines), viewportText);
+  }
+
+  #deriveControls(): ControlView[] {
+    const out: ControlView[] = [];
+    for (const c of this.#spec.control_bar ?? []) {
+      if (c.visible_when_state && !c.visible_when_state.includes(this.#stateId)) continue;
+      out.push({ id: c.id, label: c.label, action_type: c.action.type });
+    }
+    return out;
+  }
+
+  #evaluateSignals(viewportText: string): void {
+    if (!this.#spec.signal_rules?.length) return;
+    const lines = viewportText.split('\n');
+    const sections = resolveSections(this.#spec.sections, lines);
+    for (const hit of this.#signals.evaluate(sections, viewportText, this.#scheduler.now())) {
+      this.#emit({ kind: 'signal_detected', id: hit.id, signal_kind: hit.kind, params: hit.params, text: hit.text });
+    }
+  }
+
+  #fireNotifications(stateId: string, title: string | null): void {
+    for (const n of this.#spec.notifications ?? []) {
+      if (n.when_state !== stateId) continue;
+      this.#emit({ kind: 'notification', id: n.id, title: n.title, body: (n.body ?? '').replace(/\{state\.title\}/g, title ?? '') });
+    }
+  }
+
+  #armOrCancelDelegates(stateId: string): void {
+    for (const d of this.#spec.delegate ?? []) {
+      const armed = this.#delegateTimers.get(d.id);
+      if (d.when_state === stateId && armed === undefined) {
+        const t = this.#scheduler.setTimeout(() => {
+          this.#delegateTimers.delete(d.id);
+          this.#fireDelegate(d);
+        }, d.after_duration_ms ?? 0);
+        this.#delegateTimers.set(d.id, t);
+      } else if (d.when_state !== stateId && armed !== undefined) {
+        this.#scheduler.clearTimeout(armed);
+        this.#delegateTimers.delete(d.id);
+      }
+    }
+  }
+
+  #fireDelegate(d: DelegateTrigger): void {
+    const cur = this.#current;
+    const task = d.task_template
+      .replace(/\{node\}/g, this.#opts.hostname ?? os.hostname())
+      .replace(/\{state\.label\}/g, cur?.state.label ?? '')
+      .replace(/\{state\.title\}/g, cur?.state.title ?? '')
+      .replace(/\{duration_ms\}/g, String(d.after_duration_ms ?? 0));
+    this.#emit({ kind: 'delegate', id: d.id, task });
+  }
+
+  // ── Timers ────────────────────────────────────────────────────────────
+
+  #armWake(delayMs: number): void {
+    this.#scheduler.clearTimeout(this.#wakeTimer);
+    this.#wakeTimer = this.#scheduler.setTimeout(() => {
+      this.#wakeTimer = null;
+      this.#reevaluate(delayMs === 0 ? 'chain' : 'timer');
+    }, delayMs);
+  }
+
+  /** Re-evaluate when the soonest time condition or hold could flip (§10.1), ≤ 2 s in approval. */
+  #scheduleWake(ev: FsmEvaluation): void {
+    let soonest = Infinity;
+    for (const t of ev.transitions) {
+      if (t.fires) continue;
+      if (!t.holdSatisfied) soonest = Math.min(soonest, t.holdRemainingMs);
+      const condRemain = t.cond?.remainingMs ?? Infinity;
+      if (Number.isFinite(condRemain) && condRemain > 0) soonest = Math.min(soonest, condRemain);
+    }
+    if (this.#status() === 'approval') soonest = Math.min(soonest, APPROVAL_REFRESH_MS);
+    this.#scheduler.clearTimeout(this.#wakeTimer);
+    this.#wakeTimer = null;
+    if (!Number.isFinite(soonest)) return;
+    this.#armWake(Math.max(soonest + WAKE_SLACK_MS, WAKE_FLOOR_MS));
+  }
+
+  /** send_on_spawn: after the first output (+ delay), or after max-wait with no output (§10.3). */
+  #armSpawnPrime(): void {
+    const seqs = (this.#spec.send_on_spawn ?? []).filter((s) => typeof s === 'string' && s.length > 0);
+    if (seqs.length === 0) { this.#primeDone = true; return; }
+    const maxWait = this.#spec.send_on_spawn_max_wait_ms ?? DEFAULT_SEND_ON_SPAWN_MAX_WAIT_MS;
+    this.#primeMaxWaitTimer = this.#scheduler.setTimeout(() => {
+      this.#primeMaxWaitTimer = null;
+      this.#writeSpawnPrime();
+    }, Math.max(0, maxWait));
+  }
+
+  #onFirstOutput(): void {
+    if (this.#primeDone) return;
+    this.#scheduler.clearTimeout(this.#primeMaxWaitTimer);
+    this.#primeMaxWaitTimer = null;
+    const delay = Math.max(0, this.#spec.send_on_spawn_delay_ms ?? DEFAULT_SEND_ON_SPAWN_DELAY_MS);
+    this.#primeTimer = this.#scheduler.setTimeout(() => {
+      this.#primeTimer = null;
+      this.#writeSpawnPrime();
+    }, delay);
+  }
+
+  #writeSpawnPrime(): void {
+    if (this.#primeDone) return;
+    this.#primeDone = true;
+    this.#writePrimeSequences();
+  }
+
+  #writePrimeSequences(): void {
+    for (const seq of this.#spec.send_on_spawn ?? []) if (typeof seq === 'string' && seq.length > 0) this.#write(seq);
+  }
+
+  #stallRecoveryEnabled(): boolean {
+    const w = this.#spec.refocus_when_stalled_ms;
+    return typeof w === 'number' && w > 0 && (this.#spec.send_on_spawn ?? []).some((s) => s.length > 0);
+  }
+
+  #stallReference(): number {
+    return this.#regionLastChangedAt.get(-1) ?? this.#stateEnteredAt;
+  }
+
+  /** Stall watchdog (§10.4): re-prime a focus-gated TUI whose screen froze mid-turn. */
+  #scheduleStallWatchdog(now: number): void {
+    this.#scheduler.clearTimeout(this.#stallTimer);
+    this.#stallTimer = null;
+    if (!this.#stallRecoveryEnabled() || this.#status() !== 'generating') return;
+    const windowMs = this.#spec.refocus_when_stalled_ms!;
+    const since = Math.max(this.#stallReference(), this.#lastRefocusAt);
+    this.#stallTimer = this.#scheduler.setTimeout(() => {
+      this.#stallTimer = null;
+      this.#onStallTick();
+    }, Math.max(windowMs - (now - since) + WAKE_SLACK_MS, WAKE_FLOOR_MS));
+  }
+
+  #onStallTick(): void {
+    if (this.#stopped || !this.#stallRecoveryEnabled() || this.#status() !== 'generating') return;
+    const now = this.#scheduler.now();
+    const windowMs = this.#spec.refocus_when_stalled_ms!;
+    if (now - this.#stallReference() >= windowMs && now - this.#lastRefocusAt >= windowMs) {
+      this.#lastRefocusAt = now;
+      this.#emit({ kind: 'log', level: 'info', message: `stall watchdog: screen frozen for ${now - this.#stallReference()} ms while generating; re-sending send_on_spawn` });
+      this.#writePrimeSequences();
+    }
+    this.#scheduleStallWatchdog(now);
+  }
+
+  #nudgeOptionsCache: RedrawNudgeOptions | null = null;
+
+  #nudgeOptions(): RedrawNudgeOptions {
+    if (this.#nudgeOptionsCache) return this.#nudgeOptionsCache;
+    const env = process.env;
+    const num = (v: string | undefined, d: number) => (v !== undefined && v !== '' && Number.isFinite(Number(v)) ? Number(v) : d);
+    const o = this.#opts.redrawNudge ?? {};
+    this.#nudgeOptionsCache = {
+      silentMs: o.silentMs ?? num(env.SPECTERM_REDRAW_NUDGE_SILENT_MS, 45_000),
+      max: o.max ?? num(env.SPECTERM_REDRAW_NUDGE_MAX, 4),
+      holdMs: o.holdMs ?? num(env.SPECTERM_REDRAW_NUDGE_HOLD_MS, 750),
+      settleMs: o.settleMs ?? num(env.SPECTERM_REDRAW_NUDGE_SETTLE_MS, 1000),
+    };
+    return this.#nudgeOptionsCache;
+  }
+
+  /** Redraw nudge (§10.5): a SIGWINCH wiggle recovers a garbled frame after long silence. Never writes stdin. */
+  #scheduleRedrawNudge(now: number): void {
+    if (this.#nudgeTimer !== null) {
+      if (this.#status() === 'generating') return; // one pending nudge at a time
+      this.#scheduler.clearTimeout(this.#nudgeTimer);
+      this.#nudgeTimer = null;
+    }
+    if (this.#status() !== 'generating') { this.#nudgeCount = 0; return; }
+    const o = this.#nudgeOptions();
+    if (o.silentMs <= 0 || this.#nudgeCount >= o.max) return;
+    const since = Math.max(this.#lastOutputAt, this.#stateEnteredAt, this.#lastNudgeAt);
+    this.#nudgeTimer = this.#scheduler.setTimeout(() => {
+      this.#nudgeTimer = null;
+      this.#onNudgeTick(o);
+    }, Math.max(since + o.silentMs - now, WAKE_FLOOR_MS));
+  }
+
+  #onNudgeTick(o: RedrawNudgeOptions): void {
+    if (this.#stopped || this.#status() !== 'generating') return;
+    const now = this.#scheduler.now();
+    const since = Math.max(this.#lastOutputAt, this.#stateEnteredAt, this.#lastNudgeAt);
+    if (now - since < o.silentMs) { this.#scheduleRedrawNudge(now); return; }
+    this.#nudgeCount += 1;
+    this.#lastNudgeAt = now;
+    const { cols, rows } = this.#screen;
+    this.#emit({ kind: 'log', level: 'info', message: `redraw nudge ${this.#nudgeCount}/${o.max}: no output for ${now - since} ms while generating` });
+    this.#transport.resize(cols + 1, rows);
+    this.#pushTimeline('resize', `${cols + 1}x${rows} (nudge)`);
+    this.#later(o.holdMs, () => {
+      this.#transport.resize(cols, rows);
+      this.#pushTimeline('resize', `${cols}x${rows} (nudge restore)`);
+      this.#later(o.settleMs, () => this.#reevaluate('timer'));
+    });
+  }
+
+  #later(ms: number, fn: () => void): void {
+    const h = this.#scheduler.setTimeout(() => {
+      this.#miscTimers.delete(h);
+      if (!this.#stopped) fn();
+    }, ms);
+    this.#miscTimers.add(h);
+  }
+
+  /** startup_dismiss (§7.4): answer a boot-time prompt a bounded number of times. */
+  #maybeDismissStartup(viewportText: string, now: number): void {
+    const sd = this.#spec.startup_dismiss;
+    if (!sd || viewportText.trim() === '') return;
+    if (now - this.#startedAt > (sd.window_ms ?? DEFAULT_STARTUP_DISMISS_WINDOW_MS)) return;
+    if (this.#dismissAttempts >= (sd.max_attempts ?? DEFAULT_STARTUP_DISMISS_ATTEMPTS)) return;
+    if (viewportText === this.#lastDismissSnapshot) return;
+    for (const p of sd.patterns) {
+      const re = compileRegex(p.regex, p.flags ?? '');
+      if (!re) continue;
+      re.lastIndex = 0;
+      if (!re.test(viewportText)) continue;
+      this.#dismissAttempts += 1;
+      this.#lastDismissSnapshot = viewportText;
+      this.#emit({ kind: 'log', level: 'info', message: `startup_dismiss: /${p.regex}/ matched; sending its key (attempt ${this.#dismissAttempts})` });
+      this.#write(sd.key);
+      return;
+    }
+  }
+
+  // ── Hot reload ────────────────────────────────────────────────────────
+
+  #armSpecWatcher(specPath: string): void {
+    const dir = path.dirname(specPath);
+    const base = path.basename(specPath);
+    try {
+      this.#specWatcher = fs.watch(dir, (_event, filename) => {
+        if (filename && filename.toString() !== base) return;
+        // Editors write in several steps; reload once they are done.
+        this.#scheduler.clearTimeout(this.#reloadTimer);
+        this.#reloadTimer = this.#scheduler.setTimeout(() => { this.#reloadTimer = null; this.reloadSpec(); }, HOT_RELOAD_DEBOUNCE_MS);
+      });
+      this.#specWatcher.on('error', () => { /* the directory went away; keep the running spec */ });
+    } catch (err) {
+      this.#emit({ kind: 'log', level: 'warn', message: `hot reload disabled: cannot watch ${dir}: ${err instanceof Error ? err.message : String(err)}` });
+    }
+  }
+
+  /**
+   * Re-reads the spec file. An invalid or half-written file emits `spec_error` and the old spec
+   * stays in force; a valid one replaces it, keeping the current state and its clocks.
+   */
+  reloadSpec(): boolean {
+    if (this.#stopped || !this.#opts.specPath) return false;
+    const r = (this.#opts.reloadSpec ?? defaultReload)(this.#opts.specPath);
+    if (!r.ok || !r.spec) {
+      this.#emit({ kind: 'spec_error', errors: r.errors ?? ['spec could not be loaded'] });
+      return false;
+    }
+    this.#spec = r.spec;
+    this.#regexMemo.clear();
+    this.#signals = new SignalRuleSet(r.spec.signal_rules);
+    this.#emit({ kind: 'spec_reloaded', warnings: r.warnings ?? [] });
+    this.#reevaluate('reload');
+    return true;
+  }
+
+  // ── Commands ──────────────────────────────────────────────────────────
+
+  /** Runs a command. Malformed commands and commands after exit are refused with a reason. */
+  dispatch(cmd: DashboardCommand): DispatchResult {
+    const invalid = validateCommand(cmd);
+    if (invalid) return this.#refuse(typeof (cmd as { kind?: unknown })?.kind === 'string' ? (cmd as { kind: string }).kind : 'unknown', invalid);
+    if (cmd.kind === 'shutdown') { this.shutdown(); return { ok: true }; }
+    if (this.#stopped) return this.#refuse(cmd.kind, this.#exited ? 'the agent has exited' : 'the session is shut down');
+    if (!this.#started) return this.#refuse(cmd.kind, 'the session has not started');
+    switch (cmd.kind) {
+      case 'send_message': {
+        const outcome = this.#sender.request({ text: cmd.text, bracketedPaste: cmd.bracketedPaste });
+        return outcome === 'dropped' ? { ok: false, reason: 'duplicate of a message still being processed' } : { ok: true };
+      }
+      case 'pty_write': this.#write(cmd.data); return { ok: true };
+      case 'click_control': return this.#clickControl(cmd.control_id, cmd.payload);
+      case 'click_modal_button': return this.#clickModalButton(cmd.index, cmd.label);
+      case 'attach_image': return this.#attachImage(cmd.blob, cmd.mime);
+      case 'resize': this.resize(cmd.cols, cmd.rows); return { ok: true };
+      case 'cancel': this.#write('\x03'); return { ok: true };
+    }
+  }
+
+  /** Resizes the PTY and the screen; the CLI's repaint triggers the next evaluation. */
+  resize(cols: number, rows: number): void {
+    if (this.#stopped) return;
+    this.#screen.resize(cols, rows);
+    this.#transport.resize(cols, rows);
+    this.#pushTimeline('resize', `${cols}x${rows}`);
+  }
+
+  #refuse(command: string, reason: string): DispatchResult {
+    this.#emit({ kind: 'command_refused', command, reason });
+    return { ok: false, reason };
+  }
+
+  #clickControl(id: string, payload: unknown): DispatchResult {
+    const ctl = (this.#spec.control_bar ?? []).find((c) => c.id === id);
+    if (!ctl) return this.#refuse('click_control', `unknown control "${id}" (known: ${(this.#spec.control_bar ?? []).map((c) => c.id).join(', ') || 'none'})`);
+    if (ctl.visible_when_state && !ctl.visible_when_state.includes(this.#stateId)) {
+      return this.#refuse('click_control', `control "${id}" is not available in state "${this.#stateId}" (only in ${ctl.visible_when_state.join(', ')})`);
+    }
+    const a = ctl.action;
+    switch (a.type) {
+      case 'send_keys': this.#write(a.keys); return { ok: true };
+      case 'open_picker': {
+        // Some TUIs ignore a slash command whose Enter arrives in the same write.
+        const split = splitTrailingEnter(a.trigger_keys);
+        if (split) {
+          this.#write(split[0]);
+          this.#later(200, () => this.#write(split[1]));
+        } else {
+          this.#write(a.trigger_keys);
+        }
+        this.#pickerInProgress = ctl;
+        return { ok: true };
+      }
+      case 'attach_image': {
+        const p = payload && typeof payload === 'object' ? (payload as { path?: unknown }).path : undefined;
+        if (typeof p !== 'string' || p === '') return this.#refuse('click_control', `control "${id}" needs a payload {"path": "<file>"}`);
+        this.#write(a.keys_template.replace(/\{path\}/g, p));
+        return { ok: true };
+      }
+    }
+  }
+
+  #advancePicker(viewportText: string): void {
+    const ctl = this.#pickerInProgress;
+    if (!ctl || ctl.action.type !== 'open_picker') { this.#pickerInProgress = null; return; }
+    const wf = ctl.action.wait_for;
+    const re = compileRegex(wf.regex, wf.flags ?? 'i');
+    if (!re) { this.#pickerInProgress = null; return; }
+    const sections = resolveSections(this.#spec.sections, viewportText.split('\n'));
+    re.lastIndex = 0;
+    if (re.test(sectionText(sections, wf.section, viewportText))) this.#pickerInProgress = null;
+  }
+
+  /** Presses a modal button by its DISPLAY index (§5.4), refusing on a stale or changed modal. */
+  #clickModalButton(index: number, expectedLabel: string | undefined): DispatchResult {
+    const m = this.#current?.modal;
+    const state = stateById(this.#spec, this.#stateId);
+    if (!m || !state || m.stateId !== this.#stateId) return this.#refuse('click_modal_button', `no modal is on screen (state "${this.#stateId}")`);
+    const btn = m.buttons.find((b) => b.index === index);
+    if (!btn) return this.#refuse('click_modal_button', `no button ${index} (buttons: ${m.buttons.map((b) => `${b.index}. ${b.label}`).join(', ')})`);
+    if (expectedLabel !== undefined && expectedLabel !== btn.label) {
+      return this.#refuse('click_modal_button', `button ${index} is now "${btn.label}", not "${expectedLabel}"; the modal changed`);
+    }
+    const rule = state.extract!.buttons!;
+    if (rule.select_mode === 'arrow_keys') {
+      const current = m.buttons.find((b) => b.current);
+      if (!current) return this.#refuse('click_modal_button', 'no row is marked current: the list is stale; refusing to press blindly');
+      const delta = index - current.index;
+      const up = rule.cursor_keys?.up || '\x1b[A';
+      const down = rule.cursor_keys?.down || '\x1b[B';
+      if (delta !== 0) this.#write((delta > 0 ? down : up).repeat(Math.abs(delta)));
+      const confirm = (rule.key_for_index ?? '').replace(/\{index\}/g, '') || '\r';
+      this.#confirmModal(confirm);
+      return { ok: true };
+    }
+    this.#confirmModal(btn.key);
+    return { ok: true };
+  }
+
+  /** POSIX: one write. win32: the trailing CR is resent every 350 ms while the modal is up (≤ 14). */
+  #confirmModal(keys: string): void {
+    if (this.#platform !== 'win32') { this.#write(keys); return; }
+    const m = /^([\s\S]*?)([\r\n]*)$/.exec(keys)!;
+    const prefix = m[1]!;
+    const tail = m[2]!;
+    if (prefix) this.#write(prefix);
+    if (!tail) return;
+    let writes = 0;
+    const tick = (): void => {
+      if (writes > 0 && this.#status() !== 'approval') return;
+      if (writes >= WIN32_MODAL_CONFIRM_MAX_WRITES) return;
+      this.#write(tail);
+      writes += 1;
+      this.#later(WIN32_MODAL_CONFIRM_GAP_MS, tick);
+    };
+    tick();
+  }
+
+  #attachImage(blob: string, mime: string): DispatchResult {
+    const ctl = (this.#spec.control_bar ?? []).find((c) => c.action.type === 'attach_image');
+    if (!ctl || ctl.action.type !== 'attach_image') return this.#refuse('attach_image', 'this spec has no attach_image control');
+    let bytes: Buffer;
+    try {
+      bytes = Buffer.from(blob, 'base64');
+    } catch {
+      return this.#refuse('attach_image', 'blob is not valid base64');
+    }
+    if (bytes.length === 0) return this.#refuse('attach_image', 'blob is empty');
+    try {
+      const f = writePrivateTempFile(bytes, extensionForMime(mime));
+      this.#tempFiles.push(f);
+      this.#write(ctl.action.keys_template.replace(/\{path\}/g, f.path));
+      return { ok: true };
+    } catch (err) {
+      return this.#refuse('attach_image', `could not write the image to a private temp file: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  // ── Read-only surface ─────────────────────────────────────────────────
+
+  /** The viewport text (§9.1). */
+  snapshot(): string { return this.#screen.viewportText(); }
+  getScreen(): string { return this.#screen.viewportText(); }
+  /** Scrollback-inclusive text. */
+  getScreenWithScrollback(): string { return this.#screen.scrollbackText(); }
+  /** Cursor in `snapshot()` line coordinates. */
+  getCursorPosition(): { row: number; col: number } { return this.#screen.cursor(); }
+  getWindowTitle(): string { return this.#screen.windowTitle; }
+  getTerminalModes() { return this.#screen.modes(); }
+  getSpecPath(): string { return this.#opts.specPath ?? ''; }
+  getSpec(): CliSpecV4 { return this.#spec; }
+  getStateHistory(): ReadonlyArray<DriverHistoryEntry> { return this.#history; }
+  getFsmSnapshotHistory(): ReadonlyArray<FsmSnapshotEntry> { return this.#snapshots; }
+  getEventTimeline(limit?: number): ReadonlyArray<TimelineEvent> {
+    const items = limit === undefined ? this.#timeline : this.#timeline.slice(-limit);
+    return items.map((e) => ({ ...e, preview: controlEscape(e.preview) }));
+  }
+  hasSeenReady(): boolean { return this.#readySeen; }
+  getLastBusyAt(): number { return this.#lastBusyAt; }
+  /** The current state and its modal as last emitted. */
+  getCurrentView(): { state: StateView; modal: ModalView | null; controls: ControlView[] } | null {
+    const c = this.#current;
+    return c ? { state: c.state, modal: toModalView(c.modal), controls: c.controls } : null;
+  }
+  /** Pending timers the driver owns (for leak tests). */
+  hasInFlightSubmit(): boolean { return this.#sender.hasInFlightSubmit(); }
+
+  getSections(): Array<{ id: string; text: string }> | null {
+    if (!this.#spec.sections) return null;
+    const lines = this.#screen.viewportLines() as string[];
+    return resolveSections(this.#spec.sections, lines).map((s) => ({ id: s.id, text: s.text }));
+  }
+
+  /** Some outgoing transition has a true guard but its hold has not elapsed. */
+  hasIdleHoldPending(): boolean {
+    return (this.#lastFsmEval?.transitions ?? []).some((t) => t.condResult && !t.holdSatisfied);
+  }
+
+  getCompletionIdleDebounceState(): { active: boolean; ageMs: number; holdMs: number; forceAfterMs: number } | null {
+    const ev = this.#lastFsmEval;
+    if (!ev) return null;
+    for (const t of ev.transitions) {
+      const st = stateById(this.#spec, t.to);
+      if (!st || statusForState(st) !== 'idle' || !t.cond) continue;
+      const stable = findStable(t.cond);
+      if (!stable) continue;
+      const m = /(\d+)ms \/ (\d+)ms/.exec(stable.detail);
+      const ageMs = m ? Number(m[1]) : 0;
+      const holdMs = m ? Number(m[2]) : 0;
+      return { active: !stable.result, ageMs, holdMs, forceAfterMs: 0 };
+    }
+    return null;
+  }
+
+  /** Live debug table for the current instant, against the same guard frame as real evaluation. */
+  getFsmDebug() {
+    const now = this.#scheduler.now();
+    const { frame } = this.#guardFrame();
+    const ev = evaluateFsm(this.#spec, this.#stateId, frame.lines.join('\n'), frame.cursor, this.#prevFrame?.lines, this.#clock(now), {
+      windowTitle: this.#screen.windowTitle,
+      viewportStartRow: frame.viewportStartRow,
+    });
+    const state = stateById(this.#spec, this.#stateId);
+    return {
+      currentState: this.#stateId,
+      label: state?.label ?? this.#stateId,
+      stateAgeMs: now - this.#stateEnteredAt,
+      status: this.#status(),
+      cursor: this.#screen.cursor(),
+      transitions: ev.transitions,
+      sections: ev.sections,
+      evalCount: this.#evalCount,
+    };
+  }
+
+  /** Forces an evaluation and a state emit now. */
+  refreshNow(): void {
+    this.#reevaluate('refresh');
+  }
+
+  // ── Plumbing ──────────────────────────────────────────────────────────
+
+  /** Raw slices are kept; escaping happens when someone reads the timeline. */
+  #pushTimeline(kind: TimelineEvent['kind'], data: string): void {
+    this.#timeline.push({ kind, at: this.#scheduler.now(), preview: data.length > TIMELINE_PREVIEW_CHARS ? data.slice(0, TIMELINE_PREVIEW_CHARS) : data });
+    if (this.#timeline.length > TIMELINE_LIMIT) this.#timeline.shift();
+  }
+
+  #emit(ev: DashboardEvent): void {
+    for (const l of this.#listeners) {
+      try { l(ev); } catch { /* a listener's failure is its own */ }
+    }
+  }
+}
+
+// ── helpers ─────────────────────────────────────────────────────────────
+
+function defaultReload(specPath: string): SpecReloadResult {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(fs.readFileSync(specPath, 'utf8'));
+  } catch (err) {
+    return { ok: false, errors: [`${specPath}: ${err instanceof Error ? err.message : String(err)}`] };
+  }
+  const v = validateSpec(raw);
+  if (v.errors.length) return { ok: false, errors: v.errors, warnings: v.warnings };
+  return { ok: true, spec: raw as CliSpecV4, warnings: v.warnings };
+}
+
+function toModalView(m: LatchedModal | null): ModalView | null {
+  return m ? { title: m.title, buttons: m.buttons.map((b) => ({ index: b.index, label: b.label })), kind: m.kind } : null;
+}
+
+function sameModal(a: LatchedModal | null, b: LatchedModal | null): boolean {
+  if (!a || !b) return a === b;
+  if (a.title !== b.title || a.buttons.length !== b.buttons.length) return false;
+  return a.buttons.every((btn, i) => btn.label === b.buttons[i]!.label && btn.index === b.buttons[i]!.index);
+}
+
+function sameControls(a: ControlView[], b: ControlView[]): boolean {
+  return a.length === b.length && a.every((c, i) => c.id === b[i]!.id);
+}
+
+/** `"<label> fired"` then one line per condition node, indented two spaces per depth. */
+export function summarizeTransition(t: TransitionEval): string[] {
+  const out = [`${t.label} fired`];
+  const walk = (c: CondResult, depth: number): void => {
+    const left = c.remainingMs ? ` (${c.remainingMs}ms left)` : '';
+    const matched = c.matchedText ? ` matched=${JSON.stringify(c.matchedText)}` : '';
+    out.push(`${'  '.repeat(depth)}${c.kind} ${c.detail} = ${c.result}${left}${matched}`);
+    for (const child of c.children ?? []) walk(child, depth + 1);
+  };
+  if (t.cond) walk(t.cond, 1);
+  return out;
+}
+
+function findStable(c: CondResult): CondResult | null {
+  if (c.kind === 'stable') return c;
+  for (const child of c.children ?? []) {
+    const r = findStable(child);
+    if (r) return r;
+  }
+  return null;
+}
+
+export { outgoingTransitions };

@@ -1,0 +1,76 @@
+/**
+ * Content-keyed structured detections (spec-format §7.3): "usage limit reached",
+ * "401 unauthorized" … found on screen and reported as `signal_detected`. Signals never
+ * move the FSM; a per-rule gate keeps them from repeating every frame.
+ */
+import type { ResolvedSection } from '../core/eval/types.js';
+import type { SignalRule } from '../core/spec/types.js';
+import { compileRegex, sectionText } from '../core/eval/index.js';
+
+const DEFAULT_COOLDOWN_MS = 60_000;
+const MAX_PARAMS = 8;
+const MAX_PARAM_CHARS = 120;
+
+export interface SignalHit {
+  id: string;
+  kind: string;
+  params: Record<string, string>;
+  text: string;
+}
+
+interface Compiled {
+  rule: SignalRule;
+  re: RegExp;
+  lastAt: number | null;
+  lastParamsKey: string | null;
+}
+
+function cleanParam(value: string): string {
+  return value.replace(/[\x00-\x1f\x7f]/g, ' ').replace(/\s+/g, ' ').trim().slice(0, MAX_PARAM_CHARS);
+}
+
+/** Compiled signal rules with their emission gates. Rules are assumed validated. */
+export class SignalRuleSet {
+  #rules: Compiled[];
+
+  constructor(rules: readonly SignalRule[] | undefined) {
+    this.#rules = [];
+    for (const rule of rules ?? []) {
+      const flags = (rule.flags ?? '').replace(/g/g, '');
+      const re = compileRegex(rule.pattern, flags);
+      if (re) this.#rules.push({ rule, re, lastAt: null, lastParamsKey: null });
+    }
+  }
+
+  /** Evaluates every rule on the viewport and returns the hits its gate lets through. */
+  evaluate(sections: ResolvedSection[], viewport: string, now: number): SignalHit[] {
+    const hits: SignalHit[] = [];
+    for (const c of this.#rules) {
+      const hay = sectionText(sections, c.rule.section, viewport);
+      const m = this.#match(c, hay);
+      if (!m) continue;
+      const params: Record<string, string> = {};
+      for (const [k, v] of Object.entries(m.groups ?? {}).slice(0, MAX_PARAMS)) if (typeof v === 'string') params[k] = cleanParam(v);
+      const key = JSON.stringify(params);
+      const cooldown = c.rule.cooldown_ms ?? DEFAULT_COOLDOWN_MS;
+      // Identical params never repeat; changed params re-emit only after the cooldown.
+      if (c.lastParamsKey === key) continue;
+      if (c.lastAt !== null && now - c.lastAt < cooldown) continue;
+      c.lastAt = now;
+      c.lastParamsKey = key;
+      hits.push({ id: c.rule.id, kind: c.rule.kind, params, text: cleanParam(m[0]) });
+    }
+    return hits;
+  }
+
+  #match(c: Compiled, hay: string): RegExpExecArray | null {
+    c.re.lastIndex = 0;
+    if (c.rule.multiline) return c.re.exec(hay);
+    for (const line of hay.split('\n')) {
+      c.re.lastIndex = 0;
+      const m = c.re.exec(line);
+      if (m) return m;
+    }
+    return null;
+  }
+}

@@ -1,0 +1,37 @@
+/**
+ * Terminal edge: the PTY transport (real child processes), the headless screen, terminal modes
+ * and write chunking. The only entry point of `src/terminal` for code outside the folder.
+ *
+ * @module
+ */
+
+// Transport contract (shared with src/recording's replay transport).
+export type { Disposable, ExitInfo, PtyTransport, PtyTransportFactory, SpawnRequest } from './transport.js';
+
+// Real PTY on @lydell/node-pty.
+export { createPtyTransport, DEFAULT_KILL_GRACE_MS, type PtyTransportHandle, type PtyTransportOptions } from './pty-transport.js';
+
+// Headless emulator with the spec-format §9.1 snapshot rules.
+export { TerminalScreen, DEFAULT_SCROLLBACK_ROWS, type CursorPosition, type TerminalScreenOptions } from './terminal-screen.js';
+
+// Modes set by the child and the sequences that depend on them.
+export {
+  readTerminalModes,
+  wrapBracketedPaste,
+  encodeArrowKey,
+  FOCUS_IN,
+  FOCUS_OUT,
+  BRACKETED_PASTE_START,
+  BRACKETED_PASTE_END,
+  type TerminalModes,
+  type ModeSource,
+} from './terminal-modes.js';
+
+// Surrogate-safe chunking for paced writes.
+export { chunkPreservingSurrogates, WIN32_BODY_CHUNK_UNITS } from './write-chunking.js';
+
+// Listener isolation shared by the transports.
+export { ListenerSet, warnListenerError, type ListenerErrorSink } from './listener-set.js';
+
+// Errors.
+export { SpawnError, TerminalError, assertDimension, type SpawnErrorCode, type SpawnErrorDetails, type TerminalErrorCode } from './errors.js';

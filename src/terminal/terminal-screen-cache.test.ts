@@ -1,0 +1,61 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { TerminalScreen } from './terminal-screen.js';
+
+/** Output fragments that move rows around: scrolling, regions, erases, alt screen, resets. */
+const FRAGMENTS = [
+  'hello', 'spinner ⠋', 'line\r\n'.repeat(7), '✻ Thinking… (3s · esc to interrupt)', '\r\n', '\r\n\r\n\r\n', '\n',
+  '\x1b[2K', '\x1b[1A', '\x1b[3A\x1b[2K', '\x1b[H', '\x1b[2J', '\x1b[3J', '\x1b[J', '\x1b[K',
+  '\x1b[5;1H', '\x1b[2;4r', '\x1b[r', '\x1b[S', '\x1b[T', '\x1bM', '\x1b[2L', '\x1b[2M', '\x1b[3P', '\x1b[4@',
+  '\x1b[?1049h', '\x1b[?1049l', '\x1bc', '日本語', '\x1b[31mred\x1b[0m', 'x'.repeat(30),
+];
+
+function fresh(data: string[], cols: number, rows: number, scrollback: number, resizeAt: number | null): TerminalScreen {
+  const s = new TerminalScreen({ cols, rows, scrollback });
+  data.forEach((d, i) => {
+    s.write(d);
+    if (i === resizeAt) s.resize(cols + 3, rows + 1);
+  });
+  return s;
+}
+
+describe('TerminalScreen row cache', () => {
+  it('follows lines trimmed off a full scrollback', () => {
+    const live = new TerminalScreen({ cols: 10, rows: 3, scrollback: 2 });
+    for (let i = 0; i < 10; i++) {
+      live.write(`L${i}\r\n`);
+      live.viewportLines();
+      live.scrollbackTailLines(6);
+    }
+    expect(live.scrollbackTailLines(6)).toEqual(['L6', 'L7', 'L8', 'L9']);
+    expect(live.viewportLines()).toEqual(['L8', 'L9']);
+  });
+
+
+  it('reads exactly what an uncached screen reads, after every write', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom(...FRAGMENTS), { minLength: 1, maxLength: 40 }),
+        fc.integer({ min: 8, max: 20 }),
+        fc.integer({ min: 3, max: 8 }),
+        fc.constantFrom(0, 5, 50),
+        fc.option(fc.integer({ min: 0, max: 39 }), { nil: null }),
+        (data, cols, rows, scrollback, resizeAt) => {
+          const live = new TerminalScreen({ cols, rows, scrollback });
+          for (let i = 0; i < data.length; i++) {
+            live.write(data[i]!);
+            if (i === resizeAt) live.resize(cols + 3, rows + 1);
+            const ref = fresh(data.slice(0, i + 1), cols, rows, scrollback, resizeAt);
+            expect(live.viewportLines()).toEqual(ref.viewportLines());
+            expect(live.scrollbackTailLines(rows + 4)).toEqual(ref.scrollbackTailLines(rows + 4));
+            expect(live.cursor()).toEqual(ref.cursor());
+            ref.dispose();
+          }
+          expect(live.scrollbackLines()).toEqual(fresh(data, cols, rows, scrollback, resizeAt).scrollbackLines());
+          live.dispose();
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+});

@@ -1,0 +1,432 @@
+/**
+ * The exact picture of the child's screen: an `@xterm/headless` emulator fed synchronously,
+ * with the snapshot rules of spec-format §9.1 (viewport and scrollback text, cursor, title, modes).
+ *
+ * @module
+ */
+
+import xtermHeadless from '@xterm/headless';
+import type { Terminal as XtermTerminal } from '@xterm/headless';
+import { TerminalError, assertDimension } from './errors.js';
+import { ListenerSet, warnListenerError, type ListenerErrorSink } from './listener-set.js';
+import { readTerminalModes, type TerminalModes } from './terminal-modes.js';
+import type { Disposable } from './transport.js';
+
+const { Terminal } = xtermHeadless;
+
+/** Scrollback rows kept by default (the reference keeps 2000). */
+export const DEFAULT_SCROLLBACK_ROWS = 2000;
+
+/** Options for {@link TerminalScreen}. */
+export interface TerminalScreenOptions {
+  cols: number;
+  rows: number;
+  /** Rows kept above the viewport; default {@link DEFAULT_SCROLLBACK_ROWS}. */
+  scrollback?: number;
+  /** Receives exceptions thrown by `onResponse` listeners (default: a process warning). */
+  onListenerError?: ListenerErrorSink;
+}
+
+/** A 0-based cell position. */
+export interface CursorPosition {
+  row: number;
+  col: number;
+}
+
+/**
+ * The internal synchronous write path of xterm 6.0.0. `Terminal.write()` parses on a later tick
+ * (so state right after the call would be stale, and virtual-time replay would depend on the
+ * event loop); the core's public `writeSync` logs a deprecation warning on every call. The write
+ * buffer's own `writeSync` parses the chunk before returning and is what both delegate to.
+ */
+interface SyncWriteBuffer {
+  writeSync(data: string, maxSubsequentCalls?: number): void;
+}
+
+function getSyncWriteBuffer(term: XtermTerminal): SyncWriteBuffer {
+  // `any`-free access to a private field: the shape is pinned by the exact @xterm/headless version.
+  const core = (term as unknown as { _core?: { _writeBuffer?: Partial<SyncWriteBuffer> } })._core;
+  const buffer = core?._writeBuffer;
+  if (!buffer || typeof buffer.writeSync !== 'function') {
+    throw new Error(
+      '@xterm/headless no longer exposes _core._writeBuffer.writeSync; TerminalScreen relies on it for synchronous parsing. ' +
+        'Pin @xterm/headless to 6.0.0 or update src/terminal/terminal-screen.ts for the new version.',
+    );
+  }
+  return buffer as SyncWriteBuffer;
+}
+
+/** The slice of xterm internals the row cache listens to (pinned by the exact @xterm/headless version). */
+interface XtermInternals {
+  inputHandler: { onRequestRefreshRows(listener: (range: { start: number; end: number } | undefined) => void): { dispose(): void } };
+  buffers: { active: { lines: { onTrim(listener: (amount: number) => void): { dispose(): void } } } };
+}
+
+function getInternals(term: XtermTerminal): XtermInternals | null {
+  const core = (term as unknown as { _core?: { _inputHandler?: unknown; _bufferService?: { buffers?: unknown } } })._core;
+  const inputHandler = core?._inputHandler as XtermInternals['inputHandler'] | undefined;
+  const buffers = core?._bufferService?.buffers as XtermInternals['buffers'] | undefined;
+  if (!inputHandler || typeof inputHandler.onRequestRefreshRows !== 'function' || !buffers) return null;
+  return { inputHandler, buffers };
+}
+
+/** Viewport rows translated once per change, plus how many leading blank rows were dropped. */
+interface ViewportCache {
+  seq: number;
+  lines: string[];
+  leadingBlankRows: number;
+}
+
+/**
+ * A headless terminal screen. Every `write()` is parsed before it returns, so the snapshot,
+ * cursor, title and modes are exact right after the call.
+ *
+ * Snapshot rules (spec-format §9.1): rows are right-trimmed; on the normal screen leading and
+ * trailing empty rows are dropped; on the alternate screen the viewport is exactly `rows` rows.
+ *
+ * @example
+ * const screen = new TerminalScreen({ cols: 80, rows: 24 });
+ * screen.write('\x1b[3;1Hhello');
+ * screen.viewportText(); // 'hello'
+ * screen.cursor();       // { row: 0, col: 5 } — row index into viewportLines()
+ */
+export class TerminalScreen implements Disposable {
+  readonly #term: XtermTerminal;
+  readonly #writer: SyncWriteBuffer;
+  readonly #responses: ListenerSet<string>;
+  #writeSeq = 0;
+  #title = '';
+  #disposed = false;
+  #viewport: ViewportCache | undefined;
+  #scrollback: { seq: number; lines: string[] } | undefined;
+  #tail: { seq: number; maxLines: number; lines: string[] } | undefined;
+  /**
+   * Row text cache. Translating a row costs microseconds and a spinner repaint touches two or
+   * three rows, so rows are re-translated only when xterm reports them dirty. Keys are stable
+   * line ids: absolute buffer row + rows trimmed off the top so far (scrollback overflow shifts
+   * absolute rows but not ids). Null when the internals it needs are missing: then every read
+   * translates (correct, slower).
+   */
+  #rows: Map<number, string> | null = new Map();
+  readonly #internals: XtermInternals | null;
+  #trimmed = 0;
+  #trimSub: { dispose(): void } | null = null;
+  #trackedLines: unknown = null;
+  #trackedType: string | null = null;
+  /** Dirty viewport rows reported during the current write; 'all' for a full refresh. */
+  #dirty: { start: number; end: number } | 'all' | null = null;
+
+  /**
+   * @param options - geometry and scrollback.
+   * @throws TerminalError (`TERMINAL_INVALID_SIZE`) for a bad cols/rows/scrollback.
+   */
+  constructor(options: TerminalScreenOptions) {
+    const cols = assertDimension('cols', options?.cols);
+    const rows = assertDimension('rows', options?.rows);
+    const scrollback = options.scrollback ?? DEFAULT_SCROLLBACK_ROWS;
+    if (!Number.isInteger(scrollback) || scrollback < 0 || scrollback > 1_000_000) {
+      throw new TerminalError(
+        'TERMINAL_INVALID_SIZE',
+        `scrollback must be an integer between 0 and 1000000, got ${String(scrollback)}; pass e.g. ${DEFAULT_SCROLLBACK_ROWS}`,
+        scrollback,
+      );
+    }
+    this.#term = new Terminal({ cols, rows, scrollback, allowProposedApi: true });
+    this.#writer = getSyncWriteBuffer(this.#term);
+    this.#responses = new ListenerSet<string>('response', options.onListenerError ?? warnListenerError);
+    // Both fire synchronously inside the parser; neither may throw (see ListenerSet).
+    this.#term.onTitleChange((title) => {
+      this.#title = title;
+    });
+    this.#term.onData((data) => this.#responses.emit(data));
+    this.#internals = getInternals(this.#term);
+    if (this.#internals) {
+      this.#internals.inputHandler.onRequestRefreshRows((range) => {
+        if (!range || this.#dirty === 'all') { this.#dirty = 'all'; return; }
+        this.#dirty = this.#dirty ? { start: Math.min(this.#dirty.start, range.start), end: Math.max(this.#dirty.end, range.end) } : { ...range };
+      });
+      this.#trackBuffer();
+    } else {
+      this.#rows = null;
+    }
+  }
+
+  /** Current width in cells. */
+  get cols(): number {
+    return this.#term.cols;
+  }
+
+  /** Current height in rows. */
+  get rows(): number {
+    return this.#term.rows;
+  }
+
+  /**
+   * Change counter: incremented by every non-empty `write()` and by `resize()`. Equal values mean
+   * the screen cannot have changed, so callers may skip re-reading it.
+   */
+  get writeSeq(): number {
+    return this.#writeSeq;
+  }
+
+  /** Window title last set by the child via OSC 0 or OSC 2 (empty until set). */
+  get windowTitle(): string {
+    return this.#title;
+  }
+
+  /**
+   * Parses `data` (PTY output) into the screen before returning. Ignored after `dispose()`.
+   *
+   * @throws TerminalError (`TERMINAL_INVALID_ARGUMENT`) when `data` is not a string.
+   */
+  write(data: string): void {
+    if (typeof data !== 'string') {
+      throw new TerminalError('TERMINAL_INVALID_ARGUMENT', `TerminalScreen.write expects a string, got ${typeof data}; decode PTY output as UTF-8 first`, data);
+    }
+    if (this.#disposed || data.length === 0) return;
+    const buffer = this.#term.buffer.active;
+    const idsBefore = buffer.baseY + this.#trimmed;
+    this.#dirty = null;
+    this.#writer.writeSync(data);
+    this.#writeSeq++;
+    this.#invalidateAfterWrite(idsBefore);
+  }
+
+  /** Follows the active buffer: a switch (alt screen) or a reset (new line list) drops the cache. */
+  #trackBuffer(): void {
+    const internals = this.#internals;
+    if (!internals || !this.#rows) return;
+    const active = internals.buffers.active;
+    const type = this.#term.buffer.active.type;
+    if (active.lines === this.#trackedLines && type === this.#trackedType) return;
+    this.#trimSub?.dispose();
+    this.#rows.clear();
+    this.#trimmed = 0;
+    this.#trackedLines = active.lines;
+    this.#trackedType = type;
+    this.#trimSub = active.lines.onTrim((amount) => { this.#trimmed += amount; });
+  }
+
+  #invalidateAfterWrite(idsBefore: number): void {
+    const rowsCache = this.#rows;
+    if (!rowsCache) return;
+    const type = this.#term.buffer.active.type;
+    if (type !== this.#trackedType || this.#internals!.buffers.active.lines !== this.#trackedLines) {
+      this.#trackBuffer();
+      return;
+    }
+    const rows = this.#term.rows;
+    const idsAfter = this.#term.buffer.active.baseY + this.#trimmed;
+    if (this.#dirty === 'all' || idsAfter !== idsBefore) {
+      // Scrolling moved rows under the dirty marks: drop every row that was or is in the viewport.
+      for (let id = Math.min(idsBefore, idsAfter); id < Math.max(idsBefore, idsAfter) + rows; id++) rowsCache.delete(id);
+    } else if (this.#dirty) {
+      for (let y = this.#dirty.start; y <= this.#dirty.end; y++) rowsCache.delete(idsAfter + y);
+    }
+    this.#dirty = null;
+    // Lines trimmed off the top can never be read again.
+    if (rowsCache.size > 2 * (this.#term.buffer.active.length + rows)) {
+      for (const id of rowsCache.keys()) if (id < this.#trimmed) rowsCache.delete(id);
+    }
+  }
+
+  /**
+   * Resizes the emulator (xterm reflows wrapped lines on the normal screen).
+   *
+   * @throws TerminalError (`TERMINAL_INVALID_SIZE`) for a bad geometry.
+   */
+  resize(cols: number, rows: number): void {
+    assertDimension('cols', cols);
+    assertDimension('rows', rows);
+    if (this.#disposed) return;
+    if (cols === this.#term.cols && rows === this.#term.rows) return;
+    this.#term.resize(cols, rows);
+    this.#writeSeq++;
+    // Reflow rewrites rows and may renumber them.
+    this.#rows?.clear();
+    this.#trackedLines = null;
+    this.#trackBuffer();
+  }
+
+  /**
+   * Subscribes to the emulator's replies to the child's queries (cursor position report for
+   * `ESC[6n`, device attributes, …). A live driver writes them back to the PTY: some TUIs block
+   * until the reply arrives.
+   */
+  onResponse(listener: (data: string) => void): Disposable {
+    return this.#responses.add(listener);
+  }
+
+  /** Whether the alternate screen buffer is active. */
+  isAltScreen(): boolean {
+    return this.#term.buffer.active.type === 'alternate';
+  }
+
+  /** Modes currently set by the child (bracketed paste, focus reporting, alt screen, DECCKM, mouse). */
+  modes(): TerminalModes {
+    return readTerminalModes(this.#term);
+  }
+
+  /**
+   * The viewport (the live bottom `rows` rows) as lines, per spec-format §9.1. O(rows) on the
+   * first call after a change, O(1) after that (cached per `writeSeq`). Do not mutate the result.
+   */
+  viewportLines(): readonly string[] {
+    return this.#readViewport().lines;
+  }
+
+  /** `viewportLines()` joined with `\n`. */
+  viewportText(): string {
+    return this.viewportLines().join('\n');
+  }
+
+  /**
+   * Number of blank rows dropped from the top of the viewport (0 on the alternate screen; `rows`
+   * when the whole viewport is blank). `rawCursor().row - leadingBlankRows() === cursor().row`.
+   */
+  leadingBlankRows(): number {
+    return this.#readViewport().leadingBlankRows;
+  }
+
+  /**
+   * The cursor with its row in `viewportLines()` coordinates, so `viewportLines()[cursor().row]`
+   * is the cursor's line. The row falls outside the lines when the cursor sits on a blank row
+   * that the trim removed: negative when it is above all content (a `cursor_above` window is
+   * then unmeasurable and counts as changed), `>= viewportLines().length` when it is below all
+   * content — the usual idle state of Ink apps, which end each frame with a newline; clamp that
+   * to the line count as the reference does (see docs/terminal.md, "Cursor").
+   */
+  cursor(): CursorPosition {
+    const raw = this.rawCursor();
+    return { row: raw.row - this.leadingBlankRows(), col: raw.col };
+  }
+
+  /** The cursor as xterm reports it: 0-based row within the live viewport, 0-based column. */
+  rawCursor(): CursorPosition {
+    const buffer = this.#term.buffer.active;
+    return { row: buffer.cursorY, col: buffer.cursorX };
+  }
+
+  /** Rows above the viewport in the scrollback (0 on the alternate screen). */
+  scrollbackLength(): number {
+    const buffer = this.#term.buffer.active;
+    return buffer.type === 'alternate' ? 0 : buffer.baseY;
+  }
+
+  /**
+   * Every buffer row (scrollback + viewport), right-trimmed, blank ends dropped; on the alternate
+   * screen this equals `viewportLines()`. Cached per `writeSeq`; O(buffer rows) after a change,
+   * so prefer {@link scrollbackTailLines} on hot paths.
+   */
+  scrollbackLines(): readonly string[] {
+    if (this.isAltScreen()) return this.viewportLines();
+    const cached = this.#scrollback;
+    if (cached && cached.seq === this.#writeSeq) return cached.lines;
+    const buffer = this.#term.buffer.active;
+    const lines = trimBlankEnds(this.#translateRows(0, buffer.length));
+    this.#scrollback = { seq: this.#writeSeq, lines };
+    return lines;
+  }
+
+  /** `scrollbackLines()` joined with `\n`. */
+  scrollbackText(): string {
+    return this.scrollbackLines().join('\n');
+  }
+
+  /**
+   * The last `maxLines` lines of `scrollbackLines()` (all of them when there are fewer), computed
+   * without translating the whole buffer: O(maxLines) in the usual case. Built for the driver's
+   * guard frame (viewport + 200 scrollback lines, spec-format §9.4).
+   *
+   * @param maxLines - how many lines to return at most (integer ≥ 0).
+   */
+  scrollbackTailLines(maxLines: number): readonly string[] {
+    if (!Number.isInteger(maxLines) || maxLines < 0) {
+      throw new TerminalError('TERMINAL_INVALID_ARGUMENT', `scrollbackTailLines: maxLines must be an integer >= 0, got ${String(maxLines)}`, maxLines);
+    }
+    if (this.isAltScreen()) return maxLines === 0 ? [] : this.viewportLines().slice(-maxLines);
+    const cached = this.#tail;
+    if (cached && cached.seq === this.#writeSeq && cached.maxLines === maxLines) return cached.lines;
+    const lines = this.#computeTail(maxLines);
+    this.#tail = { seq: this.#writeSeq, maxLines, lines };
+    return lines;
+  }
+
+  /** Releases the emulator. Idempotent; later writes and resizes are ignored. */
+  dispose(): void {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    this.#responses.clear();
+    this.#trimSub?.dispose();
+    this.#rows?.clear();
+    this.#term.dispose();
+  }
+
+  #computeTail(maxLines: number): string[] {
+    const buffer = this.#term.buffer.active;
+    // Skip trailing blank rows (the trailing trim), then take up to maxLines rows above.
+    let last = buffer.length - 1;
+    while (last >= 0 && this.#translateRow(last) === '') last--;
+    if (last < 0 || maxLines === 0) return [];
+    const start = Math.max(0, last - maxLines + 1);
+    const lines = this.#translateRows(start, last + 1);
+    // The leading trim of the full text only reaches into our window when every row above it is
+    // blank too; usually the row right above is non-blank and the scan stops at once.
+    let above = start - 1;
+    while (above >= 0 && this.#translateRow(above) === '') above--;
+    if (above < 0) {
+      let first = 0;
+      while (first < lines.length && lines[first] === '') first++;
+      return lines.slice(first);
+    }
+    return lines;
+  }
+
+  #readViewport(): ViewportCache {
+    const cached = this.#viewport;
+    if (cached && cached.seq === this.#writeSeq) return cached;
+    const buffer = this.#term.buffer.active;
+    const rows = this.#term.rows;
+    // baseY (not viewportY) is the top of the live bottom screen, whatever the scroll position.
+    const raw = this.#translateRows(buffer.baseY, buffer.baseY + rows);
+    let result: ViewportCache;
+    if (buffer.type === 'alternate') {
+      result = { seq: this.#writeSeq, lines: raw, leadingBlankRows: 0 };
+    } else {
+      let first = 0;
+      while (first < raw.length && raw[first] === '') first++;
+      let end = raw.length;
+      while (end > first && raw[end - 1] === '') end--;
+      result = { seq: this.#writeSeq, lines: raw.slice(first, end), leadingBlankRows: first };
+    }
+    this.#viewport = result;
+    return result;
+  }
+
+  #translateRows(from: number, to: number): string[] {
+    const lines: string[] = new Array<string>(Math.max(0, to - from));
+    for (let y = from; y < to; y++) lines[y - from] = this.#translateRow(y);
+    return lines;
+  }
+
+  #translateRow(y: number): string {
+    const cache = this.#rows;
+    const id = y + this.#trimmed;
+    if (cache) {
+      const hit = cache.get(id);
+      if (hit !== undefined) return hit;
+    }
+    // translateToString(true) drops never-written cells; trimEnd also drops written spaces.
+    const text = this.#term.buffer.active.getLine(y)?.translateToString(true).trimEnd() ?? '';
+    cache?.set(id, text);
+    return text;
+  }
+}
+
+function trimBlankEnds(lines: string[]): string[] {
+  let first = 0;
+  while (first < lines.length && lines[first] === '') first++;
+  let end = lines.length;
+  while (end > first && lines[end - 1] === '') end--;
+  return first === 0 && end === lines.length ? lines : lines.slice(first, end);
+}
