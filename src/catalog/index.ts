@@ -8,3 +8,7 @@
 export { loadSpec, loadSpecFromText, MAX_SPEC_BYTES, type LoadResult } from './load-spec.js';
 /** The ReDoS screen passed to `validateSpec` by the loader. */
 export { screenRegexWithRecheck } from './redos.js';
+/** Built-in specs (`specs/<id>/spec.json`) and `<spec-id|path>` references. */
+export {
+  builtinSpecsDir, packageRoot, listBuiltinSpecs, resolveSpecRef, materializeSpecPaths, loadSpecRef, type BuiltinSpecEntry, type SpecRef,
+} from './builtin.js';

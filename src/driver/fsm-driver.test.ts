@@ -106,15 +106,37 @@ describe('FsmDriver evaluation loop', () => {
     h.tx.emit(paint(busy(1)));
     h.at(700);
     expect(h.driver.getCurrentView()?.state.status).toBe('generating');
+    h.at(900);
     h.tx.emit(paint(IDLE));
-    h.at(800);
-    // guard true after the spinner vanished, but stable_ms 500 counts from the last change (≈708)
+    h.at(1000);
+    // guard true after the spinner vanished, but stable_ms 500 counts from the last change (≈904)
     expect(h.driver.getCurrentView()?.state.id).toBe('busy');
-    h.at(1300);
+    h.at(1500);
     expect(h.driver.getCurrentView()?.state.id).toBe('idle');
     const hist = h.driver.getStateHistory();
     expect(hist.at(-1)?.via).toBe('busy→idle');
     expect(hist.at(-1)?.matchedRules?.[0]).toBe('busy→idle fired');
+  });
+
+  it('evaluates output after a quiet spell at once, and a continuous stream at most every 250 ms', () => {
+    const h = harness();
+    toIdle(h);
+    const evals = () => h.driver.getFsmDebug().evalCount;
+    const before = evals();
+    h.tx.emit(paint(busy(1)));
+    h.at(605);
+    expect(evals()).toBeGreaterThan(before); // leading edge: 4 ms settle
+    expect(h.driver.getCurrentView()?.state.id).toBe('busy');
+    const base = evals();
+    for (let t = 650; t <= 2600; t += 50) {
+      h.at(t);
+      h.tx.emit(paint(busy(t)));
+    }
+    const during = evals() - base;
+    expect(during).toBeGreaterThanOrEqual(6);
+    expect(during).toBeLessThanOrEqual(9); // ~2 s of 20 fps repaint sampled every 250 ms
+    h.at(2760);
+    expect(evals() - base).toBe(during + 1); // trailing edge: 150 ms after the stream ends
   });
 
   it('settles a chain of transitions without waiting for output (§15.6)', () => {
@@ -196,7 +218,7 @@ describe('FsmDriver modals', () => {
     expect(h.driver.dispatch({ kind: 'click_modal_button', index: 3 })).toEqual({ ok: true });
     expect(h.tx.written().endsWith('\x1b[B\x1b[B\r')).toBe(true);
     h.tx.emit(paint(APPROVAL.map((l) => l.replace('❯', ' '))));
-    h.at(800);
+    h.at(1000);
     const n = h.tx.writes.length;
     expect(h.driver.dispatch({ kind: 'click_modal_button', index: 2 })).toMatchObject({ ok: false, reason: expect.stringContaining('stale') });
     expect(h.tx.writes.length).toBe(n);
@@ -467,11 +489,11 @@ describe('FsmDriver spawn prime, watchdogs and controls', () => {
     const h = harness(spec);
     h.driver.start();
     h.tx.emit(paint(['Press Enter to continue']));
-    h.at(20);
+    h.at(200);
     h.tx.emit(paint(['Press Enter to continue ', '.']));
-    h.at(40);
+    h.at(400);
     h.tx.emit(paint(['Press Enter to continue', '..']));
-    h.at(60);
+    h.at(600);
     expect(h.tx.writes.filter((w) => w.data === '\r')).toHaveLength(2);
   });
 

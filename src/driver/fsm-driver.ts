@@ -37,14 +37,19 @@ import { writePrivateTempFile } from './private-temp.js';
 import { validateCommand } from './command-validation.js';
 
 /**
- * Evaluation cadence. Output is parsed into the screen at once. The first output after a
- * quiet spell is evaluated after a short settle (so the chunks of one repaint are seen
- * together); inside a continuous stream (a spinner repainting, text streaming) evaluations
- * are at least `evalIntervalMs` apart. State changes that matter start or end a stream, so
- * they are seen within the settle time; the reference evaluated at most every 80 ms.
+ * Evaluation cadence. Output is parsed into the screen at once; evaluation is scheduled:
+ *  - output after at least QUIET_MS of silence (an agent starting to work, a modal popping up
+ *    on a still screen) is evaluated EVAL_SETTLE_MS later — the chunks of one repaint are seen
+ *    together, and detection takes a few milliseconds;
+ *  - inside a stream (chunks less than QUIET_MS apart: a spinner repainting, text streaming)
+ *    evaluation waits for QUIET_MS of silence (the end of the stream), but never longer than
+ *    `evalIntervalMs` after the previous evaluation, so a long stream is still sampled.
+ * Timers (holds, elapsed_ms, stable_ms) always evaluate at their exact due time. Spinners
+ * repaint every 60–120 ms, so they count as streams; the reference evaluated every 80 ms.
  */
 const EVAL_SETTLE_MS = 4;
-const DEFAULT_EVAL_INTERVAL_MS = 8;
+const QUIET_MS = 150;
+const DEFAULT_EVAL_INTERVAL_MS = 250;
 /** While a modal is up, re-read it at least this often even on a silent screen (§13.16). */
 const APPROVAL_REFRESH_MS = 2000;
 const WAKE_SLACK_MS = 30;
@@ -160,10 +165,11 @@ export class FsmDriver {
   #exited = false;
   #stopped = false;
   #startedAt = 0;
-  #lastOutputAt = 0;
+  #lastOutputAt = -Infinity;
   #firstOutputSeen = false;
 
   #evalTimer: TimerHandle | null = null;
+  #evalIsLeading = false;
   #wakeTimer: TimerHandle | null = null;
   #stallTimer: TimerHandle | null = null;
   #lastRefocusAt = 0;
@@ -199,7 +205,9 @@ export class FsmDriver {
       sendConfig: () => this.#spec.send_message,
       write: (data) => this.#write(data),
       status: () => this.#status(),
-      isReady: () => this.#readySeen,
+      // A focus-gated TUI drops input until its send_on_spawn focus-in arrives; the prime goes
+      // out 250 ms after the first output, usually after the prompt is up, so hold sends until then.
+      isReady: () => this.#readySeen && this.#primeDone,
       viewportText: () => this.#screen.viewportText(),
       scrollbackText: () => this.#screen.scrollbackText(),
       lastOutputAt: () => this.#lastOutputAt,
@@ -317,6 +325,7 @@ export class FsmDriver {
   #onOutput(chunk: string): void {
     if (this.#stopped) return;
     const now = this.#scheduler.now();
+    const silenceMs = now - this.#lastOutputAt;
     this.#lastOutputAt = now;
     this.#pushTimeline('output', chunk);
     this.#emit({ kind: 'pty_data', chunk });
@@ -325,14 +334,26 @@ export class FsmDriver {
       this.#firstOutputSeen = true;
       this.#onFirstOutput();
     }
-    if (this.#evalTimer === null) {
+    this.#scheduleOutputEvaluation(now, silenceMs);
+  }
+
+  #scheduleOutputEvaluation(now: number, silenceMs: number): void {
+    let dueAt: number;
+    const leading = silenceMs >= QUIET_MS && this.#evalTimer === null;
+    if (leading) {
+      dueAt = now + EVAL_SETTLE_MS;
+    } else {
+      // A pending leading-edge evaluation will see this chunk too.
+      if (this.#evalTimer !== null && this.#evalIsLeading) return;
       const interval = this.#opts.evalIntervalMs ?? DEFAULT_EVAL_INTERVAL_MS;
-      const dueAt = Math.max(now + EVAL_SETTLE_MS, this.#lastEvalAt + interval);
-      this.#evalTimer = this.#scheduler.setTimeout(() => {
-        this.#evalTimer = null;
-        this.#reevaluate('output');
-      }, dueAt - now);
+      dueAt = Math.min(now + QUIET_MS, Math.max(this.#lastEvalAt + interval, now + EVAL_SETTLE_MS));
     }
+    this.#scheduler.clearTimeout(this.#evalTimer);
+    this.#evalIsLeading = leading;
+    this.#evalTimer = this.#scheduler.setTimeout(() => {
+      this.#evalTimer = null;
+      this.#reevaluate('output');
+    }, dueAt - now);
   }
 
   #write(data: string): void {
@@ -514,8 +535,8 @@ export class FsmDriver {
 
   #evaluateSignals(viewportText: string): void {
     if (!this.#spec.signal_rules?.length) return;
-    const lines = viewportText.split('\n');
-    const sections = resolveSections(this.#spec.sections, lines);
+    const needsSections = this.#spec.signal_rules.some((r) => r.section !== undefined);
+    const sections = needsSections ? resolveSections(this.#spec.sections, viewportText.split('\n'), viewportText) : [];
     for (const hit of this.#signals.evaluate(sections, viewportText, this.#scheduler.now())) {
       this.#emit({ kind: 'signal_detected', id: hit.id, signal_kind: hit.kind, params: hit.params, text: hit.text });
     }
@@ -606,6 +627,8 @@ export class FsmDriver {
     if (this.#primeDone) return;
     this.#primeDone = true;
     this.#writePrimeSequences();
+    // Sends queued behind the prime drain now: a focus-in repaints nothing, so no evaluation follows.
+    if (!this.#stopped) this.#sender.afterEvaluation();
   }
 
   #writePrimeSequences(): void {

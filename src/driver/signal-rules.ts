@@ -23,7 +23,11 @@ interface Compiled {
   re: RegExp;
   lastAt: number | null;
   lastParamsKey: string | null;
+  /** Per-line results: rules run on every evaluation and most lines repeat frame to frame. */
+  lineMemo: Map<string, RegExpExecArray | null>;
 }
+
+const LINE_MEMO_MAX_ENTRIES = 2048;
 
 function cleanParam(value: string): string {
   return value.replace(/[\x00-\x1f\x7f]/g, ' ').replace(/\s+/g, ' ').trim().slice(0, MAX_PARAM_CHARS);
@@ -38,7 +42,7 @@ export class SignalRuleSet {
     for (const rule of rules ?? []) {
       const flags = (rule.flags ?? '').replace(/g/g, '');
       const re = compileRegex(rule.pattern, flags);
-      if (re) this.#rules.push({ rule, re, lastAt: null, lastParamsKey: null });
+      if (re) this.#rules.push({ rule, re, lastAt: null, lastParamsKey: null, lineMemo: new Map() });
     }
   }
 
@@ -67,8 +71,13 @@ export class SignalRuleSet {
     c.re.lastIndex = 0;
     if (c.rule.multiline) return c.re.exec(hay);
     for (const line of hay.split('\n')) {
-      c.re.lastIndex = 0;
-      const m = c.re.exec(line);
+      let m = c.lineMemo.get(line);
+      if (m === undefined) {
+        c.re.lastIndex = 0;
+        m = c.re.exec(line);
+        if (c.lineMemo.size >= LINE_MEMO_MAX_ENTRIES) c.lineMemo.clear();
+        c.lineMemo.set(line, m);
+      }
       if (m) return m;
     }
     return null;

@@ -18,7 +18,8 @@ import type { CondResult, Cursor, EvalExtras, FsmClock, RegexMemo, ResolvedSecti
 import { conditionKind } from './condition-kind.js';
 import { MAX_CONDITION_DEPTH } from './limits.js';
 import { sameJoinedLines } from './line-compare.js';
-import { compileRegex, execRegex } from './regex-cache.js';
+import { compileRegex, execRegex, lineTester } from './regex-cache.js';
+import { isLineLocal } from './line-local.js';
 import { findSection, sectionText } from './sections.js';
 import { stableRegionKey } from './stable-regions.js';
 
@@ -220,12 +221,26 @@ function evalStable(c: StableCondition, st: EvalState): CondResult {
 function evalRegex(c: RegexCondition, st: EvalState, isAbsenceCheck: boolean): CondResult {
   const where = c.section ?? '*';
   const detail = `${String(where)}~/${String(c.matches)}/`;
-  const haystack = regexHaystack(c.section, st, isAbsenceCheck);
   const flags = flagsOrDefault(c.flags);
   const re = typeof c.matches === 'string' && flags !== null ? compileRegex(c.matches, flags) : null;
-  // One exec serves both the decision and matchedText (the first match of exec is exactly
-  // what test() would have found), so a true leaf costs one regex run, not two.
-  const m = re ? memoizedMatch(st.regexMemo, `${String(where)}\u0000${isAbsenceCheck ? 1 : 0}\u0000${flags}\u0000${c.matches}`, re, haystack) : null;
+  let m: string | null = null;
+  const range = re ? haystackRange(c.section, st, isAbsenceCheck) : null;
+  if (re && range && isLineLocal(c.matches, flags!)) {
+    // Same answer as testing the joined text (see line-local.ts), but unchanged rows reuse
+    // last frame's result.
+    const t = lineTester(re, st.lines);
+    for (let i = range.from; i < range.to; i += 1) {
+      if (t.test(i)) {
+        m = execRegex(re, st.lines[i]!)?.[0] ?? '';
+        break;
+      }
+    }
+  } else if (re) {
+    // One exec serves both the decision and matchedText (the first match of exec is exactly
+    // what test() would have found), so a true leaf costs one regex run, not two.
+    const haystack = regexHaystack(c.section, st, isAbsenceCheck);
+    m = memoizedMatch(st.regexMemo, `${String(where)}\u0000${isAbsenceCheck ? 1 : 0}\u0000${flags}\u0000${c.matches}`, re, haystack);
+  }
   if (m === null) {
     pushTrace(st, 'state_skip', `state[${st.label}] regex cond ${detail} no match`);
     return { kind: 'regex', result: false, detail };
@@ -314,6 +329,24 @@ function regexHaystack(section: unknown, st: EvalState, isAbsenceCheck: boolean)
   }
   st.clipped.set(memoKey, text);
   return text;
+}
+
+/**
+ * The rows of `st.lines` a regex leaf's haystack is made of, or null when the haystack is not
+ * a non-empty run of rows (an unknown section, an empty section): those take the string path.
+ */
+function haystackRange(section: unknown, st: EvalState, isAbsenceCheck: boolean): { from: number; to: number } | null {
+  if (section !== undefined && typeof section !== 'string') return null;
+  let from = 0;
+  let to = st.lines.length;
+  if (typeof section === 'string') {
+    const s = findSection(st.sections, section);
+    if (!s) return null;
+    from = s.fromLine;
+    to = s.toLine;
+  }
+  if (isAbsenceCheck && st.viewportStartRow > 0) from = Math.max(from, st.viewportStartRow);
+  return to > from ? { from, to } : null;
 }
 
 function cursorViolation(c: RegexCondition, cur: Cursor): string | null {

@@ -61,6 +61,118 @@ export function testRegex(re: RegExp, text: string): boolean {
   }
 }
 
+/** Lines remembered per regex before its memo starts over. */
+const LINE_MEMO_MAX_ENTRIES = 4096;
+const lineMemos = new WeakMap<RegExp, Map<string, boolean>>();
+
+/**
+ * `testRegex` for one screen line, remembered per (regex, line). Section anchors test every
+ * line of a 240-line frame on every evaluation, and from one frame to the next almost every
+ * line is the same string; a lookup is far cheaper than a regex run. The result is exactly
+ * `testRegex(re, line)`.
+ */
+export function testLine(re: RegExp, line: string): boolean {
+  let memo = lineMemos.get(re);
+  if (!memo) {
+    memo = new Map();
+    lineMemos.set(re, memo);
+  }
+  const hit = memo.get(line);
+  if (hit !== undefined) return hit;
+  const result = testRegex(re, line);
+  if (memo.size >= LINE_MEMO_MAX_ENTRIES) memo.clear();
+  memo.set(line, result);
+  return result;
+}
+
+/** How far back a frame may have scrolled and still be aligned with the previous one. */
+const MAX_FRAME_SHIFT = 24;
+
+/**
+ * Per-regex results for the rows of the current frame, with the previous frame kept to reuse
+ * results of rows that did not change (at the same index, or shifted by a scroll).
+ */
+class FrameTester {
+  lines: readonly string[];
+  results: Uint8Array; // 0 = not tested yet, 1 = no match, 2 = match
+  prevLines: readonly string[] | null = null;
+  prevResults: Uint8Array | null = null;
+  shift = 0;
+
+  constructor(readonly re: RegExp, lines: readonly string[]) {
+    this.lines = lines;
+    this.results = new Uint8Array(lines.length);
+  }
+
+  moveTo(lines: readonly string[]): void {
+    // Swap the two result buffers instead of allocating one per frame.
+    const spare = this.prevResults;
+    this.prevLines = this.lines;
+    this.prevResults = this.results;
+    this.lines = lines;
+    if (spare && spare.length >= lines.length) {
+      this.results = spare.length === lines.length ? spare : spare.subarray(0, lines.length);
+      this.results.fill(0);
+    } else {
+      this.results = new Uint8Array(lines.length);
+    }
+    this.shift = findShift(this.prevLines, lines);
+  }
+
+  /** Exactly `testRegex(re, lines[i])`. */
+  test(i: number): boolean {
+    const known = this.results[i];
+    if (known) return known === 2;
+    const line = this.lines[i]!;
+    let result: boolean;
+    const prev = this.prevLines;
+    const j = i + this.shift;
+    const reused = prev !== null && j < prev.length && prev[j] === line ? this.prevResults![j]! : 0;
+    if (reused) result = reused === 2;
+    else result = testLine(this.re, line);
+    this.results[i] = result ? 2 : 1;
+    return result;
+  }
+}
+
+/** The scroll between two frames: the smallest s with next[k] === prev[k + s] at a few sampled rows. */
+function findShift(prev: readonly string[], next: readonly string[]): number {
+  const n = Math.min(prev.length, next.length);
+  if (n < 8) return 0;
+  const samples = [Math.floor(n * 0.1), Math.floor(n * 0.3), Math.floor(n * 0.5), Math.floor(n * 0.7)];
+  for (let s = 0; s <= MAX_FRAME_SHIFT; s += 1) {
+    let ok = true;
+    for (const k of samples) {
+      if (k + s >= prev.length || prev[k + s] !== next[k] || next[k] === '') { ok = false; break; }
+    }
+    if (ok) return s;
+  }
+  return 0;
+}
+
+const frameTesters = new WeakMap<RegExp, FrameTester>();
+
+/**
+ * A tester for `re` over the rows of `lines` (one frame). Results of rows unchanged since the
+ * previous frame this regex saw are reused, so an evaluation costs a few index checks per row
+ * instead of a regex run. Answers are exactly `testRegex(re, lines[i])`.
+ */
+export function lineTester(re: RegExp, lines: readonly string[]): { test(i: number): boolean } {
+  let t = frameTesters.get(re);
+  if (!t) {
+    t = new FrameTester(re, lines);
+    frameTesters.set(re, t);
+  } else if (t.lines !== lines) {
+    t.moveTo(lines);
+  }
+  return t;
+}
+
+/** `lineTester(re, lines).test(i)` for a single row. */
+export function testLineAt(re: RegExp, lines: readonly string[], i: number): boolean {
+  return lineTester(re, lines).test(i);
+}
+
 /** `re.exec(text)` from position 0 (see {@link testRegex}); `null` on no match or failure. */
 export function execRegex(re: RegExp, text: string): RegExpExecArray | null {
   try {

@@ -7,7 +7,7 @@
  */
 import type { AnchorContext, SectionDef, SectionSize } from '../spec/types.js';
 import type { ResolvedSection } from './types.js';
-import { compileRegex, testRegex } from './regex-cache.js';
+import { compileRegex, lineTester } from './regex-cache.js';
 
 /** A flags string no engine accepts: makes `compileRegex` report a non-string flags field as invalid. */
 const INVALID_FLAGS = '\u0000';
@@ -158,16 +158,24 @@ function flagsOr(flags: unknown, fallback: string): string | null {
   return typeof flags === 'string' ? flags : null;
 }
 
-function candidateMatches(c: AnchorCandidate, lines: string[], i: number, total: number): boolean {
-  if (!testRegex(c.re, lines[i]!)) return false;
-  // A context regex on a neighbour line that does not exist fails.
-  if (c.prev && !(i > 0 && testRegex(c.prev, lines[i - 1]!))) return false;
-  if (c.next && !(i < total - 1 && testRegex(c.next, lines[i + 1]!))) return false;
-  return true;
+type Tester = { test(i: number): boolean };
+
+function candidateMatcher(c: AnchorCandidate, lines: string[], total: number): (i: number) => boolean {
+  const re = lineTester(c.re, lines);
+  const prev = c.prev ? lineTester(c.prev, lines) : null;
+  const next = c.next ? lineTester(c.next, lines) : null;
+  return (i) => {
+    if (!re.test(i)) return false;
+    // A context regex on a neighbour line that does not exist fails.
+    if (prev && !(i > 0 && prev.test(i - 1))) return false;
+    if (next && !(i < total - 1 && (next as Tester).test(i + 1))) return false;
+    return true;
+  };
 }
 
 function findCandidateLast(c: AnchorCandidate, lines: string[], total: number): number {
-  for (let i = total - 1; i >= 0; i -= 1) if (candidateMatches(c, lines, i, total)) return i;
+  const matches = candidateMatcher(c, lines, total);
+  for (let i = total - 1; i >= 0; i -= 1) if (matches(i)) return i;
   return -1;
 }
 
@@ -177,12 +185,14 @@ function findCandidateLast(c: AnchorCandidate, lines: string[], total: number): 
  */
 function findCandidateFirst(c: AnchorCandidate, lines: string[], total: number, bestSoFar: number): number {
   const stop = bestSoFar === -1 ? total : bestSoFar;
-  for (let i = 0; i < stop; i += 1) if (candidateMatches(c, lines, i, total)) return i;
+  const matches = candidateMatcher(c, lines, total);
+  for (let i = 0; i < stop; i += 1) if (matches(i)) return i;
   return -1;
 }
 
 function findLine(lines: string[], re: RegExp, start: number): number {
-  for (let i = Math.max(0, start); i < lines.length; i += 1) if (testRegex(re, lines[i]!)) return i;
+  const t = lineTester(re, lines);
+  for (let i = Math.max(0, start); i < lines.length; i += 1) if (t.test(i)) return i;
   return -1;
 }
 

@@ -1,0 +1,26 @@
+/**
+ * `specterm graph <spec> [--format mermaid|dot]`: the state machine as a diagram.
+ *
+ * @module
+ */
+import { renderGraph } from '../../core/spec/index.js';
+import { defineCommand } from '../command.js';
+import { loadSpecArg } from '../spec-arg.js';
+
+export const graphCommand = defineCommand(
+  {
+    name: 'graph',
+    summary: 'Print the state machine of a spec as a Mermaid (default) or Graphviz dot diagram.',
+    positionals: [{ name: '<spec>', required: true, help: 'built-in spec id or path to a spec.json' }],
+    flags: {
+      format: { type: 'string', flag: 'format', value: 'FORMAT', choices: ['mermaid', 'dot'], help: 'diagram language (default mermaid)' },
+    },
+  },
+  async ({ flags, positionals }, io) => {
+    const spec = loadSpecArg('graph', positionals[0]!, io.cwd);
+    const format = flags.format === 'dot' ? 'dot' : 'mermaid';
+    const text = renderGraph(spec.spec, format);
+    io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+    return 0;
+  },
+);

@@ -1,0 +1,34 @@
+/**
+ * `specterm record <spec-id|path> -o FILE.cast`: `run`, recording output, input and resizes.
+ *
+ * @module
+ */
+import { defineCommand } from '../command.js';
+import { CliUsageError } from '../errors.js';
+import { runInteractive } from '../interactive.js';
+
+export const recordCommand = defineCommand(
+  {
+    name: 'record',
+    summary: 'Like run, and write the session as an asciicast v2 recording (output "o", input "i", resizes "r"; file mode 0600) that `specterm replay` and asciinema can play.',
+    positionals: [{ name: '<spec-id|path>', required: true, help: 'built-in spec id or path to a spec.json' }],
+    flags: {
+      output: { type: 'string', flag: 'output', short: 'o', value: 'FILE.cast', help: 'where to write the recording (required)' },
+      cwd: { type: 'string', flag: 'cwd', value: 'DIR', help: 'working directory of the agent (default: the current directory)' },
+      noTrust: { type: 'boolean', flag: 'no-trust', help: 'do not pre-trust the folder in the agent\'s settings (pre_launch_trust)' },
+    },
+    passthrough: 'extra arguments for the agent, after the spec\'s spawn_args',
+    notes: ['Exit code: the agent\'s (128+N when it died of signal N); 2 bad input; 127 the agent could not be started.'],
+  },
+  async ({ flags, positionals, passthrough }, io) => {
+    if (!flags.output) throw new CliUsageError('record', 'missing -o FILE.cast: where to write the recording');
+    return runInteractive({
+      command: 'record',
+      specRef: positionals[0]!,
+      cwd: flags.cwd,
+      record: flags.output,
+      applyTrust: !flags.noTrust,
+      extraArgs: passthrough,
+    }, io);
+  },
+);

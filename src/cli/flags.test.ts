@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { CliUsageError } from './errors.js';
+import { formatCommandHelp, parseCommandLine, type CommandSyntax, type FlagTable } from './flags.js';
+
+const flags = {
+    spec: { type: 'string', flag: 'spec', value: '<id|path>', help: 'spec' },
+    json: { type: 'boolean', flag: 'json', help: 'JSON lines' },
+    tailMs: { type: 'number', flag: 'tail-ms', value: 'N', min: 0, help: 'tail' },
+    format: { type: 'string', flag: 'format', value: 'F', choices: ['mermaid', 'dot'], help: 'format' },
+    output: { type: 'string', flag: 'output', short: 'o', value: 'FILE', help: 'out' },
+} as const satisfies FlagTable;
+
+const syntax: CommandSyntax<typeof flags> = {
+  name: 'replay',
+  summary: 'Replay a recording.',
+  positionals: [{ name: '<file.cast>', required: true, help: 'recording' }],
+  flags,
+  passthrough: 'agent args',
+};
+
+function usageError(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (err) {
+    expect(err).toBeInstanceOf(CliUsageError);
+    return (err as Error).message;
+  }
+  throw new Error('expected a CliUsageError');
+}
+
+describe('parseCommandLine', () => {
+  it('reads typed values in both spellings and keeps pass-through arguments', () => {
+    const r = parseCommandLine(syntax, ['a.cast', '--spec', 'demo', '--json', '--tail-ms=250', '-o', 'x.cast', '--', '--speed', '0.2']);
+    expect(r.flags).toEqual({ spec: 'demo', json: true, tailMs: 250, format: undefined, output: 'x.cast' });
+    expect(r.positionals).toEqual(['a.cast']);
+    expect(r.passthrough).toEqual(['--speed', '0.2']);
+  });
+
+  it('names the unknown flag and lists the known ones', () => {
+    expect(usageError(() => parseCommandLine(syntax, ['a.cast', '--jsn']))).toMatch(/unknown flag "--jsn" \(flags: --spec, --json/);
+  });
+
+  it('refuses a missing value, a non-number and a value outside the choices', () => {
+    expect(usageError(() => parseCommandLine(syntax, ['a.cast', '--spec']))).toBe('--spec needs a value (<id|path>)');
+    expect(usageError(() => parseCommandLine(syntax, ['a.cast', '--tail-ms', 'x']))).toContain('--tail-ms must be a number (N), got "x"');
+    expect(usageError(() => parseCommandLine(syntax, ['a.cast', '--tail-ms', '-5']))).toContain('--tail-ms must be at least 0');
+    expect(usageError(() => parseCommandLine(syntax, ['a.cast', '--format', 'png']))).toContain('--format must be one of mermaid, dot, got "png"');
+    expect(usageError(() => parseCommandLine(syntax, ['a.cast', '--json=yes']))).toContain('--json takes no value');
+  });
+
+  it('requires positionals and rejects extra ones with a hint about "--"', () => {
+    expect(usageError(() => parseCommandLine(syntax, []))).toBe('missing argument <file.cast> (recording)');
+    expect(usageError(() => parseCommandLine(syntax, ['a.cast', 'b.cast']))).toContain('unexpected argument "b.cast"; put arguments for the agent after "--"');
+  });
+
+  it('accepts --help without the required arguments', () => {
+    expect(parseCommandLine(syntax, ['--help']).help).toBe(true);
+  });
+});
+
+describe('formatCommandHelp', () => {
+  it('lists every flag of the table with its value placeholder and choices', () => {
+    const help = formatCommandHelp(syntax);
+    expect(help).toContain('Usage: specterm replay <file.cast> [flags] [-- args…]');
+    expect(help).toMatch(/--tail-ms N\s+tail/);
+    expect(help).toMatch(/-o, --output FILE\s+out/);
+    expect(help).toContain('format (mermaid|dot)');
+  });
+});

@@ -1,0 +1,44 @@
+/**
+ * Where a command reads and writes. `main` uses the process's streams; tests pass an in-memory
+ * `CliIo` and read back exactly what a user would see.
+ *
+ * @module
+ */
+
+/** A text sink (stdout or stderr). */
+export interface TextSink {
+  write(text: string): void;
+}
+
+/** The streams and process facts a command may use. */
+export interface CliIo {
+  stdout: TextSink;
+  stderr: TextSink;
+  /** Working directory for relative paths. */
+  cwd: string;
+  env: Record<string, string | undefined>;
+}
+
+/** The real process streams. */
+export function processIo(): CliIo {
+  return {
+    stdout: { write: (t) => { process.stdout.write(t); } },
+    stderr: { write: (t) => { process.stderr.write(t); } },
+    cwd: process.cwd(),
+    env: process.env,
+  };
+}
+
+/** An in-memory `CliIo` for tests: `out()` / `err()` return everything written so far. */
+export function createMemoryIo(overrides: Partial<Pick<CliIo, 'cwd' | 'env'>> = {}): CliIo & { out(): string; err(): string } {
+  let out = '';
+  let err = '';
+  return {
+    stdout: { write: (t) => { out += t; } },
+    stderr: { write: (t) => { err += t; } },
+    cwd: overrides.cwd ?? process.cwd(),
+    env: overrides.env ?? process.env,
+    out: () => out,
+    err: () => err,
+  };
+}

@@ -1,0 +1,96 @@
+/**
+ * The `specterm` command: dispatches to one module per sub-command. Bad input (flags,
+ * arguments, spec references, recordings) prints one clear message on stderr and exits 2;
+ * nothing a user can type produces a stack trace.
+ *
+ * @module
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { packageRoot } from '../catalog/builtin.js';
+import type { RegisteredCommand } from './command.js';
+import { explainCommand } from './commands/explain.js';
+import { graphCommand } from './commands/graph.js';
+import { listCommand } from './commands/list.js';
+import { recordCommand } from './commands/record.js';
+import { replayCommand } from './commands/replay.js';
+import { runCommand } from './commands/run.js';
+import { schemaCommand } from './commands/schema.js';
+import { testCommand } from './commands/test.js';
+import { validateCommand } from './commands/validate.js';
+import { CliUsageError, EXIT_INTERNAL, EXIT_USAGE } from './errors.js';
+import { processIo, type CliIo } from './io.js';
+
+/** Every sub-command, in help order. */
+export const COMMANDS: readonly RegisteredCommand[] = [
+  runCommand, recordCommand, replayCommand, explainCommand, testCommand,
+  validateCommand, graphCommand, schemaCommand, listCommand,
+];
+
+function version(): string {
+  try {
+    const pkg = JSON.parse(fs.readFileSync(path.join(packageRoot(), 'package.json'), 'utf8')) as { version?: string };
+    return pkg.version ?? 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
+/** The top-level help, generated from the command list. */
+export function formatMainHelp(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+  const firstSentence = (s: string) => s.split(/(?<=\.)\s/)[0]!;
+  return [
+    'Usage: specterm <command> [args] [flags]',
+    '',
+    'Run interactive AI coding-agent CLIs under a declarative state-machine spec (adhdev:cli/spec@4).',
+    '',
+    'Commands:',
+    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${firstSentence(c.summary)}`),
+    '',
+    'Run `specterm <command> --help` for the flags of a command.',
+    'Exit code 2 means bad input (flags, arguments, specs, recordings).',
+    '',
+  ].join('\n');
+}
+
+/**
+ * Runs the command line `argv` (without `node` and the script) and resolves to the exit code.
+ *
+ * @param io - streams to use (default: the process's); tests pass an in-memory one.
+ */
+export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined) {
+    io.stderr.write(formatMainHelp());
+    return EXIT_USAGE;
+  }
+  if (name === '--help' || name === '-h' || name === 'help') {
+    const sub = name === 'help' ? COMMANDS.find((c) => c.name === rest[0]) : undefined;
+    io.stdout.write(sub ? sub.help() : formatMainHelp());
+    return 0;
+  }
+  if (name === '--version' || name === '-V') {
+    io.stdout.write(`specterm ${version()}\n`);
+    return 0;
+  }
+  const command = COMMANDS.find((c) => c.name === name);
+  if (!command) {
+    io.stderr.write(`specterm: unknown command "${name}" (commands: ${COMMANDS.map((c) => c.name).join(', ')}); run \`specterm --help\`\n`);
+    return EXIT_USAGE;
+  }
+  try {
+    return await command.invoke(rest, io);
+  } catch (err) {
+    if (err instanceof CliUsageError) {
+      io.stderr.write(`specterm ${command.name}: ${err.message}\n`);
+      if (/unknown flag|missing argument|unexpected argument|needs a value/.test(err.message)) io.stderr.write(`run \`specterm ${command.name} --help\` for usage\n`);
+      return EXIT_USAGE;
+    }
+    // Not a user mistake: say so, without a stack trace unless asked for one.
+    const message = err instanceof Error ? err.message : String(err);
+    io.stderr.write(`specterm ${command.name}: internal error: ${message}\n`);
+    if (io.env.SPECTERM_DEBUG && err instanceof Error && err.stack) io.stderr.write(`${err.stack}\n`);
+    return EXIT_INTERNAL;
+  }
+}
