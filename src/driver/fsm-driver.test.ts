@@ -389,6 +389,18 @@ describe('FsmDriver spawn prime, watchdogs and controls', () => {
     expect(h.tx.written()).toBe('\x1b[I');
   });
 
+  it('holds a message queued before ready until send_on_spawn has been written', () => {
+    const h = harness(baseSpec({ send_on_spawn: ['\x1b[I'], send_on_spawn_delay_ms: 700 }));
+    h.driver.start();
+    h.driver.dispatch({ kind: 'send_message', text: 'first' });
+    h.tx.emit(paint(IDLE, { row: 2, col: 2 }));
+    h.at(650);
+    expect(h.driver.hasSeenReady()).toBe(true);
+    expect(h.tx.written()).toBe('');
+    h.at(800);
+    expect(h.tx.written()).toBe('\x1b[Ifirst');
+  });
+
   it('writes send_on_spawn after max-wait when the child prints nothing', () => {
     const h = harness(baseSpec({ send_on_spawn: ['\x1b[I'] }));
     h.driver.start();
