@@ -1,36 +1,17 @@
 /**
- * Classifies a condition object by key presence, in the evaluator's order (spec-format §3).
+ * The evaluator's view of a condition's kind: the spec model's classification (one source of
+ * truth for the key order, spec-format §3), with the CondResult name for the title leaf.
  */
+import { classifyCondition } from '../spec/condition-kind.js';
 
 /** What a condition object evaluates as. `unknown` evaluates false. */
-export type ConditionKindName =
-  | 'all'
-  | 'any'
-  | 'not'
-  | 'signal'
-  | 'elapsed'
-  | 'stable'
-  | 'regex'
-  | 'title'
-  | 'changed'
-  | 'unknown';
+export type ConditionKindName = 'all' | 'any' | 'not' | 'signal' | 'elapsed' | 'stable' | 'regex' | 'title' | 'changed' | 'unknown';
 
 /**
- * The kind a condition evaluates as. The order matters for mixed objects and is the
- * reference EVALUATOR's (not its validator's): all, any, not, signal, elapsed_ms, stable_ms,
- * matches, window_title (our extension), cursor_above+changed; anything else — including
- * non-objects and arrays — is `unknown`.
+ * The kind a condition evaluates as, in the reference EVALUATOR's order (not its validator's):
+ * all, any, not, signal, elapsed_ms, stable_ms, matches, window_title, cursor_above+changed.
  */
 export function conditionKind(cond: unknown): ConditionKindName {
-  if (!cond || typeof cond !== 'object' || Array.isArray(cond)) return 'unknown';
-  if ('all' in cond) return 'all';
-  if ('any' in cond) return 'any';
-  if ('not' in cond) return 'not';
-  if ('signal' in cond) return 'signal';
-  if ('elapsed_ms' in cond) return 'elapsed';
-  if ('stable_ms' in cond) return 'stable';
-  if ('matches' in cond) return 'regex';
-  if ('window_title' in cond) return 'title';
-  if ('cursor_above' in cond && 'changed' in cond) return 'changed';
-  return 'unknown';
+  const kind = classifyCondition(cond);
+  return kind === 'window_title' ? 'title' : kind;
 }
