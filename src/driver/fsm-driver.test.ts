@@ -630,6 +630,30 @@ describe('FsmDriver hot reload', () => {
     expect(h.driver.getCurrentView()?.state.id).toBe('busy');
   });
 
+  it('reloads on a file change while running and stops watching at shutdown', async () => {
+    const file = path.join(dir, 'spec.json');
+    fs.writeFileSync(file, JSON.stringify(baseSpec()));
+    const h = harness(baseSpec(), { specPath: file, hotReload: true });
+    toIdle(h);
+    const reloads = () => h.events.filter((e) => e.kind === 'spec_reloaded').length;
+    const waitFsEvent = async (): Promise<void> => {
+      for (let i = 0; i < 200 && h.sched.pendingCount() === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    };
+    const next = baseSpec();
+    next.states[1]!.label = 'Edited';
+    fs.writeFileSync(file, JSON.stringify(next));
+    await waitFsEvent();
+    h.at(h.sched.now() + 100);
+    expect(reloads()).toBe(1);
+    expect(h.driver.getCurrentView()?.state.label).toBe('Edited');
+    h.driver.shutdown();
+    fs.writeFileSync(file, JSON.stringify(baseSpec()));
+    await new Promise((r) => setTimeout(r, 300));
+    h.at(h.sched.now() + 100);
+    expect(reloads()).toBe(1);
+    expect(h.sched.pendingCount()).toBe(0);
+  });
+
   it('applies a valid new spec, keeping the current state', () => {
     const file = path.join(dir, 'spec.json');
     const h = harness(baseSpec(), { specPath: file });
