@@ -146,7 +146,8 @@ export class FsmDriver {
   #stateEnteredAt = 0;
   #regionLastChangedAt = new Map<number | string, number>();
   #prevFrame: { lines: string[]; sections: ResolvedSection[] } | null = null;
-  #lastViewportKey: string | null = null;
+  #lastViewport: readonly string[] = [];
+  #lastTitle = '';
   #lastFsmEval: FsmEvaluation | null = null;
   #evalCount = 0;
   #lastEvalAt = -Infinity;
@@ -385,20 +386,21 @@ export class FsmDriver {
     if (this.#stopped) return;
     const now = this.#scheduler.now();
     const { viewport, frame } = this.#guardFrame();
-    const viewportText = viewport.join('\n');
     const title = this.#screen.windowTitle;
-    const key = `${title}\u0000${viewportText}`;
-    if (reason === 'output' && key === this.#lastViewportKey) return;
+    if (reason === 'output' && title === this.#lastTitle && sameLines(viewport, this.#lastViewport)) return;
     if (reason === 'output') this.#chainedTransitions = 0;
-    this.#lastViewportKey = key;
+    this.#lastTitle = title;
+    this.#lastViewport = viewport;
+    // Joined only for the consumers that read text (title rules, signals, pickers, startup dismiss).
+    let joinedViewport: string | undefined;
+    const viewportText = (): string => (joinedViewport ??= viewport.join('\n'));
     this.#evalCount += 1;
     this.#lastEvalAt = now;
 
-    this.#maybeDismissStartup(viewportText, now);
+    if (this.#spec.startup_dismiss) this.#maybeDismissStartup(viewportText(), now);
 
     const sections = this.#trackRegionChanges(frame.lines, frame.cursor.row, now);
-    const frameText = frame.lines.join('\n');
-    const ev = evaluateFsmLines(this.#spec, this.#stateId, frame.lines, frameText, frame.cursor, this.#prevFrame?.lines, this.#clock(now), {
+    const ev = evaluateFsmLines(this.#spec, this.#stateId, frame.lines, undefined, frame.cursor, this.#prevFrame?.lines, this.#clock(now), {
       windowTitle: title,
       viewportStartRow: frame.viewportStartRow,
       collectTrace: false,
@@ -411,7 +413,7 @@ export class FsmDriver {
     const from = this.#stateId;
     if (fired) this.#commit(fired, ev, now);
     this.#markReady();
-    this.#emitState(reason === 'init' || reason === 'reload' || reason === 'refresh', viewportText, { sections: ev.sections, text: frameText });
+    this.#emitState(reason === 'init' || reason === 'reload' || reason === 'refresh', viewportText, { sections: ev.sections, lines: frame.lines });
     this.#sender.afterEvaluation();
     if (this.#status() === 'generating') this.#lastBusyAt = now;
 
@@ -475,7 +477,7 @@ export class FsmDriver {
 
   // ── Emitting state ────────────────────────────────────────────────────
 
-  #emitState(force: boolean, viewportText: string, frame: { sections: ResolvedSection[]; text: string }): void {
+  #emitState(force: boolean, viewportText: () => string, frame: { sections: ResolvedSection[]; lines: string[] }): void {
     const state = stateById(this.#spec, this.#stateId);
     if (!state) return; // hot reload removed the current state: only "*" edges apply (§8)
     const modal = this.#deriveModal(state, frame);
@@ -487,7 +489,7 @@ export class FsmDriver {
       || !sameModal(prev.modal, next.modal) || !sameControls(prev.controls, next.controls);
     this.#current = next;
     this.#evaluateSignals(viewportText);
-    if (this.#pickerInProgress) this.#advancePicker(viewportText);
+    if (this.#pickerInProgress) this.#advancePicker(viewportText());
     if (!changed) return;
     this.#emit({ kind: 'state_changed', state: next.state, modal: toModalView(next.modal), controls: next.controls });
     this.#fireNotifications(state.id, title);
@@ -499,7 +501,7 @@ export class FsmDriver {
    * modal whose top scrolled away still parses (§13.2), and guards and extraction see the same
    * text (§13.3). Other states read the viewport.
    */
-  #deriveModal(state: FsmState, frame: { sections: ResolvedSection[]; text: string }): LatchedModal | null {
+  #deriveModal(state: FsmState, frame: { sections: ResolvedSection[]; lines: string[] }): LatchedModal | null {
     if (!state.extract?.buttons) {
       if (state.modal && !this.#warnedModalStates.has(state.id)) {
         this.#warnedModalStates.add(state.id);
@@ -509,7 +511,7 @@ export class FsmDriver {
     }
     let m: ModalSnapshot | null;
     if (state.modal) {
-      m = deriveModal(state, frame.sections, frame.text);
+      m = deriveModal(state, frame.sections, frame.lines.join('\n'));
     } else {
       const lines = this.#screen.viewportLines() as string[];
       m = deriveModal(state, resolveSections(this.#spec.sections, lines), lines.join('\n'));
@@ -517,11 +519,11 @@ export class FsmDriver {
     return m ? { ...m, kind: modalKindForState(state), stateId: state.id } : null;
   }
 
-  #deriveTitle(state: FsmState, viewportText: string): string | null {
+  #deriveTitle(state: FsmState, viewportText: () => string): string | null {
     const rule = state.extract?.title;
     if (!rule) return null;
-    const lines = viewportText.split('\n');
-    return extractTitle(rule, resolveSections(this.#spec.sections, lines), viewportText);
+    const text = viewportText();
+    return extractTitle(rule, resolveSections(this.#spec.sections, text.split('\n'), text), text);
   }
 
   #deriveControls(): ControlView[] {
@@ -533,11 +535,12 @@ export class FsmDriver {
     return out;
   }
 
-  #evaluateSignals(viewportText: string): void {
+  #evaluateSignals(viewportText: () => string): void {
     if (!this.#spec.signal_rules?.length) return;
+    const text = viewportText();
     const needsSections = this.#spec.signal_rules.some((r) => r.section !== undefined);
-    const sections = needsSections ? resolveSections(this.#spec.sections, viewportText.split('\n'), viewportText) : [];
-    for (const hit of this.#signals.evaluate(sections, viewportText, this.#scheduler.now())) {
+    const sections = needsSections ? resolveSections(this.#spec.sections, text.split('\n'), text) : [];
+    for (const hit of this.#signals.evaluate(sections, text, this.#scheduler.now())) {
       this.#emit({ kind: 'signal_detected', id: hit.id, signal_kind: hit.kind, params: hit.params, text: hit.text });
     }
   }
@@ -1040,6 +1043,14 @@ function defaultReload(specPath: string): SpecReloadResult {
 
 function toModalView(m: LatchedModal | null): ModalView | null {
   return m ? { title: m.title, buttons: m.buttons.map((b) => ({ index: b.index, label: b.label })), kind: m.kind } : null;
+}
+
+/** Element-wise equality; rows come from the screen's row cache, so unchanged rows are the same string. */
+function sameLines(a: readonly string[], b: readonly string[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 function sameModal(a: LatchedModal | null, b: LatchedModal | null): boolean {

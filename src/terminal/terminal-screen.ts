@@ -70,6 +70,15 @@ function getInternals(term: XtermTerminal): XtermInternals | null {
   return { inputHandler, buffers };
 }
 
+/** The content word's flag for a cell whose text is a combined string (xterm 6.0.0 BufferLine). */
+const COMBINED_CELL_FLAG = 0x200000;
+
+/** The parts of xterm's internal BufferLine the row cache reads. */
+interface InternalBufferLine {
+  _data?: Uint32Array;
+  translateToString(trimRight: boolean): string;
+}
+
 /** Viewport rows translated once per change, plus how many leading blank rows were dropped. */
 interface ViewportCache {
   seq: number;
@@ -109,6 +118,10 @@ export class TerminalScreen implements Disposable {
    */
   #rows: Map<number, string> | null = new Map();
   readonly #internals: XtermInternals | null;
+  /** Content words of rows as last translated, to skip re-translating an unchanged dirty row. */
+  #rowContent = new Map<number, { cells: Uint32Array; text: string }>();
+  /** The active buffer's line list, read without the public API wrappers (null if unavailable). */
+  readonly #internalLines: (() => { get(y: number): { translateToString(trimRight: boolean): string } | undefined }) | null;
   #trimmed = 0;
   #trimSub: { dispose(): void } | null = null;
   #trackedLines: unknown = null;
@@ -140,6 +153,10 @@ export class TerminalScreen implements Disposable {
     });
     this.#term.onData((data) => this.#responses.emit(data));
     this.#internals = getInternals(this.#term);
+    const internals = this.#internals;
+    this.#internalLines = internals
+      ? () => (internals.buffers.active.lines as unknown as { get(y: number): { translateToString(trimRight: boolean): string } | undefined })
+      : null;
     if (this.#internals) {
       this.#internals.inputHandler.onRequestRefreshRows((range) => {
         if (!range || this.#dirty === 'all') { this.#dirty = 'all'; return; }
@@ -201,6 +218,7 @@ export class TerminalScreen implements Disposable {
     if (active.lines === this.#trackedLines && type === this.#trackedType) return;
     this.#trimSub?.dispose();
     this.#rows.clear();
+    this.#rowContent.clear();
     this.#trimmed = 0;
     this.#trackedLines = active.lines;
     this.#trackedType = type;
@@ -217,11 +235,14 @@ export class TerminalScreen implements Disposable {
     }
     const rows = this.#term.rows;
     const idsAfter = this.#term.buffer.active.baseY + this.#trimmed;
-    if (this.#dirty === 'all' || idsAfter !== idsBefore) {
-      // Scrolling moved rows under the dirty marks: drop every row that was or is in the viewport.
+    const scrolled = idsAfter - idsBefore;
+    if (this.#dirty === 'all' || scrolled < 0) {
       for (let id = Math.min(idsBefore, idsAfter); id < Math.max(idsBefore, idsAfter) + rows; id++) rowsCache.delete(id);
     } else if (this.#dirty) {
-      for (let y = this.#dirty.start; y <= this.#dirty.end; y++) rowsCache.delete(idsAfter + y);
+      // Rows keep their ids when the screen scrolls; only the dirty marks are in viewport rows of
+      // the moment they were made. A row marked at y and scrolled k times since sits at y − k in
+      // the final viewport (0 ≤ k ≤ scrolled), so [start − scrolled, end] covers every mark.
+      for (let y = this.#dirty.start - scrolled; y <= this.#dirty.end; y++) rowsCache.delete(idsAfter + y);
     }
     this.#dirty = null;
     // Lines trimmed off the top can never be read again.
@@ -244,6 +265,7 @@ export class TerminalScreen implements Disposable {
     this.#writeSeq++;
     // Reflow rewrites rows and may renumber them.
     this.#rows?.clear();
+    this.#rowContent.clear();
     this.#trackedLines = null;
     this.#trackBuffer();
   }
@@ -417,9 +439,59 @@ export class TerminalScreen implements Disposable {
       if (hit !== undefined) return hit;
     }
     // translateToString(true) drops never-written cells; trimEnd also drops written spaces.
+    // The internal buffer line is read directly: the public getLine() builds a wrapper object
+    // per call and checks the proposed-API flag, which cost more than the translation itself.
+    const internal = this.#internalLines?.();
+    if (internal) {
+      const line = internal.get(y) as InternalBufferLine | undefined;
+      if (!line) return '';
+      const text = this.#translateInternal(id, line);
+      cache?.set(id, text);
+      return text;
+    }
     const text = this.#term.buffer.active.getLine(y)?.translateToString(true).trimEnd() ?? '';
     cache?.set(id, text);
     return text;
+  }
+
+  /**
+   * Translates a dirty row — unless its cell contents equal those seen when it was last
+   * translated. TUIs built on Ink erase and rewrite their whole bottom block on every spinner
+   * frame, so most rows marked dirty hold the same characters as before; comparing the cells'
+   * content words (one 32-bit word per cell) is far cheaper than building the string.
+   */
+  #translateInternal(id: number, line: InternalBufferLine): string {
+    const data = line._data;
+    const cols = data ? Math.floor(data.length / 3) : 0;
+    const prev = this.#rowContent.get(id);
+    if (data && prev && prev.cells.length === cols) {
+      let same = true;
+      for (let c = 0; c < cols; c++) {
+        if (data[3 * c] !== prev.cells[c]) { same = false; break; }
+      }
+      if (same) return prev.text;
+    }
+    const text = line.translateToString(true).trimEnd();
+    if (data) {
+      const cells = new Uint32Array(cols);
+      let combined = false;
+      for (let c = 0; c < cols; c++) {
+        const w = data[3 * c]!;
+        // A combined character's text lives outside the cell words: never reuse such a row.
+        if (w & COMBINED_CELL_FLAG) { combined = true; break; }
+        cells[c] = w;
+      }
+      if (combined) this.#rowContent.delete(id);
+      else this.#rowContent.set(id, { cells, text });
+      if (this.#rowContent.size > 4 * this.#term.rows) this.#pruneRowContent();
+    }
+    return text;
+  }
+
+  /** Keeps content snapshots only for rows that are still in the viewport. */
+  #pruneRowContent(): void {
+    const firstViewportId = this.#term.buffer.active.baseY + this.#trimmed;
+    for (const id of this.#rowContent.keys()) if (id < firstViewportId) this.#rowContent.delete(id);
   }
 }
 

@@ -79,7 +79,7 @@ interface EvalState {
  */
 export function evaluateCondition(cond: Condition, ctx: ConditionContext): CondResult {
   try {
-    return evalNode(cond, buildState(ctx), 1, 0);
+    return evalNode(cond, stateFor(ctx), 1, 0);
   } catch (err) {
     if (err instanceof DepthExceeded) {
       return {
@@ -93,6 +93,24 @@ export function evaluateCondition(cond: Condition, ctx: ConditionContext): CondR
   }
 }
 
+/**
+ * One evaluation state per context object: the FSM evaluates every outgoing transition of a
+ * frame with the same context (only the trace label changes), so per-frame memos are shared.
+ */
+const states = new WeakMap<object, EvalState>();
+
+function stateFor(ctx: ConditionContext): EvalState {
+  if (!ctx || typeof ctx !== 'object') return buildState(ctx);
+  let st = states.get(ctx);
+  if (!st) {
+    st = buildState(ctx);
+    states.set(ctx, st);
+  } else {
+    st.label = typeof ctx.traceLabel === 'string' ? ctx.traceLabel : 'condition';
+  }
+  return st;
+}
+
 function buildState(ctx: ConditionContext): EvalState {
   const c = (ctx && typeof ctx === 'object' ? ctx : {}) as Partial<ConditionContext>;
   const lines = Array.isArray(c.lines) ? c.lines : [];
@@ -100,9 +118,14 @@ function buildState(ctx: ConditionContext): EvalState {
   const extras = (c.extras && typeof c.extras === 'object' ? c.extras : {}) as EvalExtras;
   const vsr = extras.viewportStartRow;
   const cursor = c.cursor && typeof c.cursor === 'object' ? c.cursor : undefined;
+  // The joined screen is built only if a leaf needs it: line-local leaves read rows.
+  let screen: string | undefined;
   return {
     lines,
-    screen: typeof c.screen === 'string' ? c.screen : lines.join('\n'),
+    get screen(): string {
+      if (screen === undefined) screen = typeof c.screen === 'string' ? c.screen : lines.join('\n');
+      return screen;
+    },
     sections: Array.isArray(c.sections) ? c.sections : [],
     cursor,
     prevLines: Array.isArray(c.prevLines) ? c.prevLines : undefined,
@@ -238,8 +261,7 @@ function evalRegex(c: RegexCondition, st: EvalState, isAbsenceCheck: boolean): C
   } else if (re) {
     // One exec serves both the decision and matchedText (the first match of exec is exactly
     // what test() would have found), so a true leaf costs one regex run, not two.
-    const haystack = regexHaystack(c.section, st, isAbsenceCheck);
-    m = memoizedMatch(st.regexMemo, `${String(where)}\u0000${isAbsenceCheck ? 1 : 0}\u0000${flags}\u0000${c.matches}`, re, haystack);
+    m = memoizedMatch(st, `${String(where)}\u0000${isAbsenceCheck ? 1 : 0}\u0000${flags}\u0000${c.matches}`, re, range, () => regexHaystack(c.section, st, isAbsenceCheck));
   }
   if (m === null) {
     pushTrace(st, 'state_skip', `state[${st.label}] regex cond ${detail} no match`);
@@ -258,16 +280,31 @@ function evalRegex(c: RegexCondition, st: EvalState, isAbsenceCheck: boolean): C
   return withMatchedText({ kind: 'regex', result: true, detail }, m);
 }
 
-/** The first match's text, or null; reuses the caller's memo when the haystack is unchanged. */
-function memoizedMatch(memo: RegexMemo | undefined, key: string, re: RegExp, haystack: string): string | null {
-  if (memo) {
-    const hit = memo.get(key);
-    if (hit && hit.haystack === haystack) return hit.match;
+/**
+ * The first match's text, or null. Reuses the caller's memo when the leaf's haystack is
+ * unchanged: for a run of rows, when every row equals last time's (rows come from the screen's
+ * row cache, so an unchanged row is the same string and compares in O(1)) — the text is then
+ * not even joined; otherwise when the text is equal.
+ */
+function memoizedMatch(st: EvalState, key: string, re: RegExp, range: { from: number; to: number } | null, haystackOf: () => string): string | null {
+  const memo = st.regexMemo;
+  const hit = memo?.get(key);
+  if (hit) {
+    if (range && hit.lines && hit.from === range.from && hit.to === range.to && sameRows(hit.lines, st.lines, range.from, range.to)) return hit.match;
+    if (!range && hit.haystack !== undefined && hit.haystack === haystackOf()) return hit.match;
   }
+  const haystack = haystackOf();
   const m = execRegex(re, haystack);
   const match = m ? m[0] : null;
-  memo?.set(key, { haystack, match });
+  memo?.set(key, range ? { lines: st.lines, from: range.from, to: range.to, match } : { haystack, match });
   return match;
+}
+
+function sameRows(a: readonly string[], b: readonly string[], from: number, to: number): boolean {
+  if (a === b) return true;
+  if (a.length < to || b.length < to) return false;
+  for (let i = from; i < to; i += 1) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** specterm extension: a regex over the terminal window title (empty when unknown). */

@@ -6,7 +6,7 @@ import type { CliSpecV4, FsmState } from '../spec/types.js';
 import { transitionLabel } from '../spec/model.js';
 import { splitScreenLines } from '../screen/lines.js';
 import type { CondResult, Cursor, EvalExtras, FsmClock, FsmEvaluation, TraceEntry, TransitionEval } from './types.js';
-import { evaluateCondition } from './conditions.js';
+import { evaluateCondition, type ConditionContext } from './conditions.js';
 import { selectOutgoing } from './outgoing.js';
 import { resolveSections } from './sections.js';
 
@@ -35,14 +35,15 @@ export function evaluateFsm(
 }
 
 /**
- * `evaluateFsm` over a frame that is already split: `lines` must hold no `\r` and `screen`
- * must equal `lines.join('\n')`. The driver's hot path, which has both at hand.
+ * `evaluateFsm` over a frame that is already split: `lines` must hold no `\r`; `screen`, when
+ * given, must equal `lines.join('\n')` (otherwise it is joined only if a condition needs it).
+ * The driver's hot path.
  */
 export function evaluateFsmLines(
   spec: CliSpecV4,
   currentStateId: string,
   lines: string[],
-  screen: string,
+  screen: string | undefined,
   cursor: Cursor | undefined,
   prevLines: string[] | undefined,
   clock: FsmClock,
@@ -50,12 +51,27 @@ export function evaluateFsmLines(
 ): FsmEvaluation {
   const trace: TraceEntry[] = [];
   const validSpec = spec && typeof spec === 'object';
-  const sections = resolveSections(validSpec ? spec.sections : undefined, lines, screen);
+  let joined = screen;
+  const screenOf = (): string => (joined ??= lines.join('\n'));
+  const sections = resolveSections(validSpec ? spec.sections : undefined, lines, screenOf);
   const now = finiteOr(clock?.now, 0);
   const heldFor = now - finiteOr(clock?.stateEnteredAt, 0);
 
   const transitions: TransitionEval[] = [];
   let fired: TransitionEval | null = null;
+  // One context for the whole frame (only the trace label changes), so leaves shared by several
+  // transitions and the per-frame memos are computed once.
+  const ctx: ConditionContext = {
+    lines,
+    get screen() { return screenOf(); },
+    sections,
+    cursor,
+    prevLines,
+    clock,
+    extras,
+    trace: extras?.collectTrace === false ? undefined : trace,
+    traceLabel: '',
+  };
   for (const { transition: t, priority } of validSpec ? selectOutgoing(spec, currentStateId) : []) {
     const holdMs = typeof t.min_hold_ms === 'number' && !Number.isNaN(t.min_hold_ms) ? t.min_hold_ms : 0;
     const holdSatisfied = heldFor >= holdMs;
@@ -63,17 +79,8 @@ export function evaluateFsmLines(
     let condResult = true;
     // Truthiness, as the reference: `when: null` means "no guard".
     if (t.when) {
-      cond = evaluateCondition(t.when, {
-        lines,
-        screen,
-        sections,
-        cursor,
-        prevLines,
-        clock,
-        extras,
-        trace: extras?.collectTrace === false ? undefined : trace,
-        traceLabel: `${currentStateId}→${String(t.to)}`,
-      });
+      ctx.traceLabel = `${currentStateId}→${String(t.to)}`;
+      cond = evaluateCondition(t.when, ctx);
       condResult = cond.result;
     }
     const te: TransitionEval = {

@@ -141,11 +141,14 @@ function findShift(prev: readonly string[], next: readonly string[]): number {
   if (n < 8) return 0;
   const samples = [Math.floor(n * 0.1), Math.floor(n * 0.3), Math.floor(n * 0.5), Math.floor(n * 0.7)];
   for (let s = 0; s <= MAX_FRAME_SHIFT; s += 1) {
+    let matched = 0;
     let ok = true;
     for (const k of samples) {
-      if (k + s >= prev.length || prev[k + s] !== next[k] || next[k] === '') { ok = false; break; }
+      if (next[k] === '') continue; // a blank row aligns with anything
+      if (k + s >= prev.length || prev[k + s] !== next[k]) { ok = false; break; }
+      matched += 1;
     }
-    if (ok) return s;
+    if (ok && matched > 0) return s;
   }
   return 0;
 }

@@ -29,7 +29,7 @@ interface AnchorCandidate {
  * section is never missing, only possibly empty. Never throws: a non-object `defs` yields
  * `[]`, and a malformed definition degrades to the whole screen.
  */
-export function resolveSections(defs: Record<string, SectionDef> | undefined, lines: string[], screen?: string): ResolvedSection[] {
+export function resolveSections(defs: Record<string, SectionDef> | undefined, lines: string[], screen?: string | (() => string)): ResolvedSection[] {
   if (!defs || typeof defs !== 'object' || !Array.isArray(lines)) return [];
   const total = lines.length;
   const entries = Object.entries(defs);
@@ -124,7 +124,21 @@ function resolveAnchored(def: SectionDef, lines: string[], total: number): Range
   return { from, to };
 }
 
+/**
+ * Compiled anchor candidates per section definition. Spec objects are treated as immutable once
+ * evaluated (a reload builds new ones), so the definition object is the cache key.
+ */
+const candidateCache = new WeakMap<SectionDef, AnchorCandidate[] | null>();
+
 function compileCandidates(def: SectionDef): AnchorCandidate[] | null {
+  const hit = candidateCache.get(def);
+  if (hit !== undefined) return hit;
+  const compiled = compileCandidatesUncached(def);
+  candidateCache.set(def, compiled);
+  return compiled;
+}
+
+function compileCandidatesUncached(def: SectionDef): AnchorCandidate[] | null {
   const patterns: unknown[] = Array.isArray(def.anchor) ? def.anchor : [def.anchor];
   const ctxRaw = def.anchor_context;
   const flags = flagsOr(def.anchor_flags, '');
@@ -215,14 +229,17 @@ function resolveSize(size: SectionSize | undefined, total: number): number {
  * A resolved section whose `text` is joined on first read: most guards read one or two
  * sections, and joining every section of a 240-line frame on every evaluation was measurable.
  */
-function lazySection(id: string, fromLine: number, toLine: number, lines: string[], screen: string | undefined): ResolvedSection {
+function lazySection(id: string, fromLine: number, toLine: number, lines: string[], screen: string | (() => string) | undefined): ResolvedSection {
   let text: string | undefined;
   return {
     id,
     fromLine,
     toLine,
     get text(): string {
-      if (text === undefined) text = fromLine === 0 && toLine === lines.length && screen !== undefined ? screen : joinRange(lines, fromLine, toLine);
+      if (text === undefined) {
+        const whole = fromLine === 0 && toLine === lines.length;
+        text = whole && screen !== undefined ? (typeof screen === 'function' ? screen() : screen) : joinRange(lines, fromLine, toLine);
+      }
       return text;
     },
   };

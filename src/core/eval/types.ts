@@ -63,7 +63,18 @@ export interface EvalExtras {
 }
 
 /** See `EvalExtras.regexMemo`. Keyed by leaf identity (section, absence, flags, pattern). */
-export type RegexMemo = Map<string, { haystack: string; match: string | null }>;
+export type RegexMemo = Map<string, RegexMemoEntry>;
+
+/** The rows (or text) a leaf last saw and what it found there. */
+export interface RegexMemoEntry {
+  /** The frame rows the haystack was made of (when it was a run of rows), and their range. */
+  lines?: readonly string[];
+  from?: number;
+  to?: number;
+  /** The haystack text (when it was not a run of rows). */
+  haystack?: string;
+  match: string | null;
+}
 
 export type CondKind = 'regex' | 'changed' | 'elapsed' | 'stable' | 'signal' | 'title' | 'all' | 'any' | 'not';
 
