@@ -1,0 +1,544 @@
+/**
+ * The Claude Code conformance lab: `npm run lab -- claude-code [options]`.
+ *
+ * Installs a pinned `@anthropic-ai/claude-code` into the lab cache (outside the repo), starts the
+ * scripted Messages API server (server.mjs) on loopback, runs the REAL `claude` under specterm's
+ * driver with the built-in spec (specs/claude-code/spec.json) in a real PTY, drives the scenarios
+ * in scenarios/*.json and checks the live states against the server's log (ground truth).
+ *
+ * Options:
+ *   --ci                 core scenarios at 80×24 only, one summary line; a failed scenario is retried
+ *                        once, and exit 1 only when it fails again
+ *   --scenario NAME      run only this scenario (repeatable)
+ *   --size COLSxROWS     run at this size only (repeatable; default 80x24 and 160x50)
+ *   --record-to DIR      copy the recordings into DIR with server-derived <name>.expect.json files
+ *   --accuracy           write docs/accuracy/claude-code.md (status accuracy, buttons, latency, flaps)
+ *   --version X.Y.Z      CLI version to install (default: the pinned one)
+ *   --keep               keep the temporary directory (HOME, work dir, recordings, logs)
+ *
+ * Private everything: every run gets a fresh mode-0700 temp HOME with its own `.claude.json`; the
+ * dummy API key is random, lives only in the child's environment and is never printed.
+ *
+ * @module
+ */
+import { randomBytes } from 'node:crypto';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { ensureCli } from '../lib/install-cli.mjs';
+import { loadScenario, startServer } from './server.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repo = resolve(here, '..', '..');
+/** The version the spec was proven on; bump it together with the spec's cli_version_range. */
+export const PINNED_VERSION = '2.1.332';
+const PKG = '@anthropic-ai/claude-code';
+const SPEC_ID = 'claude-code';
+/** Detection goals from the issue. */
+const GOAL = { generatingMs: 300, approvalMs: 300, idleMs: 1500 };
+/** Past these a detection is a failure, not just a missed goal. */
+const HARD_LIMIT = { otherMs: 1000, idleMs: 3000 };
+/** Real CLI on a possibly loaded CI box: waits are generous; the latency goals are checked separately. */
+const WAIT_MS = 30_000;
+/** A state change this long after a ground-truth change is still "explained" by it. */
+const EXPLAIN_WINDOW_MS = 2500;
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Parses the lab's options; unknown options are errors (exit 2). */
+export function parseArgs(args) {
+  const o = { ci: false, scenarios: [], sizes: [], recordTo: null, accuracy: false, version: PINNED_VERSION, keep: false };
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    const val = () => {
+      const v = args[++i];
+      if (v === undefined) throw new Error(`${a} needs a value`);
+      return v;
+    };
+    if (a === '--ci') o.ci = true;
+    else if (a === '--scenario') o.scenarios.push(val());
+    else if (a === '--size') {
+      const m = /^(\d+)x(\d+)$/.exec(val());
+      if (!m) throw new Error(`--size must look like 80x24, got ${JSON.stringify(args[i])}`);
+      o.sizes.push({ cols: Number(m[1]), rows: Number(m[2]) });
+    } else if (a === '--record-to') o.recordTo = resolve(val());
+    else if (a === '--accuracy') o.accuracy = true;
+    else if (a === '--version') o.version = val();
+    else if (a === '--keep') o.keep = true;
+    else throw new Error(`unknown option ${JSON.stringify(a)}; see lab/claude-code/lab.mjs for the options`);
+  }
+  return o;
+}
+
+/** Every scenario file, by name. */
+function loadScenarios() {
+  const dir = join(here, 'scenarios');
+  return readdirSync(dir).filter((f) => f.endsWith('.json')).sort().map((f) => loadScenario(join(dir, f)));
+}
+
+/** Writes the private Claude Code config: onboarding done, the key pre-approved; trust is left to pre_launch_trust. */
+function prepareHome(tmp, key, version) {
+  const home = join(tmp, 'home');
+  mkdirSync(home, { mode: 0o700 });
+  const configDir = join(home, '.claude');
+  mkdirSync(configDir, { mode: 0o700 });
+  const config = {
+    hasCompletedOnboarding: true,
+    lastOnboardingVersion: version,
+    numStartups: 3,
+    customApiKeyResponses: { approved: [key.slice(-20)], rejected: [] },
+    autoUpdates: false,
+  };
+  writeFileSync(join(configDir, '.claude.json'), JSON.stringify(config, null, 2), { mode: 0o600 });
+  return { home, configDir };
+}
+
+/** The spec as the lab runs it: the built-in file with the binary pointed at the cached install. */
+function loadSpec(binPath) {
+  const spec = JSON.parse(readFileSync(join(repo, 'specs', SPEC_ID, 'spec.json'), 'utf8'));
+  return { ...spec, binary: binPath };
+}
+
+/** The driver's status at absolute time `t` (ms), from the live session's state changes. */
+function statusAt(timeline, t) {
+  let cur = null;
+  for (const c of timeline) {
+    if (c.atAbs <= t) cur = c;
+    else break;
+  }
+  return cur;
+}
+
+/**
+ * A spec-independent reading of the screen (deliberately simple; only for measuring render lag):
+ * approval prompt, picker, a running turn, else idle.
+ */
+export function observeScreen(text) {
+  if (/Do you want to [^\n]*\?/.test(text) && /Esc to cancel/.test(text)) return 'approval';
+  if (/^\s*Select model/m.test(text)) return 'picker';
+  if (/esc to interrupt/.test(text) || /^[·✢✳✶✻✽*] \S[^\n]*…/m.test(text)) return 'generating';
+  return 'idle';
+}
+
+const viewMatches = (c, want) => c && c.status === want.status && (want.kind === undefined || (c.modal?.kind ?? null) === want.kind);
+
+/**
+ * Runs one scenario at one size against a fresh CLI. Returns the checks, the timeline and the
+ * ground truth the metrics are computed from.
+ */
+async function runScenario(sc, size, ctx) {
+  const { startLiveSession } = await import(pathToFileURL(join(repo, 'dist', 'harness', 'live-session.js')).href);
+  const tag = `${sc.name}@${size.cols}x${size.rows}`;
+  const tmp = mkdtempSync(join(os.tmpdir(), 'ccl-'));
+  const cwd = join(tmp, 'w');
+  mkdirSync(cwd, { mode: 0o700 });
+  const realCwd = realpathSync(cwd);
+  const key = `sk-ant-lab-${randomBytes(24).toString('hex')}`;
+  const { home, configDir } = prepareHome(tmp, key, ctx.version);
+  const server = await startServer({ scenario: sc });
+  const castPath = join(tmp, `${sc.name}.cast`);
+  const checks = [];
+  const check = (ok, what) => { checks.push({ ok: Boolean(ok), what }); return Boolean(ok); };
+  const marks = []; // ground-truth points: { atAbs, label, expect: {status, kind?} | null }
+  const mark = (label, expect, atAbs = Date.now()) => { marks.push({ atAbs, label, expect }); };
+
+  const session = startLiveSession({
+    spec: ctx.spec,
+    cwd: realCwd,
+    cols: size.cols,
+    rows: size.rows,
+    record: castPath,
+    homeDir: home,
+    extraEnv: {
+      HOME: home,
+      CLAUDE_CONFIG_DIR: configDir,
+      ANTHROPIC_API_KEY: key,
+      ANTHROPIC_BASE_URL: server.url,
+      ANTHROPIC_AUTH_TOKEN: '',
+      ANTHROPIC_MODEL: '',
+      CLAUDECODE: '',
+      DISABLE_AUTOUPDATER: '1',
+      DISABLE_TELEMETRY: '1',
+      DISABLE_ERROR_REPORTING: '1',
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+      TERM: 'xterm-256color',
+    },
+  });
+  const startAbs = Date.now() - session.elapsedMs();
+  // What the CLI has DRAWN, polled every 20 ms independently of the spec: splits each latency into
+  // the CLI's own render lag (server event → screen) and the driver's lag (screen → state change).
+  const screenObs = [];
+  const watcher = setInterval(() => {
+    let text = '';
+    try { text = session.driver.snapshot(); } catch { return; }
+    const kind = observeScreen(text);
+    if (screenObs.length === 0 || screenObs[screenObs.length - 1].kind !== kind) screenObs.push({ atAbs: Date.now(), kind });
+  }, 20);
+  let error = null;
+  try {
+    await session.waitForState('idle', WAIT_MS);
+    check(true, 'starting → idle');
+    await sleep(500);
+    const mainEvents = () => server.events.filter((e) => ['stream_start', 'stream_end', 'tool_use_pending', 'tool_result'].includes(e.kind));
+    const waitServer = async (pred, what, timeoutMs = WAIT_MS) => {
+      const until = Date.now() + timeoutMs;
+      for (;;) {
+        const ev = server.events.find(pred);
+        if (ev) return ev;
+        if (Date.now() > until) throw new Error(`server never logged ${what}`);
+        await sleep(20);
+      }
+    };
+    const finalEnd = () => waitServer((e) => e.kind === 'stream_end' && e.stop_reason === 'end_turn', 'the end of the final answer (stream_end end_turn)');
+
+    if (sc.action === 'picker') {
+      session.driver.dispatch({ kind: 'pty_write', data: '/model' });
+      await sleep(400);
+      mark('picker opened', { status: 'approval', kind: 'picker' });
+      session.driver.dispatch({ kind: 'pty_write', data: '\r' });
+      const view = await session.waitForState('picker', WAIT_MS);
+      const want = sc.expect_picker ?? {};
+      check(view.modal?.kind === 'picker', `picker: modal kind picker (got ${view.modal?.kind})`);
+      if (want.title) check(view.modal?.title === want.title, `picker: title "${want.title}" (got ${JSON.stringify(view.modal?.title)})`);
+      if (want.first_button) check(view.modal?.buttons?.[0]?.label === want.first_button, `picker: first choice "${want.first_button}" (got ${JSON.stringify(view.modal?.buttons?.[0]?.label)})`);
+      check((view.modal?.buttons?.length ?? 0) >= 2, `picker: at least 2 choices (got ${view.modal?.buttons?.length ?? 0})`);
+      await sleep(1500);
+      check(session.driver.getCurrentView()?.state.id === 'picker', 'picker: stays open (never auto-answered)');
+      mark('picker closed (Esc)', { status: 'idle' });
+      session.driver.dispatch({ kind: 'pty_write', data: '\u001b' });
+      await session.waitForState('idle', WAIT_MS);
+      check(mainEvents().length === 0, 'picker: the model server saw no turn');
+    } else {
+      session.driver.dispatch({ kind: 'send_message', text: sc.prompt });
+      // The turn is under way from its first answer, a scripted error included (the CLI retries).
+      const first = await waitServer((e) => e.kind === 'stream_start' || e.kind === 'error_sent', 'a streamed turn');
+      mark(first.kind === 'stream_start' ? 'stream_start' : 'first answer (scripted error)', { status: 'generating' }, first.atMs);
+      if (sc.action === 'approve' || sc.action === 'deny') {
+        const pending = await waitServer((e) => e.kind === 'tool_use_pending', 'a tool_use awaiting permission');
+        mark('tool_use_pending', { status: 'approval', kind: 'approval' }, pending.atMs);
+        const view = await session.waitForState('approval', WAIT_MS);
+        const want = sc.expect_approval ?? {};
+        const got = (view.modal?.buttons ?? []).map((b) => b.label);
+        check(view.modal?.kind === 'approval', `approval: modal kind approval (got ${view.modal?.kind})`);
+        if (want.title) check(view.modal?.title === want.title, `approval: title "${want.title}" (got ${JSON.stringify(view.modal?.title)})`);
+        let buttonsRight = true;
+        if (want.buttons) {
+          const expected = want.buttons.map((b) => b.replaceAll('{cwd}', realCwd));
+          buttonsRight = check(JSON.stringify(got) === JSON.stringify(expected), `approval: buttons ${JSON.stringify(expected)} (got ${JSON.stringify(got)})`);
+        } else {
+          buttonsRight = check(got.length >= (want.buttons_min ?? 2), `approval: at least ${want.buttons_min ?? 2} buttons (got ${JSON.stringify(got)})`);
+        }
+        ctx.approvals.push({ tag, ok: buttonsRight });
+        const press = typeof want.press === 'number' ? want.press : (view.modal?.buttons ?? []).find((b) => b.label === (want.press ?? (sc.action === 'approve' ? 'Yes' : 'No')))?.index;
+        const label = view.modal?.buttons?.find((b) => b.index === press)?.label;
+        // Leave the prompt up for a moment, as a person would: the approval must hold steadily.
+        await sleep(1000);
+        check(session.driver.getCurrentView()?.state.id === 'approval', 'approval: stays up until answered (never auto-answered)');
+        const approve = sc.action === 'approve';
+        mark(approve ? 'approved' : 'denied', { status: approve ? 'generating' : 'idle' });
+        const r = session.driver.dispatch({ kind: 'click_modal_button', index: press, label });
+        check(r.ok, `approval: pressing ${press} (${JSON.stringify(label)}) through the spec's key is accepted${r.ok ? '' : `: ${r.reason}`}`);
+        if (approve) {
+          const res = await waitServer((e) => e.kind === 'tool_result', 'the tool_result after approval');
+          check(res.is_error === false, `approve: the tool_result is a success (got is_error ${res.is_error})`);
+          const end = await finalEnd();
+          mark('stream_end (end_turn)', { status: 'idle' }, end.atMs);
+          await session.waitForState('idle', WAIT_MS);
+          if (sc.marker) check(existsSync(join(realCwd, sc.marker)), `approve: the command ran (${sc.marker} exists)`);
+        } else {
+          await session.waitForState('idle', WAIT_MS);
+          await sleep(1500);
+          check(!server.events.some((e) => e.kind === 'tool_result'), 'deny: the CLI sent no tool_result (the turn ended at the prompt)');
+          if (sc.marker) check(!existsSync(join(realCwd, sc.marker)), `deny: the command did not run (${sc.marker} absent)`);
+        }
+      } else {
+        const end = await finalEnd();
+        mark('stream_end (end_turn)', { status: 'idle' }, end.atMs);
+        await session.waitForState('idle', WAIT_MS);
+        if (sc.expect_errors !== undefined) {
+          const errors = server.events.filter((e) => e.kind === 'error_sent').length;
+          check(errors === sc.expect_errors, `errors: the server answered ${sc.expect_errors} request(s) with an error (got ${errors})`);
+          const rel = (abs) => (abs - startAbs) / 1000;
+          const idleMidTurn = session.changes.some((c) => c.state === 'idle' && c.t > rel(first.atMs) + 0.5 && c.t < rel(end.atMs));
+          check(!idleMidTurn, 'errors: no idle while the CLI retried (generating throughout the turn)');
+        }
+        if (sc.expect_screen) {
+          await sleep(300);
+          check(new RegExp(sc.expect_screen).test(session.driver.snapshot()), `screen shows /${sc.expect_screen}/ at the end`);
+        }
+      }
+    }
+    await sleep(1500);
+    check(session.driver.getCurrentView()?.state.id === 'idle', `ends idle (got ${session.driver.getCurrentView()?.state.id})`);
+  } catch (err) {
+    error = err;
+    check(false, `scenario ran to the end: ${String(err?.message ?? err).split('\n').slice(0, 30).join('\n    ')}`);
+  } finally {
+    mark('end', null);
+    clearInterval(watcher);
+    await session.stop();
+    await server.close();
+  }
+  const timeline = session.changes.map((c) => ({ atAbs: startAbs + Math.round(c.t * 1000), t: c.t, state: c.state, status: c.status, modal: c.modal }));
+  const metrics = measure(marks, timeline, ctx.goalChecks ? check : null, screenObs);
+  const result = { sc, size, tag, tmp, castPath, checks, timeline, marks, metrics, serverEvents: server.events, startAbs, realCwd, error, version: ctx.version };
+  if (!error) {
+    // Live, the state ids must be exactly what the server knows happened: nothing missing, nothing extra.
+    const want = expectationFor(result).sequence.map((e) => e.state);
+    const got = timeline.map((c) => c.state).filter((id, i, all) => i === 0 || all[i - 1] !== id);
+    check(JSON.stringify(got) === JSON.stringify(want), `states: exactly ${want.join(' → ')} (got ${got.join(' → ')})`);
+    check(metrics.flaps === 0, `no flaps: every state change follows a ground-truth change within ${EXPLAIN_WINDOW_MS} ms (got ${metrics.flaps} unexplained)`);
+  }
+  return result;
+}
+
+/**
+ * Status accuracy, latency and flaps of one run, from the ground-truth marks.
+ * Labelled time runs from each mark (with an expectation) to the next mark.
+ */
+function measure(marks, timeline, check, screenObs = []) {
+  const sorted = [...marks].sort((a, b) => a.atAbs - b.atAbs);
+  let labelled = 0;
+  let right = 0;
+  const latencies = [];
+  for (let i = 0; i < sorted.length - 1; i++) {
+    const m = sorted[i];
+    if (!m.expect) continue;
+    const end = sorted[i + 1].atAbs;
+    for (let t = m.atAbs; t < end; t += 10) {
+      labelled += 10;
+      if (viewMatches(statusAt(timeline, t), m.expect)) right += 10;
+    }
+    // Latency: the first time the driver shows the expected status at or after the mark.
+    const already = viewMatches(statusAt(timeline, m.atAbs), m.expect);
+    const hit = already ? { atAbs: m.atAbs } : timeline.find((c) => c.atAbs >= m.atAbs && viewMatches(c, m.expect));
+    const latencyMs = hit ? hit.atAbs - m.atAbs : null;
+    const kind = m.expect.kind === 'picker' ? 'picker' : m.expect.status;
+    // When did the CLI first draw it? (the screen may show it before the mark: then render lag 0)
+    let screenAt = null;
+    let prev = null;
+    for (const o of screenObs) {
+      if (o.atAbs <= m.atAbs) { prev = o; continue; }
+      if (screenAt === null && o.kind === kind) screenAt = o.atAbs;
+    }
+    if (prev && prev.kind === kind) screenAt = m.atAbs;
+    const renderLagMs = screenAt === null ? null : screenAt - m.atAbs;
+    const driverLagMs = latencyMs === null || renderLagMs === null ? null : Math.max(0, latencyMs - renderLagMs);
+    latencies.push({ label: m.label, kind, latencyMs, renderLagMs, driverLagMs });
+    if (check) {
+      const goal = kind === 'generating' ? GOAL.generatingMs : kind === 'approval' ? GOAL.approvalMs : kind === 'idle' ? GOAL.idleMs : null;
+      // The goals are measured and reported; a check fails only past HARD_LIMIT (something is broken,
+      // not merely a slow CI box).
+      const hard = kind === 'idle' ? HARD_LIMIT.idleMs : HARD_LIMIT.otherMs;
+      if (goal !== null) check(latencyMs !== null && latencyMs <= hard, `latency: ${m.label} → ${kind} within ${hard} ms (took ${latencyMs ?? 'never'} ms; goal ${goal} ms)`);
+    }
+  }
+  // Flaps: state changes after the first idle that no ground-truth mark (or the lab's own key) explains.
+  const firstIdle = timeline.find((c) => c.state === 'idle');
+  let flaps = 0;
+  for (const c of timeline) {
+    if (!firstIdle || c.atAbs <= firstIdle.atAbs) continue;
+    const explained = sorted.some((m) => m.atAbs - 1000 <= c.atAbs && c.atAbs - m.atAbs <= EXPLAIN_WINDOW_MS);
+    if (!explained) flaps++;
+  }
+  return { labelledMs: labelled, rightMs: right, latencies, flaps };
+}
+
+/** The expectation file of a run: what the SERVER and the lab know must happen (not the replay's output). */
+function expectationFor(run) {
+  const { sc, marks, startAbs, realCwd } = run;
+  const seq = [{ state: 'starting' }, { state: 'idle' }];
+  const at = [];
+  const rel = (abs) => Math.round((abs - startAbs) / 10) / 100;
+  if (sc.action === 'picker') {
+    const want = sc.expect_picker ?? {};
+    seq.push({ state: 'picker', status: 'approval', modal: { kind: 'picker', ...(want.title ? { title: want.title } : {}) } });
+    seq.push({ state: 'idle', modal: null });
+    const open = marks.find((m) => m.label === 'picker opened');
+    const close = marks.find((m) => m.label.startsWith('picker closed'));
+    if (open && close) at.push({ t: rel((open.atAbs + close.atAbs) / 2 + 500), state: 'picker' });
+  } else {
+    seq.push({ state: 'busy', status: 'generating' });
+    if (sc.action === 'approve' || sc.action === 'deny') {
+      const want = sc.expect_approval ?? {};
+      const modal = { kind: 'approval' };
+      if (want.title) modal.title = want.title;
+      if (want.buttons) modal.buttons = want.buttons.map((b) => b.replaceAll('{cwd}', realCwd));
+      seq.push({ state: 'approval', status: 'approval', modal });
+      if (sc.action === 'approve') seq.push({ state: 'busy', modal: null });
+      seq.push({ state: 'idle', modal: null });
+      const pending = marks.find((m) => m.label === 'tool_use_pending');
+      const answered = marks.find((m) => m.label === 'approved' || m.label === 'denied');
+      if (pending && answered && answered.atAbs - pending.atAbs > 1000) at.push({ t: rel((pending.atAbs + answered.atAbs) / 2 + 300), state: 'approval' });
+    } else {
+      seq.push({ state: 'idle' });
+    }
+  }
+  return { description: `${sc.description} (${run.size.cols}×${run.size.rows}, Claude Code ${run.version}, recorded by npm run lab -- claude-code)`, sequence: seq, ...(at.length ? { at } : {}), final: { state: 'idle' } };
+}
+
+const pct = (a, b) => (b ? `${((100 * a) / b).toFixed(1)}%` : 'n/a');
+function quantile(xs, q) {
+  if (!xs.length) return null;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)];
+}
+
+/** Writes docs/accuracy/claude-code.md from the runs. */
+function writeAccuracy(runs, version, file) {
+  const lines = [
+    `# Accuracy: \`${SPEC_ID}\` spec against Claude Code`,
+    '',
+    'Generated by `npm run lab -- claude-code --accuracy` (lab/claude-code/lab.mjs). The real CLI ran in a real PTY',
+    'under the driver against the scripted Messages API server; the ground truth is the server\'s log (streaming,',
+    'tool call awaiting permission, tool result) and the lab\'s own key presses (approve, deny, picker open/close).',
+    '',
+    '* **Status right**: fraction of labelled time (from each ground-truth change to the next) in which the driver',
+    '  showed the expected status (`generating`, `approval`, `idle`; the picker must also carry modal kind `picker`).',
+    '  Detection latency counts against it, so 100% is impossible by construction.',
+    '* **Buttons right**: approvals whose extracted buttons equalled the exact expected labels.',
+    '* **Latency**: from the ground-truth change to the driver\'s matching state change (goals: generating/approval',
+    `  ≤ ${GOAL.generatingMs} ms, idle ≤ ${GOAL.idleMs} ms).`,
+    `* **Flaps**: state changes after the first idle with no ground-truth change within ${EXPLAIN_WINDOW_MS} ms before them.`,
+    '',
+    `## Claude Code ${version}`,
+    '',
+    `Measured ${new Date().toISOString().slice(0, 10)} on ${os.platform()} ${os.arch()}, Node ${process.version}.`,
+    '',
+    '| run | status right | buttons right | generating p50/p95 ms | approval p50/p95 ms | idle p50/p95 ms | flaps | checks |',
+    '|---|---|---|---|---|---|---|---|',
+  ];
+  const all = { labelled: 0, right: 0, lat: { generating: [], approval: [], idle: [], picker: [] }, flaps: 0, approvals: 0, approvalsOk: 0 };
+  const fmt = (xs) => (xs.length ? `${quantile(xs, 0.5)} / ${quantile(xs, 0.95)}` : '–');
+  for (const r of runs) {
+    const lat = { generating: [], approval: [], idle: [], picker: [] };
+    for (const l of r.metrics.latencies) if (l.latencyMs !== null) lat[l.kind]?.push(l.latencyMs);
+    for (const k of Object.keys(lat)) all.lat[k].push(...lat[k]);
+    all.labelled += r.metrics.labelledMs;
+    all.right += r.metrics.rightMs;
+    all.flaps += r.metrics.flaps;
+    const appr = r.approval;
+    if (appr) { all.approvals++; if (appr.ok) all.approvalsOk++; }
+    const passed = r.checks.filter((c) => c.ok).length;
+    lines.push(`| ${r.tag} | ${pct(r.metrics.rightMs, r.metrics.labelledMs)} | ${appr ? (appr.ok ? 'yes' : 'no') : '–'} | ${fmt(lat.generating)} | ${fmt(lat.approval)} | ${fmt(lat.idle)} | ${r.metrics.flaps} | ${passed}/${r.checks.length} |`);
+  }
+  lines.push(`| **all** | **${pct(all.right, all.labelled)}** | **${all.approvalsOk}/${all.approvals}** | **${fmt(all.lat.generating)}** | **${fmt(all.lat.approval)}** | **${fmt(all.lat.idle)}** | **${all.flaps}** | |`);
+  lines.push('', `Picker open latency p50/p95: ${fmt(all.lat.picker)} ms.`, '');
+  // Split: the CLI's own render lag (server event → first screen showing it, polled every 20 ms,
+  // spec-independent) and the driver's lag (screen → state change), which is what the spec controls.
+  lines.push('### Where the latency goes', '',
+    'Total = ground-truth change → driver state change. CLI render = ground-truth change → the first screen that shows it',
+    '(a spec-independent reading polled every 20 ms). Driver = the rest: how long specterm took once it was on screen; the',
+    'goals ("within 300 ms / 1.5 s of appearing") apply to this part.', '',
+    '| change | n | total p50 / p95 ms | CLI render p50 / p95 ms | driver p50 / p95 ms | driver goal | met |',
+    '|---|---|---|---|---|---|---|');
+  for (const kind of ['generating', 'approval', 'picker', 'idle']) {
+    const ls = runs.flatMap((r) => r.metrics.latencies.filter((l) => l.kind === kind));
+    const tot = ls.map((l) => l.latencyMs).filter((x) => x !== null);
+    const ren = ls.map((l) => l.renderLagMs).filter((x) => x !== null);
+    const drv = ls.map((l) => l.driverLagMs).filter((x) => x !== null);
+    const goal = kind === 'idle' ? GOAL.idleMs : GOAL.generatingMs;
+    const met = drv.filter((x) => x <= goal).length;
+    lines.push(`| ${kind} | ${ls.length} | ${fmt(tot)} | ${fmt(ren)} | ${fmt(drv)} | ≤ ${goal} | ${met}/${drv.length} |`);
+  }
+  lines.push('');
+  const failed = runs.flatMap((r) => r.checks.filter((c) => !c.ok).map((c) => `* ${r.tag}: ${c.what.split('\n')[0]}`));
+  lines.push('### Failed checks', '', ...(failed.length ? failed : ['None.']), '');
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, `${lines.join('\n')}\n`);
+}
+
+/**
+ * Entry point for `npm run lab -- claude-code`.
+ * @param {string[]} args
+ * @returns {Promise<number>} 0 when every check passed, 1 on a failed check, 2 on a usage/setup error
+ */
+export async function main(args) {
+  const began = Date.now();
+  let opts;
+  try {
+    opts = parseArgs(args);
+  } catch (err) {
+    process.stderr.write(`claude-code lab: ${err.message}\n`);
+    return 2;
+  }
+  const say = (s) => { if (!opts.ci) process.stdout.write(`${s}\n`); };
+  if (!existsSync(join(repo, 'dist', 'harness', 'live-session.js'))) {
+    process.stderr.write('claude-code lab: dist/harness/live-session.js is missing; run `npm run build` first\n');
+    return 2;
+  }
+  let cli;
+  try {
+    cli = ensureCli(PKG, opts.version, 'claude');
+  } catch (err) {
+    process.stderr.write(`claude-code lab: cannot install ${PKG}@${opts.version}: ${err.message}\n`);
+    return 2;
+  }
+  let scenarios = loadScenarios();
+  if (opts.scenarios.length) {
+    const unknown = opts.scenarios.filter((n) => !scenarios.some((s) => s.name === n));
+    if (unknown.length) {
+      process.stderr.write(`claude-code lab: unknown scenario(s) ${unknown.join(', ')}; have ${scenarios.map((s) => s.name).join(', ')}\n`);
+      return 2;
+    }
+    scenarios = scenarios.filter((s) => opts.scenarios.includes(s.name));
+  } else if (opts.ci) {
+    scenarios = scenarios.filter((s) => s.core);
+  }
+  const sizes = opts.sizes.length ? opts.sizes : opts.ci ? [{ cols: 80, rows: 24 }] : [{ cols: 80, rows: 24 }, { cols: 160, rows: 50 }];
+  const ctx = { spec: loadSpec(cli.binPath), version: cli.version, approvals: [], goalChecks: true };
+  say(`claude-code lab: Claude Code ${cli.version} (${cli.binPath}), ${scenarios.length} scenario(s) × ${sizes.length} size(s)`);
+  const runs = [];
+  const retried = [];
+  for (const size of sizes) {
+    for (const sc of scenarios) {
+      let before = ctx.approvals.length;
+      let run = await runScenario(sc, size, ctx);
+      if (opts.ci && run.checks.some((c) => !c.ok)) {
+        // CI: a real regression fails twice; a one-off hiccup of a loaded box does not fail the build
+        // but is named in the output.
+        const firstFailures = run.checks.filter((c) => !c.ok).map((c) => c.what.split('\n')[0]);
+        process.stdout.write(`retrying ${run.tag} once after: ${firstFailures.join('; ')}\n`);
+        rmSync(run.tmp, { recursive: true, force: true });
+        ctx.approvals.length = before;
+        before = ctx.approvals.length;
+        run = await runScenario(sc, size, ctx);
+        retried.push(run.tag);
+      }
+      run.approval = ctx.approvals.length > before ? ctx.approvals[ctx.approvals.length - 1] : null;
+      runs.push(run);
+      const failed = run.checks.filter((c) => !c.ok);
+      say(`${failed.length ? 'FAIL' : 'ok  '} ${run.tag}: ${run.checks.length - failed.length}/${run.checks.length} checks; states ${run.timeline.map((c) => c.state).join(' → ')}`);
+      for (const c of failed) process.stdout.write(`     ✗ ${run.tag}: ${c.what}\n`);
+      if (failed.length) process.stdout.write(`     (recording kept: ${run.castPath})\n`);
+    }
+  }
+  if (opts.recordTo) {
+    mkdirSync(opts.recordTo, { recursive: true });
+    for (const r of runs) {
+      const base = r.size.cols === 80 && r.size.rows === 24 ? r.sc.name : `${r.sc.name}-${r.size.cols}x${r.size.rows}`;
+      if (!r.checks.every((c) => c.ok)) { say(`not recording ${r.tag}: it has failed checks`); continue; }
+      copyFileSync(r.castPath, join(opts.recordTo, `${base}.cast`));
+      chmodSync(join(opts.recordTo, `${base}.cast`), 0o644);
+      writeFileSync(join(opts.recordTo, `${base}.expect.json`), `${JSON.stringify(expectationFor(r), null, 2)}\n`);
+      say(`recorded ${base}.cast + ${base}.expect.json`);
+    }
+  }
+  if (opts.accuracy) {
+    const file = join(repo, 'docs', 'accuracy', `${SPEC_ID}.md`);
+    writeAccuracy(runs, cli.version, file);
+    say(`wrote ${file}`);
+  }
+  const anyFailed = runs.some((r) => r.checks.some((c) => !c.ok));
+  for (const r of runs) {
+    const keep = opts.keep || (anyFailed && r.checks.some((c) => !c.ok));
+    if (!keep) rmSync(r.tmp, { recursive: true, force: true });
+    else if (opts.keep) say(`kept ${r.tmp}`);
+  }
+  const totalChecks = runs.reduce((n, r) => n + r.checks.length, 0);
+  const passedChecks = runs.reduce((n, r) => n + r.checks.filter((c) => c.ok).length, 0);
+  const passedRuns = runs.filter((r) => r.checks.every((c) => c.ok)).length;
+  process.stdout.write(`claude-code lab: ${anyFailed ? 'FAILED' : 'passed'} — ${passedRuns}/${runs.length} runs, ${passedChecks}/${totalChecks} checks, Claude Code ${cli.version}, ${((Date.now() - began) / 1000).toFixed(1)} s${retried.length ? ` (retried once: ${retried.join(', ')})` : ''}\n`);
+  return anyFailed ? 1 : 0;
+}
