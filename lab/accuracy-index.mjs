@@ -10,18 +10,20 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dir = join(root, 'docs', 'accuracy');
-const rows = [];
-for (const file of readdirSync(dir).filter((f) => f.endsWith('.md')).sort()) {
-  const text = readFileSync(join(dir, file), 'utf8');
-  let version = null;
-  let header = null;
+/** The first table under each `## <CLI version>` heading of a report: its summary. */
+function summaries(text) {
+  const out = [];
+  let current = null;
   for (const line of text.split('\n')) {
     const h = /^## (.+)$/.exec(line);
-    if (h) { version = h[1]; header = null; continue; }
-    if (line.startsWith('| run ') || line.startsWith('| scenario ')) header = line;
-    if (version && /^\| \*\*all\*\*/.test(line)) rows.push({ id: file.replace(/\.md$/, ''), version, header, line });
+    if (h) { current = { version: h[1], table: [], done: false }; out.push(current); continue; }
+    if (!current || current.done) continue;
+    if (line.startsWith('|')) current.table.push(line);
+    else if (current.table.length > 0) current.done = true;
   }
+  return out.filter((s) => s.table.length > 0);
 }
+
 const out = [
   '# Accuracy of the built-in specs',
   '',
@@ -31,11 +33,16 @@ const out = [
   'Definitions (status right, buttons right, latency, flaps) are in each report.',
   '',
 ];
-for (const r of rows) {
-  out.push(`## ${r.id} — ${r.version}`, '', `Details: [docs/accuracy/${r.id}.md](accuracy/${r.id}.md)`, '');
-  if (r.header) out.push(r.header, r.header.replace(/[^|]+/g, '---'));
-  out.push(r.line, '');
+let count = 0;
+for (const file of readdirSync(dir).filter((f) => f.endsWith('.md')).sort()) {
+  const id = file.replace(/\.md$/, '');
+  for (const s of summaries(readFileSync(join(dir, file), 'utf8'))) {
+    count += 1;
+    // A per-run table keeps only its header and its "all" row.
+    const rows = s.table.some((l) => /\*\*all\*\*/.test(l)) ? [s.table[0], s.table[1], ...s.table.filter((l) => /\*\*all\*\*/.test(l))] : s.table;
+    out.push(`## ${id} — ${s.version}`, '', `Details: [docs/accuracy/${file}](accuracy/${file})`, '', ...rows, '');
+  }
 }
-if (rows.length === 0) out.push('No reports yet.', '');
+if (count === 0) out.push('No reports yet.', '');
 writeFileSync(join(root, 'docs', 'accuracy.md'), out.join('\n'));
-console.log(`docs/accuracy.md: ${rows.length} CLI version(s)`);
+console.log(`docs/accuracy.md: ${count} CLI version(s)`);
