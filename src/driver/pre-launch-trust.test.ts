@@ -314,3 +314,76 @@ describe('inspectJson', () => {
     expect(inspectJson('[' .repeat(100_000))).toMatch(/nested too deeply|unexpected end/);
   });
 });
+
+describe('gemini_trusted_folders', () => {
+  const cfg = { scheme: 'gemini_trusted_folders' } as const;
+  const file = () => path.join(home, '.gemini', 'trustedFolders.json');
+
+  it('creates ~/.gemini/trustedFolders.json as an object map with the folder as TRUST_FOLDER', () => {
+    const r = applyPreLaunchTrust(cfg, ws, opts());
+    expect(r).toMatchObject({ status: 'added', file: file(), path: ws });
+    expect(JSON.parse(fs.readFileSync(file(), 'utf8'))).toEqual({ [ws]: 'TRUST_FOLDER' });
+    expect(fs.statSync(file()).mode & 0o777).toBe(0o600);
+    expect(leftovers(path.dirname(file()))).toEqual([]);
+  });
+
+  it('keeps the other folders and is a no-op the second time', () => {
+    write(file(), '{\n    "/elsewhere": "DO_NOT_TRUST",\n    "/x": "TRUST_PARENT"\n}\n');
+    expect(applyPreLaunchTrust(cfg, ws, opts()).status).toBe('added');
+    const text = fs.readFileSync(file(), 'utf8');
+    expect(JSON.parse(text)).toEqual({ '/elsewhere': 'DO_NOT_TRUST', '/x': 'TRUST_PARENT', [ws]: 'TRUST_FOLDER' });
+    expect(text).toContain('\n    "/x"');
+    expect(applyPreLaunchTrust(cfg, ws, opts()).status).toBe('already');
+    expect(fs.readFileSync(file(), 'utf8')).toBe(text);
+  });
+
+  it('treats TRUST_PARENT on the folder as already trusted', () => {
+    write(file(), JSON.stringify({ [ws]: 'TRUST_PARENT' }));
+    expect(applyPreLaunchTrust(cfg, ws, opts()).status).toBe('already');
+  });
+
+  it('leaves an explicit DO_NOT_TRUST on the folder or on a parent as it is', () => {
+    const before = JSON.stringify({ [ws]: 'DO_NOT_TRUST' });
+    write(file(), before);
+    expect(applyPreLaunchTrust(cfg, ws, opts()).status).toBe('skipped');
+    expect(fs.readFileSync(file(), 'utf8')).toBe(before);
+    const parent = JSON.stringify({ [path.dirname(ws)]: 'DO_NOT_TRUST' });
+    write(file(), parent);
+    const r = applyPreLaunchTrust(cfg, ws, opts());
+    expect(r.status).toBe('skipped');
+    expect(r.message).toContain('DO_NOT_TRUST');
+    expect(fs.readFileSync(file(), 'utf8')).toBe(parent);
+  });
+
+  it('does not read a sibling whose name starts like a distrusted folder as its child', () => {
+    write(file(), JSON.stringify({ [`${ws}-old`]: 'DO_NOT_TRUST' }));
+    expect(applyPreLaunchTrust(cfg, ws, opts()).status).toBe('added');
+  });
+
+  it('leaves an unparsable file (e.g. with comments) and an array root byte-identical and reports it', () => {
+    for (const text of ['{ // trusted\n "/a": "TRUST_FOLDER" }', '["/a"]', '{"/a": ']) {
+      write(file(), text);
+      const r = applyPreLaunchTrust(cfg, ws, opts());
+      expect(r.status).toBe('error');
+      expect(r.message).toContain(file());
+      expect(fs.readFileSync(file(), 'utf8')).toBe(text);
+    }
+  });
+
+  it('refuses to overwrite a value Gemini does not know under the folder key', () => {
+    write(file(), JSON.stringify({ [ws]: true }));
+    const r = applyPreLaunchTrust(cfg, ws, opts());
+    expect(r.status).toBe('error');
+    expect(JSON.parse(fs.readFileSync(file(), 'utf8'))).toEqual({ [ws]: true });
+  });
+
+  it('honours GEMINI_CLI_HOME and GEMINI_CLI_TRUSTED_FOLDERS_PATH from the child environment', () => {
+    const alt = path.join(root, 'gemini-home');
+    expect(applyPreLaunchTrust(cfg, ws, opts({ env: { GEMINI_CLI_HOME: alt } })).file).toBe(path.join(alt, '.gemini', 'trustedFolders.json'));
+    expect(fs.existsSync(path.join(alt, '.gemini', 'trustedFolders.json'))).toBe(true);
+    const explicit = path.join(root, 'elsewhere', 'tf.json');
+    expect(applyPreLaunchTrust(cfg, ws, opts({ env: { GEMINI_CLI_HOME: alt, GEMINI_CLI_TRUSTED_FOLDERS_PATH: explicit } })).file).toBe(explicit);
+    expect(JSON.parse(fs.readFileSync(explicit, 'utf8'))).toEqual({ [ws]: 'TRUST_FOLDER' });
+    expect(fs.existsSync(file())).toBe(false);
+  });
+});

@@ -33,7 +33,7 @@ export interface TrustResult {
 export interface PreLaunchTrustOptions {
   /** Home directory for `~` and the named schemes. Default `os.homedir()`. */
   homeDir?: string;
-  /** Environment to read `CODEX_HOME` / `CLAUDE_CONFIG_DIR` from (pass the child's env). Default `process.env`. */
+  /** Environment to read `CODEX_HOME` / `CLAUDE_CONFIG_DIR` / `GEMINI_CLI_HOME` / `GEMINI_CLI_TRUSTED_FOLDERS_PATH` from (pass the child's env). Default `process.env`. */
   env?: Record<string, string | undefined>;
   /** Clock for `decided_at` (grok). Default `() => new Date()`. */
   now?: () => Date;
@@ -89,8 +89,10 @@ function applyOrThrow(cfg: PreLaunchTrust, workingDir: string, opts: PreLaunchTr
       }
       case 'kimi_workspace_file':
         return createKimiWorkspaceFile(home, ws);
+      case 'gemini_trusted_folders':
+        return updateJsonFile(geminiTrustedFoldersFile(env, home), ws, opts, (root, file) => setGeminiFolderTrust(root, file, ws));
       default:
-        return { status: 'error', message: `pre_launch_trust.scheme ${JSON.stringify((cfg as { scheme: unknown }).scheme)} is not supported; use claude_json_projects, codex_toml_file, grok_toml_file or kimi_workspace_file` };
+        return { status: 'error', message: `pre_launch_trust.scheme ${JSON.stringify((cfg as { scheme: unknown }).scheme)} is not supported; use claude_json_projects, codex_toml_file, gemini_trusted_folders, grok_toml_file or kimi_workspace_file` };
     }
   }
   const { settings_path: settingsPath, key } = cfg;
@@ -117,7 +119,7 @@ function workspacePath(workingDir: string): string {
 
 type JsonObject = Record<string, unknown>;
 /** `changed` → write; `already` → no-op; a string → refuse with that message. */
-type Mutation = 'changed' | 'already' | { refuse: string };
+type Mutation = 'changed' | 'already' | { refuse: string } | { skip: string };
 
 function isPlainObject(v: unknown): v is JsonObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -152,6 +154,42 @@ function setClaudeProjectTrust(root: JsonObject, file: string, ws: string): Muta
   return 'changed';
 }
 
+// ── gemini: trustedFolders.json ─────────────────────────────────────────────
+
+/** Trust levels Gemini CLI (0.61) understands; the first two make a folder trusted. */
+const GEMINI_TRUSTING_LEVELS = ['TRUST_FOLDER', 'TRUST_PARENT'];
+
+/**
+ * Gemini CLI's trust store, as 0.61 locates it: `$GEMINI_CLI_TRUSTED_FOLDERS_PATH`, else
+ * `<GEMINI_CLI_HOME or home>/.gemini/trustedFolders.json` (the child's environment decides).
+ */
+function geminiTrustedFoldersFile(env: Record<string, string | undefined>, home: string): string {
+  if (env.GEMINI_CLI_TRUSTED_FOLDERS_PATH) return expandHome(env.GEMINI_CLI_TRUSTED_FOLDERS_PATH, home);
+  const base = env.GEMINI_CLI_HOME ? expandHome(env.GEMINI_CLI_HOME, home) : home;
+  return path.join(base, '.gemini', 'trustedFolders.json');
+}
+
+/**
+ * Gemini keeps an OBJECT map `{ "<realpath>": "TRUST_FOLDER" | "TRUST_PARENT" | "DO_NOT_TRUST" }`.
+ * An explicit `DO_NOT_TRUST` for this folder is the user's decision and is kept; any other
+ * existing value under that key (unknown to Gemini, which ignores it) is never overwritten.
+ */
+function setGeminiFolderTrust(root: JsonObject, file: string, ws: string): Mutation {
+  const entry = Object.prototype.hasOwnProperty.call(root, ws) ? root[ws] : undefined;
+  // Our exact-path entry would be the longest match and so override a user's "DO_NOT_TRUST" on an ancestor.
+  const distrustingAncestor = Object.keys(root).find((k) => root[k] === 'DO_NOT_TRUST' && k !== ws && ws.startsWith(k.endsWith(path.sep) ? k : k + path.sep));
+  if (entry === undefined && distrustingAncestor !== undefined) {
+    return { skip: `${file} marks ${distrustingAncestor} (a parent of ${ws}) as DO_NOT_TRUST; that decision is left as it is` };
+  }
+  if (entry === undefined) {
+    root[ws] = 'TRUST_FOLDER';
+    return 'changed';
+  }
+  if (typeof entry === 'string' && GEMINI_TRUSTING_LEVELS.includes(entry)) return 'already';
+  if (entry === 'DO_NOT_TRUST') return { skip: `${file} marks ${ws} as DO_NOT_TRUST; that decision is left as it is` };
+  return { refuse: `${file}: ${JSON.stringify(ws)} is ${JSON.stringify(entry)}, expected "TRUST_FOLDER", "TRUST_PARENT" or "DO_NOT_TRUST"; fix it by hand` };
+}
+
 /**
  * Read → parse → mutate → atomic replace, under the lock, retried when the file changed between
  * our read and our rename. Missing or blank file → created from `{}` with mode 0600.
@@ -174,6 +212,7 @@ function updateJsonFile(file: string, ws: string, opts: PreLaunchTrustOptions, m
       if (!isPlainObject(root)) return { status: 'error', file, path: ws, message: `${file}: the top level is ${describeJson(root)}, expected an object; the file was left untouched — fix it by hand` };
       const outcome = mutate(root, file);
       if (outcome === 'already') return { status: 'already', file, path: ws };
+      if (typeof outcome === 'object' && 'skip' in outcome) return { status: 'skipped', file, path: ws, message: outcome.skip };
       if (typeof outcome === 'object') return { status: 'error', file, path: ws, message: `${outcome.refuse}; the file was left untouched` };
       const text = formatJsonLike(root, blank ? null : before);
       if (commitAtomically(target, text, before, opts.beforeCommit)) return { status: 'added', file, path: ws };

@@ -239,7 +239,8 @@ export type PreLaunchTrustScheme =
   | 'kimi_workspace_file'
   | 'grok_toml_file'
   | 'codex_toml_file'
-  | 'claude_json_projects';
+  | 'claude_json_projects'
+  | 'gemini_trusted_folders';
 
 export interface PreLaunchTrustNamed {
   scheme: PreLaunchTrustScheme;
