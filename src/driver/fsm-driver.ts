@@ -157,7 +157,9 @@ export class FsmDriver {
   #current: CurrentView | null = null;
   #history: DriverHistoryEntry[] = [];
   #snapshots: FsmSnapshotEntry[] = [];
+  /** Ring buffer of the last TIMELINE_LIMIT events; #timelineNext is the next slot to write. */
   #timeline: TimelineEvent[] = [];
+  #timelineNext = 0;
   #prevStateAt = 0;
   #readySeen = false;
   #lastBusyAt = 0;
@@ -171,6 +173,7 @@ export class FsmDriver {
 
   #evalTimer: TimerHandle | null = null;
   #evalIsLeading = false;
+  #evalDueAt = 0;
   #wakeTimer: TimerHandle | null = null;
   #stallTimer: TimerHandle | null = null;
   #lastRefocusAt = 0;
@@ -348,10 +351,23 @@ export class FsmDriver {
       if (this.#evalTimer !== null && this.#evalIsLeading) return;
       const interval = this.#opts.evalIntervalMs ?? DEFAULT_EVAL_INTERVAL_MS;
       dueAt = Math.min(now + QUIET_MS, Math.max(this.#lastEvalAt + interval, now + EVAL_SETTLE_MS));
+      // Inside a stream the due time only moves later: keep the armed timer and let it re-arm
+      // itself for the rest when it fires (one timer per stream, not one per chunk).
+      if (this.#evalTimer !== null && dueAt >= this.#evalDueAt) {
+        this.#evalDueAt = dueAt;
+        return;
+      }
     }
     this.#scheduler.clearTimeout(this.#evalTimer);
     this.#evalIsLeading = leading;
+    this.#armEvalTimer(now, dueAt);
+  }
+
+  #armEvalTimer(now: number, dueAt: number): void {
+    this.#evalDueAt = dueAt;
     this.#evalTimer = this.#scheduler.setTimeout(() => {
+      const t = this.#scheduler.now();
+      if (t < this.#evalDueAt) { this.#armEvalTimer(t, this.#evalDueAt); return; }
       this.#evalTimer = null;
       this.#reevaluate('output');
     }, dueAt - now);
@@ -413,7 +429,7 @@ export class FsmDriver {
     const from = this.#stateId;
     if (fired) this.#commit(fired, ev, now);
     this.#markReady();
-    this.#emitState(reason === 'init' || reason === 'reload' || reason === 'refresh', viewportText, { sections: ev.sections, lines: frame.lines });
+    this.#emitState(reason === 'init' || reason === 'reload' || reason === 'refresh', viewportText, { sections: ev.sections, lines: frame.lines, viewport });
     this.#sender.afterEvaluation();
     if (this.#status() === 'generating') this.#lastBusyAt = now;
 
@@ -477,7 +493,7 @@ export class FsmDriver {
 
   // ── Emitting state ────────────────────────────────────────────────────
 
-  #emitState(force: boolean, viewportText: () => string, frame: { sections: ResolvedSection[]; lines: string[] }): void {
+  #emitState(force: boolean, viewportText: () => string, frame: { sections: ResolvedSection[]; lines: string[]; viewport: readonly string[] }): void {
     const state = stateById(this.#spec, this.#stateId);
     if (!state) return; // hot reload removed the current state: only "*" edges apply (§8)
     const modal = this.#deriveModal(state, frame);
@@ -488,7 +504,7 @@ export class FsmDriver {
     const changed = force || !prev || prev.state.id !== next.state.id || prev.state.title !== next.state.title
       || !sameModal(prev.modal, next.modal) || !sameControls(prev.controls, next.controls);
     this.#current = next;
-    this.#evaluateSignals(viewportText);
+    this.#evaluateSignals(frame.viewport, viewportText);
     if (this.#pickerInProgress) this.#advancePicker(viewportText());
     if (!changed) return;
     this.#emit({ kind: 'state_changed', state: next.state, modal: toModalView(next.modal), controls: next.controls });
@@ -535,12 +551,11 @@ export class FsmDriver {
     return out;
   }
 
-  #evaluateSignals(viewportText: () => string): void {
+  #evaluateSignals(viewport: readonly string[], viewportText: () => string): void {
     if (!this.#spec.signal_rules?.length) return;
-    const text = viewportText();
     const needsSections = this.#spec.signal_rules.some((r) => r.section !== undefined);
-    const sections = needsSections ? resolveSections(this.#spec.sections, text.split('\n'), text) : [];
-    for (const hit of this.#signals.evaluate(sections, text, this.#scheduler.now())) {
+    const sections = needsSections ? resolveSections(this.#spec.sections, viewport as string[], viewportText) : [];
+    for (const hit of this.#signals.evaluate(sections, viewport, viewportText, this.#scheduler.now())) {
       this.#emit({ kind: 'signal_detected', id: hit.id, signal_kind: hit.kind, params: hit.params, text: hit.text });
     }
   }
@@ -946,7 +961,8 @@ export class FsmDriver {
   getStateHistory(): ReadonlyArray<DriverHistoryEntry> { return this.#history; }
   getFsmSnapshotHistory(): ReadonlyArray<FsmSnapshotEntry> { return this.#snapshots; }
   getEventTimeline(limit?: number): ReadonlyArray<TimelineEvent> {
-    const items = limit === undefined ? this.#timeline : this.#timeline.slice(-limit);
+    const ordered = this.#timeline.length < TIMELINE_LIMIT ? this.#timeline : [...this.#timeline.slice(this.#timelineNext), ...this.#timeline.slice(0, this.#timelineNext)];
+    const items = limit === undefined ? ordered : ordered.slice(-limit);
     return items.map((e) => ({ ...e, preview: controlEscape(e.preview) }));
   }
   hasSeenReady(): boolean { return this.#readySeen; }
@@ -1016,8 +1032,10 @@ export class FsmDriver {
 
   /** Raw slices are kept; escaping happens when someone reads the timeline. */
   #pushTimeline(kind: TimelineEvent['kind'], data: string): void {
-    this.#timeline.push({ kind, at: this.#scheduler.now(), preview: data.length > TIMELINE_PREVIEW_CHARS ? data.slice(0, TIMELINE_PREVIEW_CHARS) : data });
-    if (this.#timeline.length > TIMELINE_LIMIT) this.#timeline.shift();
+    const entry = { kind, at: this.#scheduler.now(), preview: data.length > TIMELINE_PREVIEW_CHARS ? data.slice(0, TIMELINE_PREVIEW_CHARS) : data };
+    if (this.#timeline.length < TIMELINE_LIMIT) this.#timeline.push(entry);
+    else this.#timeline[this.#timelineNext] = entry;
+    this.#timelineNext = (this.#timelineNext + 1) % TIMELINE_LIMIT;
   }
 
   #emit(ev: DashboardEvent): void {

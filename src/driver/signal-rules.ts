@@ -46,12 +46,17 @@ export class SignalRuleSet {
     }
   }
 
-  /** Evaluates every rule on the viewport and returns the hits its gate lets through. */
-  evaluate(sections: ResolvedSection[], viewport: string, now: number): SignalHit[] {
+  /**
+   * Evaluates every rule on the viewport (its rows, and its text joined on demand) and returns
+   * the hits the gates let through.
+   */
+  evaluate(sections: ResolvedSection[], viewportLines: readonly string[], viewportText: () => string, now: number): SignalHit[] {
     const hits: SignalHit[] = [];
     for (const c of this.#rules) {
-      const hay = sectionText(sections, c.rule.section, viewport);
-      const m = this.#match(c, hay);
+      // An unscoped per-line rule reads the rows directly: no join, no split.
+      const m = c.rule.section === undefined && !c.rule.multiline
+        ? this.#matchLines(c, viewportLines)
+        : this.#match(c, sectionText(sections, c.rule.section, viewportText()));
       if (!m) continue;
       const params: Record<string, string> = {};
       for (const [k, v] of Object.entries(m.groups ?? {}).slice(0, MAX_PARAMS)) if (typeof v === 'string') params[k] = cleanParam(v);
@@ -70,7 +75,11 @@ export class SignalRuleSet {
   #match(c: Compiled, hay: string): RegExpExecArray | null {
     c.re.lastIndex = 0;
     if (c.rule.multiline) return c.re.exec(hay);
-    for (const line of hay.split('\n')) {
+    return this.#matchLines(c, hay.split('\n'));
+  }
+
+  #matchLines(c: Compiled, lines: readonly string[]): RegExpExecArray | null {
+    for (const line of lines) {
       let m = c.lineMemo.get(line);
       if (m === undefined) {
         c.re.lastIndex = 0;

@@ -20,6 +20,7 @@ import { MAX_CONDITION_DEPTH } from './limits.js';
 import { sameJoinedLines } from './line-compare.js';
 import { compileRegex, execRegex, lineTester } from './regex-cache.js';
 import { isLineLocal } from './line-local.js';
+import { requiredLiteral } from './required-literal.js';
 import { findSection, sectionText } from './sections.js';
 import { stableRegionKey } from './stable-regions.js';
 
@@ -258,6 +259,10 @@ function evalRegex(c: RegexCondition, st: EvalState, isAbsenceCheck: boolean): C
         break;
       }
     }
+  } else if (re && range && !rowsContain(st.lines, range, requiredLiteral(c.matches, flags!))) {
+    // Every match must contain a literal that no row holds (it has no line break, so it cannot
+    // straddle rows): no match, without joining the rows or running the regex.
+    m = null;
   } else if (re) {
     // One exec serves both the decision and matchedText (the first match of exec is exactly
     // what test() would have found), so a true leaf costs one regex run, not two.
@@ -298,6 +303,13 @@ function memoizedMatch(st: EvalState, key: string, re: RegExp, range: { from: nu
   const match = m ? m[0] : null;
   memo?.set(key, range ? { lines: st.lines, from: range.from, to: range.to, match } : { haystack, match });
   return match;
+}
+
+/** Whether some row in the range contains `literal` (true when there is no literal to check). */
+function rowsContain(lines: readonly string[], range: { from: number; to: number }, literal: string | null): boolean {
+  if (literal === null) return true;
+  for (let i = range.from; i < range.to; i += 1) if (lines[i]!.includes(literal)) return true;
+  return false;
 }
 
 function sameRows(a: readonly string[], b: readonly string[], from: number, to: number): boolean {
