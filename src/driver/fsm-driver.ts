@@ -13,12 +13,11 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Scheduler, TimerHandle } from '../core/clock.js';
 import type { CliSpecV4, Control, DelegateTrigger, FsmState, StateStatus } from '../core/spec/types.js';
-import { initialState, modalKindForState, outgoingTransitions, stateById, statusForState } from '../core/spec/model.js';
+import { initialState, modalKindForState, stateById, statusForState } from '../core/spec/model.js';
 import { validateSpec } from '../core/spec/index.js';
 import type { CondResult, FsmClock, FsmEvaluation, ModalSnapshot, RegexMemo, ResolvedSection, TransitionEval } from '../core/eval/types.js';
 import {
-  collectStableRegions, compileRegex, deriveModal, evaluateFsm, evaluateFsmLines, extractTitle, regionChanged, resolveSections, sectionText,
-  type StableRegion,
+  collectStableRegions, compileRegex, deriveModal, evaluateFsmLines, extractTitle, regionChanged, resolveSections, sectionText,
 } from '../core/eval/index.js';
 import { buildGuardFrame, GUARD_FRAME_SCROLLBACK_LINES } from '../core/screen/guard-frame.js';
 import type { PtyTransport, Disposable } from '../terminal/transport.js';
@@ -415,21 +414,26 @@ export class FsmDriver {
 
     if (this.#spec.startup_dismiss) this.#maybeDismissStartup(viewportText(), now);
 
-    const sections = this.#trackRegionChanges(frame.lines, frame.cursor.row, now);
-    const ev = evaluateFsmLines(this.#spec, this.#stateId, frame.lines, undefined, frame.cursor, this.#prevFrame?.lines, this.#clock(now), {
+    // Sections are resolved once per evaluation: region tracking and the guards share them.
+    let joinedFrame: string | undefined;
+    const frameText = (): string => (joinedFrame ??= frame.lines.join('\n'));
+    const sections = resolveSections(this.#spec.sections, frame.lines, frameText);
+    this.#trackRegionChanges({ lines: frame.lines, sections }, frame.cursor.row, now);
+    const ev = evaluateFsmLines(this.#spec, this.#stateId, frame.lines, frameText, frame.cursor, this.#prevFrame?.lines, this.#clock(now), {
       windowTitle: title,
       viewportStartRow: frame.viewportStartRow,
       collectTrace: false,
       regexMemo: this.#regexMemo,
+      sections,
     });
     this.#lastFsmEval = ev;
-    this.#prevFrame = { lines: frame.lines, sections: sections ?? ev.sections };
+    this.#prevFrame = { lines: frame.lines, sections };
 
     const fired = ev.fired;
     const from = this.#stateId;
     if (fired) this.#commit(fired, ev, now);
     this.#markReady();
-    this.#emitState(reason === 'init' || reason === 'reload' || reason === 'refresh', viewportText, { sections: ev.sections, lines: frame.lines, viewport });
+    this.#emitState(reason === 'init' || reason === 'reload' || reason === 'refresh', viewportText, { sections, text: frameText, viewport });
     this.#sender.afterEvaluation();
     if (this.#status() === 'generating') this.#lastBusyAt = now;
 
@@ -447,19 +451,11 @@ export class FsmDriver {
   }
 
   /** Marks stable_ms regions that differ from the previous frame (§10.1 step 4). */
-  #trackRegionChanges(lines: string[], cursorRow: number, now: number): ResolvedSection[] | null {
-    if (!this.#prevFrame) return null;
-    const regions: StableRegion[] = collectStableRegions(this.#spec, this.#stateId);
-    const needsSections = regions.some((r) => r.section !== undefined);
-    const sections = needsSections ? resolveSections(this.#spec.sections, lines) : [];
-    const cur = { lines, sections };
-    const prev = this.#prevFrame.sections.length || !needsSections
-      ? this.#prevFrame
-      : { lines: this.#prevFrame.lines, sections: resolveSections(this.#spec.sections, this.#prevFrame.lines) };
-    for (const region of regions) {
-      if (regionChanged(region, cur, prev, cursorRow)) this.#regionLastChangedAt.set(region.key, now);
+  #trackRegionChanges(cur: { lines: string[]; sections: ResolvedSection[] }, cursorRow: number, now: number): void {
+    if (!this.#prevFrame) return;
+    for (const region of collectStableRegions(this.#spec, this.#stateId)) {
+      if (regionChanged(region, cur, this.#prevFrame, cursorRow)) this.#regionLastChangedAt.set(region.key, now);
     }
-    return needsSections ? sections : null;
   }
 
   #commit(fired: TransitionEval, ev: FsmEvaluation, now: number): void {
@@ -493,7 +489,7 @@ export class FsmDriver {
 
   // ── Emitting state ────────────────────────────────────────────────────
 
-  #emitState(force: boolean, viewportText: () => string, frame: { sections: ResolvedSection[]; lines: string[]; viewport: readonly string[] }): void {
+  #emitState(force: boolean, viewportText: () => string, frame: { sections: ResolvedSection[]; text: () => string; viewport: readonly string[] }): void {
     const state = stateById(this.#spec, this.#stateId);
     if (!state) return; // hot reload removed the current state: only "*" edges apply (§8)
     const modal = this.#deriveModal(state, frame);
@@ -517,7 +513,7 @@ export class FsmDriver {
    * modal whose top scrolled away still parses (§13.2), and guards and extraction see the same
    * text (§13.3). Other states read the viewport.
    */
-  #deriveModal(state: FsmState, frame: { sections: ResolvedSection[]; lines: string[] }): LatchedModal | null {
+  #deriveModal(state: FsmState, frame: { sections: ResolvedSection[]; text: () => string }): LatchedModal | null {
     if (!state.extract?.buttons) {
       if (state.modal && !this.#warnedModalStates.has(state.id)) {
         this.#warnedModalStates.add(state.id);
@@ -527,7 +523,7 @@ export class FsmDriver {
     }
     let m: ModalSnapshot | null;
     if (state.modal) {
-      m = deriveModal(state, frame.sections, frame.lines.join('\n'));
+      m = deriveModal(state, frame.sections, frame.text());
     } else {
       const lines = this.#screen.viewportLines() as string[];
       m = deriveModal(state, resolveSections(this.#spec.sections, lines), lines.join('\n'));
@@ -1006,7 +1002,7 @@ export class FsmDriver {
   getFsmDebug() {
     const now = this.#scheduler.now();
     const { frame } = this.#guardFrame();
-    const ev = evaluateFsm(this.#spec, this.#stateId, frame.lines.join('\n'), frame.cursor, this.#prevFrame?.lines, this.#clock(now), {
+    const ev = evaluateFsmLines(this.#spec, this.#stateId, frame.lines, undefined, frame.cursor, this.#prevFrame?.lines, this.#clock(now), {
       windowTitle: this.#screen.windowTitle,
       viewportStartRow: frame.viewportStartRow,
     });
@@ -1103,4 +1099,3 @@ function findStable(c: CondResult): CondResult | null {
   return null;
 }
 
-export { outgoingTransitions };

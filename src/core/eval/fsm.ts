@@ -36,14 +36,15 @@ export function evaluateFsm(
 
 /**
  * `evaluateFsm` over a frame that is already split: `lines` must hold no `\r`; `screen`, when
- * given, must equal `lines.join('\n')` (otherwise it is joined only if a condition needs it).
+ * given (or a function returning it), must equal `lines.join('\n')` (otherwise it is joined only
+ * if a condition needs it).
  * The driver's hot path.
  */
 export function evaluateFsmLines(
   spec: CliSpecV4,
   currentStateId: string,
   lines: string[],
-  screen: string | undefined,
+  screen: string | (() => string) | undefined,
   cursor: Cursor | undefined,
   prevLines: string[] | undefined,
   clock: FsmClock,
@@ -51,9 +52,9 @@ export function evaluateFsmLines(
 ): FsmEvaluation {
   const trace: TraceEntry[] = [];
   const validSpec = spec && typeof spec === 'object';
-  let joined = screen;
-  const screenOf = (): string => (joined ??= lines.join('\n'));
-  const sections = resolveSections(validSpec ? spec.sections : undefined, lines, screenOf);
+  let joined = typeof screen === 'string' ? screen : undefined;
+  const screenOf = (): string => (joined ??= typeof screen === 'function' ? screen() : lines.join('\n'));
+  const sections = extras?.sections ?? resolveSections(validSpec ? spec.sections : undefined, lines, screenOf);
   const now = finiteOr(clock?.now, 0);
   const heldFor = now - finiteOr(clock?.stateEnteredAt, 0);
 

@@ -9,7 +9,7 @@
 export { splitScreenLines } from '../screen/lines.js';
 
 /** Compile-once regexes and stateless use of shared `RegExp` objects. */
-export { compileRegex, testRegex, testLine, testLineAt, lineTester, execRegex, execAll } from './regex-cache.js';
+export { compileRegex, testRegex, testLine, lineTester, execRegex, execAll } from './regex-cache.js';
 
 /** Sections: named line ranges over the current frame. */
 export { resolveSections, sectionText, findSection } from './sections.js';

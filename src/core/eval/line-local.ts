@@ -9,29 +9,21 @@
  * not sure about is treated as not line-local and tested the reference way.
  */
 
+import { memoizeByPattern } from './pattern-memo.js';
+
 /** The reference's line-boundary idioms: equivalent per line without the `m` flag. */
 const LINE_IDIOMS = ['(?:^|\\n)', '(?:\\n|^)', '(?=\\n|$)', '(?=$|\\n)', '(?:\\n|$)', '(?:$|\\n)'];
 
 /** Escapes that can match a line feed. */
 const NEWLINE_ESCAPES = new Set(['n', 's', 'W', 'D', 'c', 'p', 'P']);
 
-const verdicts = new Map<string, boolean>();
-const VERDICT_CACHE_MAX = 2048;
 
 /**
  * True when `source` with `flags` cannot match a `\n`, and its `^`/`$` anchors mean the same
  * thing on one line as inside a `\n`-joined text. Then for every text `t` made of lines `L`:
  * `re.test(t) === L.some((l) => re.test(l))`, and the first match lies in the first matching line.
  */
-export function isLineLocal(source: string, flags: string): boolean {
-  const key = `${flags}\u0000${source}`;
-  const hit = verdicts.get(key);
-  if (hit !== undefined) return hit;
-  const verdict = analyse(source, flags);
-  if (verdicts.size >= VERDICT_CACHE_MAX) verdicts.clear();
-  verdicts.set(key, verdict);
-  return verdict;
-}
+export const isLineLocal: (source: string, flags: string) => boolean = memoizeByPattern(2048, analyse);
 
 function analyse(source: string, flags: string): boolean {
   // Sticky matches only at index 0 of the whole text; dotAll lets `.` cross lines; `v` class

@@ -6,47 +6,28 @@
  * use goes through `testRegex`/`execRegex`, which reset `lastIndex` first: a `g`/`y` flag
  * can then never make `test()` stateful (the reference bug, spec-format §13.27).
  */
-
-/**
- * Most distinct (source, flags) pairs kept. A few specs hold well under a hundred regexes;
- * the bound only protects against unbounded growth from editor previews of ad-hoc patterns.
- */
-const REGEX_CACHE_MAX_ENTRIES = 1024;
-
-/**
- * Insertion-ordered map evicted first-in-first-out. A hit does not re-order (that cost a
- * delete + set on every regex use of every frame); a spec's handful of regexes never get
- * near the bound, so FIFO and LRU behave the same in practice.
- */
-const cache = new Map<string, RegExp | null>();
+import { memoizeByPattern } from './pattern-memo.js';
 
 /**
  * Returns the compiled regex for `source` with `flags`, or `null` when either is invalid
  * (bad syntax, unknown or repeated flag, non-string input). Results — including `null`
- * for an invalid pattern — are cached per (source, flags), so a frame never compiles.
+ * for an invalid pattern — are memoized per (source, flags), so a frame never compiles.
  *
  * The returned object is shared: use {@link testRegex} / {@link execRegex} (or reset
  * `lastIndex` yourself) instead of calling `test`/`exec` on it directly.
  */
 export function compileRegex(source: string, flags: string): RegExp | null {
   if (typeof source !== 'string' || typeof flags !== 'string') return null;
-  // NUL cannot appear in a flags string, so the key is unambiguous.
-  const key = `${flags}\u0000${source}`;
-  const hit = cache.get(key);
-  if (hit !== undefined) return hit;
-  let re: RegExp | null;
-  try {
-    re = new RegExp(source, flags);
-  } catch {
-    re = null;
-  }
-  cache.set(key, re);
-  if (cache.size > REGEX_CACHE_MAX_ENTRIES) {
-    const oldest = cache.keys().next().value;
-    if (oldest !== undefined) cache.delete(oldest);
-  }
-  return re;
+  return compileMemo(source, flags);
 }
+
+const compileMemo = memoizeByPattern(1024, (source, flags): RegExp | null => {
+  try {
+    return new RegExp(source, flags);
+  } catch {
+    return null;
+  }
+});
 
 /**
  * `re.test(text)` from position 0, whatever `g`/`y` and earlier uses left in `lastIndex`.
@@ -171,10 +152,6 @@ export function lineTester(re: RegExp, lines: readonly string[]): { test(i: numb
   return t;
 }
 
-/** `lineTester(re, lines).test(i)` for a single row. */
-export function testLineAt(re: RegExp, lines: readonly string[], i: number): boolean {
-  return lineTester(re, lines).test(i);
-}
 
 /** `re.exec(text)` from position 0 (see {@link testRegex}); `null` on no match or failure. */
 export function execRegex(re: RegExp, text: string): RegExpExecArray | null {

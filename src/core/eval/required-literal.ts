@@ -9,22 +9,14 @@
  * yields null, which means "no pre-check".
  */
 
-const cache = new Map<string, string | null>();
-const CACHE_MAX = 2048;
+
+import { memoizeByPattern } from './pattern-memo.js';
 
 /** Escapes that stand for exactly one literal character. */
 const LITERAL_ESCAPES = new Set(['.', '*', '+', '?', '(', ')', '[', ']', '{', '}', '|', '\\', '/', '^', '$', '-', ' ']);
 
 /** The longest run of literal characters every match contains, or null. Runs shorter than 2 are dropped. */
-export function requiredLiteral(source: string, flags: string): string | null {
-  const key = `${flags}\u0000${source}`;
-  const hit = cache.get(key);
-  if (hit !== undefined) return hit;
-  const lit = extract(source, flags);
-  if (cache.size >= CACHE_MAX) cache.clear();
-  cache.set(key, lit);
-  return lit;
-}
+export const requiredLiteral: (source: string, flags: string) => string | null = memoizeByPattern(2048, extract);
 
 function extract(source: string, flags: string): string | null {
   if (flags.includes('i') || flags.includes('x') || flags.includes('v')) return null;

@@ -60,6 +60,11 @@ export interface EvalExtras {
    * optimisation — results are identical with or without it.
    */
   regexMemo?: RegexMemo;
+  /**
+   * Sections already resolved over these very lines with the spec's section definitions (the
+   * driver resolves them once per evaluation for region tracking too). Absent = resolved here.
+   */
+  sections?: ResolvedSection[];
 }
 
 /** See `EvalExtras.regexMemo`. Keyed by leaf identity (section, absence, flags, pattern). */
