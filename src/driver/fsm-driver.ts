@@ -17,9 +17,8 @@ import { initialState, modalKindForState, stateById, statusForState } from '../c
 import { validateSpec } from '../core/spec/index.js';
 import type { CondResult, FsmClock, FsmEvaluation, ModalSnapshot, RegexMemo, ResolvedSection, TransitionEval } from '../core/eval/types.js';
 import {
-  collectStableRegions, compileRegex, deriveModal, evaluateFsmLines, extractTitle, regionChanged, resolveSections, sectionText,
+  collectStableRegions, compileRegex, deriveModal, evaluateFsmLines, extractTitle, regionChanged, resolveSections, RowCache, sectionText,
 } from '../core/eval/index.js';
-import { buildGuardFrame, GUARD_FRAME_SCROLLBACK_LINES } from '../core/screen/guard-frame.js';
 import type { PtyTransport, Disposable } from '../terminal/transport.js';
 import { TerminalScreen } from '../terminal/index.js';
 import type {
@@ -151,6 +150,9 @@ export class FsmDriver {
   #evalCount = 0;
   #lastEvalAt = -Infinity;
   #regexMemo: RegexMemo = new Map();
+  /** Per-row regex results carried across guard frames; viewport-only reads keep their own. */
+  #rowCache = new RowCache();
+  #viewportRowCache = new RowCache();
   #chainedTransitions = 0;
 
   #current: CurrentView | null = null;
@@ -388,9 +390,7 @@ export class FsmDriver {
 
   /** The frame guards see: viewport + bounded scrollback, cursor rebased (§9.4). */
   #guardFrame() {
-    const viewport = this.#screen.viewportLines();
-    const withScrollback = this.#screen.scrollbackTailLines(viewport.length + GUARD_FRAME_SCROLLBACK_LINES);
-    return { viewport, frame: buildGuardFrame(viewport, withScrollback, this.#screen.cursor()) };
+    return { viewport: this.#screen.viewportLines(), frame: this.#screen.guardFrame() };
   }
 
   /**
@@ -417,7 +417,7 @@ export class FsmDriver {
     // Sections are resolved once per evaluation: region tracking and the guards share them.
     let joinedFrame: string | undefined;
     const frameText = (): string => (joinedFrame ??= frame.lines.join('\n'));
-    const sections = resolveSections(this.#spec.sections, frame.lines, frameText);
+    const sections = resolveSections(this.#spec.sections, frame.lines, frameText, this.#rowCache);
     this.#trackRegionChanges({ lines: frame.lines, sections }, frame.cursor.row, now);
     const ev = evaluateFsmLines(this.#spec, this.#stateId, frame.lines, frameText, frame.cursor, this.#prevFrame?.lines, this.#clock(now), {
       windowTitle: title,
@@ -425,6 +425,7 @@ export class FsmDriver {
       collectTrace: false,
       regexMemo: this.#regexMemo,
       sections,
+      rowCache: this.#rowCache,
     });
     this.#lastFsmEval = ev;
     this.#prevFrame = { lines: frame.lines, sections };
@@ -523,10 +524,10 @@ export class FsmDriver {
     }
     let m: ModalSnapshot | null;
     if (state.modal) {
-      m = deriveModal(state, frame.sections, frame.text());
+      m = deriveModal(state, frame.sections, frame.text);
     } else {
       const lines = this.#screen.viewportLines() as string[];
-      m = deriveModal(state, resolveSections(this.#spec.sections, lines), lines.join('\n'));
+      m = deriveModal(state, resolveSections(this.#spec.sections, lines, undefined, this.#viewportRowCache), lines.join('\n'));
     }
     return m ? { ...m, kind: modalKindForState(state), stateId: state.id } : null;
   }
@@ -535,7 +536,7 @@ export class FsmDriver {
     const rule = state.extract?.title;
     if (!rule) return null;
     const text = viewportText();
-    return extractTitle(rule, resolveSections(this.#spec.sections, text.split('\n'), text), text);
+    return extractTitle(rule, resolveSections(this.#spec.sections, text.split('\n'), text, this.#viewportRowCache), text);
   }
 
   #deriveControls(): ControlView[] {
@@ -550,7 +551,7 @@ export class FsmDriver {
   #evaluateSignals(viewport: readonly string[], viewportText: () => string): void {
     if (!this.#spec.signal_rules?.length) return;
     const needsSections = this.#spec.signal_rules.some((r) => r.section !== undefined);
-    const sections = needsSections ? resolveSections(this.#spec.sections, viewport as string[], viewportText) : [];
+    const sections = needsSections ? resolveSections(this.#spec.sections, viewport as string[], viewportText, this.#viewportRowCache) : [];
     for (const hit of this.#signals.evaluate(sections, viewport, viewportText, this.#scheduler.now())) {
       this.#emit({ kind: 'signal_detected', id: hit.id, signal_kind: hit.kind, params: hit.params, text: hit.text });
     }

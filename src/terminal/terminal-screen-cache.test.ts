@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { buildGuardFrame, GUARD_FRAME_SCROLLBACK_LINES } from '../core/screen/guard-frame.js';
 import { TerminalScreen } from './terminal-screen.js';
 
 /** Output fragments that move rows around: scrolling, regions, erases, alt screen, resets. */
@@ -32,13 +33,29 @@ describe('TerminalScreen row cache', () => {
   });
 
 
+  it('reads rows beyond the row window (deep scrollback) like an uncached screen', () => {
+    const live = new TerminalScreen({ cols: 12, rows: 5, scrollback: 1000 });
+    const data: string[] = [];
+    for (let i = 0; i < 600; i++) data.push(i % 50 === 0 ? '\r\n\r\n' : `row ${i}\r\n`);
+    for (const d of data) {
+      live.write(d);
+      live.guardFrame();
+    }
+    live.write('\x1b[3A\x1b[2Kedited');
+    const ref = fresh(data.concat('\x1b[3A\x1b[2Kedited'), 12, 5, 1000, null);
+    expect(live.scrollbackTailLines(450)).toEqual(ref.scrollbackTailLines(450));
+    expect(live.scrollbackLines()).toEqual(ref.scrollbackLines());
+    expect(live.guardFrame()).toEqual(ref.guardFrame());
+    expect(live.guardFrame().lines).toContain('edited');
+  });
+
   it('reads exactly what an uncached screen reads, after every write', () => {
     fc.assert(
       fc.property(
         fc.array(fc.constantFrom(...FRAGMENTS), { minLength: 1, maxLength: 40 }),
         fc.integer({ min: 8, max: 20 }),
         fc.integer({ min: 3, max: 8 }),
-        fc.constantFrom(0, 5, 50),
+        fc.constantFrom(0, 5, 50, 400), // 400: more rows than the row window holds
         fc.option(fc.integer({ min: 0, max: 39 }), { nil: null }),
         (data, cols, rows, scrollback, resizeAt) => {
           const live = new TerminalScreen({ cols, rows, scrollback });
@@ -49,6 +66,9 @@ describe('TerminalScreen row cache', () => {
             expect(live.viewportLines()).toEqual(ref.viewportLines());
             expect(live.scrollbackTailLines(rows + 4)).toEqual(ref.scrollbackTailLines(rows + 4));
             expect(live.cursor()).toEqual(ref.cursor());
+            // The guard frame built from the row window equals the reference composition.
+            const vp = ref.viewportLines();
+            expect(live.guardFrame()).toEqual(buildGuardFrame(vp, ref.scrollbackTailLines(vp.length + GUARD_FRAME_SCROLLBACK_LINES), ref.cursor()));
             ref.dispose();
           }
           expect(live.scrollbackLines()).toEqual(fresh(data, cols, rows, scrollback, resizeAt).scrollbackLines());

@@ -11,6 +11,8 @@ import { TerminalError, assertDimension } from './errors.js';
 import { ListenerSet, warnListenerError, type ListenerErrorSink } from './listener-set.js';
 import { readTerminalModes, type TerminalModes } from './terminal-modes.js';
 import type { Disposable } from './transport.js';
+import { rowText, type CellLine } from './row-text.js';
+import { GUARD_FRAME_SCROLLBACK_LINES, type GuardFrame } from '../core/screen/guard-frame.js';
 
 const { Terminal } = xtermHeadless;
 
@@ -56,17 +58,23 @@ function getSyncWriteBuffer(term: XtermTerminal): SyncWriteBuffer {
   return buffer as SyncWriteBuffer;
 }
 
+/** An xterm 6.0.0 internal buffer: the fields the row cache reads. */
+interface InternalBuffer {
+  ybase: number;
+  lines: { length: number; onTrim(listener: (amount: number) => void): { dispose(): void } };
+}
+
 /** The slice of xterm internals the row cache listens to (pinned by the exact @xterm/headless version). */
 interface XtermInternals {
   inputHandler: { onRequestRefreshRows(listener: (range: { start: number; end: number } | undefined) => void): { dispose(): void } };
-  buffers: { active: { lines: { onTrim(listener: (amount: number) => void): { dispose(): void } } } };
+  buffers: { active: InternalBuffer; alt: InternalBuffer };
 }
 
 function getInternals(term: XtermTerminal): XtermInternals | null {
   const core = (term as unknown as { _core?: { _inputHandler?: unknown; _bufferService?: { buffers?: unknown } } })._core;
   const inputHandler = core?._inputHandler as XtermInternals['inputHandler'] | undefined;
   const buffers = core?._bufferService?.buffers as XtermInternals['buffers'] | undefined;
-  if (!inputHandler || typeof inputHandler.onRequestRefreshRows !== 'function' || !buffers) return null;
+  if (!inputHandler || typeof inputHandler.onRequestRefreshRows !== 'function' || !buffers?.active || typeof buffers.active.ybase !== 'number') return null;
   return { inputHandler, buffers };
 }
 
@@ -78,6 +86,12 @@ interface InternalBufferLine {
   _data?: Uint32Array;
   translateToString(trimRight: boolean): string;
 }
+
+/**
+ * Rows kept above the viewport in the row window: at least the guard frame's 200
+ * (spec-format §9.4), so a guard frame is served from the window.
+ */
+const WINDOW_SCROLLBACK_ROWS = 256;
 
 /** Viewport rows translated once per change, plus how many leading blank rows were dropped. */
 interface ViewportCache {
@@ -109,6 +123,7 @@ export class TerminalScreen implements Disposable {
   #viewport: ViewportCache | undefined;
   #scrollback: { seq: number; lines: string[] } | undefined;
   #tail: { seq: number; maxLines: number; lines: string[] } | undefined;
+  #guard: { seq: number; frame: GuardFrame } | undefined;
   /**
    * Row text cache. Translating a row costs microseconds and a spinner repaint touches two or
    * three rows, so rows are re-translated only when xterm reports them dirty. Keys are stable
@@ -126,8 +141,22 @@ export class TerminalScreen implements Disposable {
   #trimSub: { dispose(): void } | null = null;
   #trackedLines: unknown = null;
   #trackedType: string | null = null;
-  /** Dirty viewport rows reported during the current write; 'all' for a full refresh. */
-  #dirty: { start: number; end: number } | 'all' | null = null;
+  /** Dirty viewport rows reported during the current write (start > end: none); all for a full refresh. */
+  #dirtyAll = false;
+  #dirtyStart = Infinity;
+  #dirtyEnd = -Infinity;
+  /**
+   * The row window: the bottom `rows + WINDOW_SCROLLBACK_ROWS` buffer rows as of write `#windowSeq`,
+   * by line id from `#windowFirstId`. Each read after a write rebuilds it, copying every row whose
+   * id was not written since (`#windowDirty*`, an id range) instead of looking it up: an evaluation
+   * then costs pointer copies plus the rows that really changed, not a cache lookup per row.
+   */
+  #window: string[] = [];
+  #windowFirstId = 0;
+  #windowSeq = -1;
+  #windowDirtyAll = true;
+  #windowDirtyFrom = Infinity;
+  #windowDirtyTo = -Infinity;
 
   /**
    * @param options - geometry and scrollback.
@@ -159,8 +188,9 @@ export class TerminalScreen implements Disposable {
       : null;
     if (this.#internals) {
       this.#internals.inputHandler.onRequestRefreshRows((range) => {
-        if (!range || this.#dirty === 'all') { this.#dirty = 'all'; return; }
-        this.#dirty = this.#dirty ? { start: Math.min(this.#dirty.start, range.start), end: Math.max(this.#dirty.end, range.end) } : { ...range };
+        if (!range) { this.#dirtyAll = true; return; }
+        if (range.start < this.#dirtyStart) this.#dirtyStart = range.start;
+        if (range.end > this.#dirtyEnd) this.#dirtyEnd = range.end;
       });
       this.#trackBuffer();
     } else {
@@ -201,12 +231,23 @@ export class TerminalScreen implements Disposable {
       throw new TerminalError('TERMINAL_INVALID_ARGUMENT', `TerminalScreen.write expects a string, got ${typeof data}; decode PTY output as UTF-8 first`, data);
     }
     if (this.#disposed || data.length === 0) return;
-    const buffer = this.#term.buffer.active;
-    const idsBefore = buffer.baseY + this.#trimmed;
-    this.#dirty = null;
+    const idsBefore = this.#baseY() + this.#trimmed;
+    this.#dirtyAll = false;
+    this.#dirtyStart = Infinity;
+    this.#dirtyEnd = -Infinity;
     this.#writer.writeSync(data);
     this.#writeSeq++;
     this.#invalidateAfterWrite(idsBefore);
+  }
+
+  /** Top of the live bottom screen (`buffer.active.baseY`), without the public API's wrappers. */
+  #baseY(): number {
+    return this.#internals ? this.#internals.buffers.active.ybase : this.#term.buffer.active.baseY;
+  }
+
+  #activeType(): string {
+    const internals = this.#internals;
+    return internals ? (internals.buffers.active === internals.buffers.alt ? 'alternate' : 'normal') : this.#term.buffer.active.type;
   }
 
   /** Follows the active buffer: a switch (alt screen) or a reset (new line list) drops the cache. */
@@ -214,9 +255,10 @@ export class TerminalScreen implements Disposable {
     const internals = this.#internals;
     if (!internals || !this.#rows) return;
     const active = internals.buffers.active;
-    const type = this.#term.buffer.active.type;
+    const type = this.#activeType();
     if (active.lines === this.#trackedLines && type === this.#trackedType) return;
     this.#trimSub?.dispose();
+    this.#windowDirtyAll = true;
     this.#rows.clear();
     this.#rowContent.clear();
     this.#trimmed = 0;
@@ -228,25 +270,33 @@ export class TerminalScreen implements Disposable {
   #invalidateAfterWrite(idsBefore: number): void {
     const rowsCache = this.#rows;
     if (!rowsCache) return;
-    const type = this.#term.buffer.active.type;
-    if (type !== this.#trackedType || this.#internals!.buffers.active.lines !== this.#trackedLines) {
+    const active = this.#internals!.buffers.active;
+    if (this.#activeType() !== this.#trackedType || active.lines !== this.#trackedLines) {
       this.#trackBuffer();
       return;
     }
     const rows = this.#term.rows;
-    const idsAfter = this.#term.buffer.active.baseY + this.#trimmed;
+    const idsAfter = active.ybase + this.#trimmed;
     const scrolled = idsAfter - idsBefore;
-    if (this.#dirty === 'all' || scrolled < 0) {
-      for (let id = Math.min(idsBefore, idsAfter); id < Math.max(idsBefore, idsAfter) + rows; id++) rowsCache.delete(id);
-    } else if (this.#dirty) {
+    let from: number;
+    let to: number;
+    if (this.#dirtyAll || scrolled < 0) {
+      from = Math.min(idsBefore, idsAfter);
+      to = Math.max(idsBefore, idsAfter) + rows - 1;
+    } else {
       // Rows keep their ids when the screen scrolls; only the dirty marks are in viewport rows of
       // the moment they were made. A row marked at y and scrolled k times since sits at y − k in
       // the final viewport (0 ≤ k ≤ scrolled), so [start − scrolled, end] covers every mark.
-      for (let y = this.#dirty.start - scrolled; y <= this.#dirty.end; y++) rowsCache.delete(idsAfter + y);
+      from = idsAfter + this.#dirtyStart - scrolled;
+      to = idsAfter + this.#dirtyEnd;
     }
-    this.#dirty = null;
+    if (from <= to) {
+      for (let id = from; id <= to; id++) rowsCache.delete(id);
+      if (from < this.#windowDirtyFrom) this.#windowDirtyFrom = from;
+      if (to > this.#windowDirtyTo) this.#windowDirtyTo = to;
+    }
     // Lines trimmed off the top can never be read again.
-    if (rowsCache.size > 2 * (this.#term.buffer.active.length + rows)) {
+    if (rowsCache.size > 2 * (active.lines.length + rows)) {
       for (const id of rowsCache.keys()) if (id < this.#trimmed) rowsCache.delete(id);
     }
   }
@@ -263,6 +313,7 @@ export class TerminalScreen implements Disposable {
     if (cols === this.#term.cols && rows === this.#term.rows) return;
     this.#term.resize(cols, rows);
     this.#writeSeq++;
+    this.#windowDirtyAll = true;
     // Reflow rewrites rows and may renumber them.
     this.#rows?.clear();
     this.#rowContent.clear();
@@ -281,7 +332,7 @@ export class TerminalScreen implements Disposable {
 
   /** Whether the alternate screen buffer is active. */
   isAltScreen(): boolean {
-    return this.#term.buffer.active.type === 'alternate';
+    return this.#activeType() === 'alternate';
   }
 
   /** Modes currently set by the child (bracketed paste, focus reporting, alt screen, DECCKM, mouse). */
@@ -325,6 +376,8 @@ export class TerminalScreen implements Disposable {
 
   /** The cursor as xterm reports it: 0-based row within the live viewport, 0-based column. */
   rawCursor(): CursorPosition {
+    const active = this.#internals?.buffers.active as (InternalBuffer & { x?: number; y?: number }) | undefined;
+    if (active && typeof active.x === 'number' && typeof active.y === 'number') return { row: active.y, col: active.x };
     const buffer = this.#term.buffer.active;
     return { row: buffer.cursorY, col: buffer.cursorX };
   }
@@ -374,6 +427,52 @@ export class TerminalScreen implements Disposable {
     return lines;
   }
 
+  /**
+   * The guard frame (spec-format §9.4): exactly
+   * `buildGuardFrame(viewportLines(), scrollbackTailLines(viewportLines().length + GUARD_FRAME_SCROLLBACK_LINES), cursor())`,
+   * built in one pass over the row window (no intermediate arrays). Cached per `writeSeq`; when
+   * the frame is the viewport, its `lines` is the `viewportLines()` array itself. Do not mutate.
+   */
+  guardFrame(): GuardFrame {
+    const cached = this.#guard;
+    if (cached && cached.seq === this.#writeSeq) return cached.frame;
+    const frame = this.#buildGuardFrame(GUARD_FRAME_SCROLLBACK_LINES);
+    this.#guard = { seq: this.#writeSeq, frame };
+    return frame;
+  }
+
+  #buildGuardFrame(n: number): GuardFrame {
+    const viewport = this.viewportLines() as string[];
+    const cursor = this.cursor();
+    const asViewport: GuardFrame = { lines: viewport, cursor, viewportStartRow: 0 };
+    // The alternate screen has no scrollback: the tail is the viewport, which adds nothing.
+    if (this.isAltScreen()) return asViewport;
+    const vlen = viewport.length;
+    // The tail as #computeTail takes it: trailing blank rows skipped, at most vlen + n rows up to
+    // the last non-blank one, leading blank rows dropped only when nothing is written above them.
+    let last = (this.#internals ? this.#internals.buffers.active.lines.length : this.#term.buffer.active.length) - 1;
+    while (last >= 0 && this.#rowText(last) === '') last--;
+    if (last < 0) return asViewport;
+    const start = Math.max(0, last - (vlen + n) + 1);
+    let first = start;
+    let above = start - 1;
+    while (above >= 0 && this.#rowText(above) === '') above--;
+    if (above < 0) while (first <= last && this.#rowText(first) === '') first++;
+    const extra = last - first + 1 - vlen;
+    if (extra <= 0) return asViewport;
+    // buildGuardFrame: `n - extra` blank rows, then the whole tail (it holds vlen + extra ≤ vlen + n rows).
+    const pad = n - extra;
+    const lines = new Array<string>(pad + vlen + extra);
+    for (let i = 0; i < pad; i++) lines[i] = '';
+    const win = this.#freshWindow();
+    const offset = this.#trimmed - this.#windowFirstId;
+    for (let y = first; y <= last; y++) {
+      const k = y + offset;
+      lines[pad + y - first] = win && k >= 0 && k < win.length ? win[k]! : this.#translateRow(y);
+    }
+    return { lines, cursor: { row: cursor.row + n, col: cursor.col }, viewportStartRow: n };
+  }
+
   /** Releases the emulator. Idempotent; later writes and resizes are ignored. */
   dispose(): void {
     if (this.#disposed) return;
@@ -385,17 +484,16 @@ export class TerminalScreen implements Disposable {
   }
 
   #computeTail(maxLines: number): string[] {
-    const buffer = this.#term.buffer.active;
     // Skip trailing blank rows (the trailing trim), then take up to maxLines rows above.
-    let last = buffer.length - 1;
-    while (last >= 0 && this.#translateRow(last) === '') last--;
+    let last = (this.#internals ? this.#internals.buffers.active.lines.length : this.#term.buffer.active.length) - 1;
+    while (last >= 0 && this.#rowText(last) === '') last--;
     if (last < 0 || maxLines === 0) return [];
     const start = Math.max(0, last - maxLines + 1);
     const lines = this.#translateRows(start, last + 1);
     // The leading trim of the full text only reaches into our window when every row above it is
     // blank too; usually the row right above is non-blank and the scan stops at once.
     let above = start - 1;
-    while (above >= 0 && this.#translateRow(above) === '') above--;
+    while (above >= 0 && this.#rowText(above) === '') above--;
     if (above < 0) {
       let first = 0;
       while (first < lines.length && lines[first] === '') first++;
@@ -407,12 +505,12 @@ export class TerminalScreen implements Disposable {
   #readViewport(): ViewportCache {
     const cached = this.#viewport;
     if (cached && cached.seq === this.#writeSeq) return cached;
-    const buffer = this.#term.buffer.active;
     const rows = this.#term.rows;
     // baseY (not viewportY) is the top of the live bottom screen, whatever the scroll position.
-    const raw = this.#translateRows(buffer.baseY, buffer.baseY + rows);
+    const baseY = this.#baseY();
+    const raw = this.#translateRows(baseY, baseY + rows);
     let result: ViewportCache;
-    if (buffer.type === 'alternate') {
+    if (this.#activeType() === 'alternate') {
       result = { seq: this.#writeSeq, lines: raw, leadingBlankRows: 0 };
     } else {
       let first = 0;
@@ -426,9 +524,46 @@ export class TerminalScreen implements Disposable {
   }
 
   #translateRows(from: number, to: number): string[] {
+    const win = this.#freshWindow();
+    const start = from + this.#trimmed - this.#windowFirstId;
+    if (win && start >= 0 && to + this.#trimmed - this.#windowFirstId <= win.length) return win.slice(start, start + Math.max(0, to - from));
     const lines: string[] = new Array<string>(Math.max(0, to - from));
     for (let y = from; y < to; y++) lines[y - from] = this.#translateRow(y);
     return lines;
+  }
+
+  /** Row `y`'s text, from the row window when it holds the row. */
+  #rowText(y: number): string {
+    const win = this.#freshWindow();
+    const k = y + this.#trimmed - this.#windowFirstId;
+    return win && k >= 0 && k < win.length ? win[k]! : this.#translateRow(y);
+  }
+
+  /** The row window, rebuilt if a write came since it was built; null without the row cache. */
+  #freshWindow(): string[] | null {
+    if (!this.#rows) return null;
+    if (this.#windowSeq === this.#writeSeq) return this.#window;
+    const trimmed = this.#trimmed;
+    const ybase = this.#baseY();
+    const rows = this.#term.rows;
+    const firstId = Math.max(trimmed, ybase + trimmed - WINDOW_SCROLLBACK_ROWS);
+    const endId = ybase + trimmed + rows; // exclusive
+    const old = this.#window;
+    const oldFirst = this.#windowFirstId;
+    const oldEnd = this.#windowDirtyAll ? oldFirst : oldFirst + old.length;
+    const dirtyFrom = this.#windowDirtyFrom;
+    const dirtyTo = this.#windowDirtyTo;
+    const next = new Array<string>(endId - firstId);
+    for (let id = firstId; id < endId; id++) {
+      next[id - firstId] = id >= oldFirst && id < oldEnd && (id < dirtyFrom || id > dirtyTo) ? old[id - oldFirst]! : this.#translateRow(id - trimmed);
+    }
+    this.#window = next;
+    this.#windowFirstId = firstId;
+    this.#windowSeq = this.#writeSeq;
+    this.#windowDirtyAll = false;
+    this.#windowDirtyFrom = Infinity;
+    this.#windowDirtyTo = -Infinity;
+    return next;
   }
 
   #translateRow(y: number): string {
@@ -471,9 +606,10 @@ export class TerminalScreen implements Disposable {
       }
       if (same) return prev.text;
     }
-    const text = line.translateToString(true).trimEnd();
+    const text = rowText(line as CellLine);
     if (data) {
-      const cells = new Uint32Array(cols);
+      // The snapshot of this id is overwritten in place: one buffer per viewport row, not per repaint.
+      const cells = prev && prev.cells.length === cols ? prev.cells : new Uint32Array(cols);
       let combined = false;
       for (let c = 0; c < cols; c++) {
         const w = data[3 * c]!;
@@ -482,6 +618,7 @@ export class TerminalScreen implements Disposable {
         cells[c] = w;
       }
       if (combined) this.#rowContent.delete(id);
+      else if (prev && prev.cells === cells) prev.text = text;
       else this.#rowContent.set(id, { cells, text });
       if (this.#rowContent.size > 4 * this.#term.rows) this.#pruneRowContent();
     }

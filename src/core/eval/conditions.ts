@@ -18,7 +18,8 @@ import type { CondResult, Cursor, EvalExtras, FsmClock, RegexMemo, ResolvedSecti
 import { conditionKind } from './condition-kind.js';
 import { MAX_CONDITION_DEPTH } from './limits.js';
 import { sameJoinedLines } from './line-compare.js';
-import { compileRegex, execRegex, lineTester } from './regex-cache.js';
+import { compileRegex, execRegex } from './regex-cache.js';
+import { DEFAULT_ROW_CACHE, ROW_MATCH, type RowCache } from './row-tester.js';
 import { isLineLocal } from './line-local.js';
 import { requiredLiteral } from './required-literal.js';
 import { findSection, sectionText } from './sections.js';
@@ -68,6 +69,7 @@ interface EvalState {
   /** Viewport-clipped haystacks by section id ('' = whole screen), built at most once. */
   clipped: Map<string, string>;
   regexMemo: RegexMemo | undefined;
+  rowCache: RowCache;
 }
 
 /**
@@ -79,8 +81,25 @@ interface EvalState {
  * evaluateCondition({ matches: 'Working \\(' }, ctx).result // true while the spinner shows
  */
 export function evaluateCondition(cond: Condition, ctx: ConditionContext): CondResult {
+  return evaluateWith(cond, buildState(ctx));
+}
+
+/**
+ * An evaluator for several guards over one frame: per-frame work (the joined screen, clipped
+ * haystacks) is shared between them. The FSM evaluates every outgoing transition of a frame
+ * with one; only the trace label changes.
+ */
+export function frameEvaluator(ctx: ConditionContext): (cond: Condition, traceLabel?: string) => CondResult {
+  const st = buildState(ctx);
+  return (cond, traceLabel) => {
+    if (traceLabel !== undefined) st.label = traceLabel;
+    return evaluateWith(cond, st);
+  };
+}
+
+function evaluateWith(cond: Condition, st: EvalState): CondResult {
   try {
-    return evalNode(cond, stateFor(ctx), 1, 0);
+    return evalNode(cond, st, 1, 0);
   } catch (err) {
     if (err instanceof DepthExceeded) {
       return {
@@ -92,24 +111,6 @@ export function evaluateCondition(cond: Condition, ctx: ConditionContext): CondR
     // Last-resort guard (e.g. a Proxy or getter that throws): fail closed, never crash.
     return { kind: 'all', result: false, detail: `condition could not be evaluated: ${String(err)}` };
   }
-}
-
-/**
- * One evaluation state per context object: the FSM evaluates every outgoing transition of a
- * frame with the same context (only the trace label changes), so per-frame memos are shared.
- */
-const states = new WeakMap<object, EvalState>();
-
-function stateFor(ctx: ConditionContext): EvalState {
-  if (!ctx || typeof ctx !== 'object') return buildState(ctx);
-  let st = states.get(ctx);
-  if (!st) {
-    st = buildState(ctx);
-    states.set(ctx, st);
-  } else {
-    st.label = typeof ctx.traceLabel === 'string' ? ctx.traceLabel : 'condition';
-  }
-  return st;
 }
 
 function buildState(ctx: ConditionContext): EvalState {
@@ -139,6 +140,7 @@ function buildState(ctx: ConditionContext): EvalState {
     label: typeof c.traceLabel === 'string' ? c.traceLabel : 'condition',
     clipped: new Map(),
     regexMemo: extras.regexMemo instanceof Map ? extras.regexMemo : undefined,
+    rowCache: extras.rowCache ?? DEFAULT_ROW_CACHE,
   };
 }
 
@@ -242,31 +244,65 @@ function evalStable(c: StableCondition, st: EvalState): CondResult {
   return { kind: 'stable', result, detail, remainingMs: result ? 0 : n - stableFor };
 }
 
-function evalRegex(c: RegexCondition, st: EvalState, isAbsenceCheck: boolean): CondResult {
+/** What a regex leaf needs that depends only on its own fields, computed once per leaf object. */
+interface RegexLeafFacts {
+  section: unknown;
+  matches: unknown;
+  flagsField: unknown;
+  where: unknown;
+  detail: string;
+  flags: string | null;
+  re: RegExp | null;
+  lineLocal: boolean;
+  literal: string | null;
+}
+
+const leafFacts = new WeakMap<object, RegexLeafFacts>();
+
+function regexLeafFacts(c: RegexCondition): RegexLeafFacts {
+  const known = leafFacts.get(c);
+  // Checked against the leaf's fields, so an object edited in place is never read stale.
+  if (known && known.section === c.section && known.matches === c.matches && known.flagsField === c.flags) return known;
   const where = c.section ?? '*';
-  const detail = `${String(where)}~/${String(c.matches)}/`;
   const flags = flagsOrDefault(c.flags);
   const re = typeof c.matches === 'string' && flags !== null ? compileRegex(c.matches, flags) : null;
+  const facts: RegexLeafFacts = {
+    section: c.section,
+    matches: c.matches,
+    flagsField: c.flags,
+    where,
+    detail: `${String(where)}~/${String(c.matches)}/`,
+    flags,
+    re,
+    lineLocal: re !== null && isLineLocal(c.matches, flags!),
+    literal: re !== null ? requiredLiteral(c.matches, flags!) : null,
+  };
+  leafFacts.set(c, facts);
+  return facts;
+}
+
+function evalRegex(c: RegexCondition, st: EvalState, isAbsenceCheck: boolean): CondResult {
+  const { where, detail, flags, re, lineLocal, literal } = regexLeafFacts(c);
   let m: string | null = null;
   const range = re ? haystackRange(c.section, st, isAbsenceCheck) : null;
-  if (re && range && isLineLocal(c.matches, flags!)) {
+  if (re && range && lineLocal) {
     // Same answer as testing the joined text (see line-local.ts), but unchanged rows reuse
     // last frame's result.
-    const t = lineTester(re, st.lines);
+    const t = st.rowCache.regex(re, st.lines);
     for (let i = range.from; i < range.to; i += 1) {
-      if (t.test(i)) {
-        m = execRegex(re, st.lines[i]!)?.[0] ?? '';
+      if ((t.results[i] || t.code(i)) === ROW_MATCH) {
+        m = firstMatchInRow(re, st.lines[i]!);
         break;
       }
     }
-  } else if (re && range && !rowsContain(st.lines, range, requiredLiteral(c.matches, flags!))) {
+  } else if (re && range && !rowsContain(st, range, literal)) {
     // Every match must contain a literal that no row holds (it has no line break, so it cannot
     // straddle rows): no match, without joining the rows or running the regex.
     m = null;
   } else if (re) {
     // One exec serves both the decision and matchedText (the first match of exec is exactly
     // what test() would have found), so a true leaf costs one regex run, not two.
-    m = memoizedMatch(st, `${String(where)}\u0000${isAbsenceCheck ? 1 : 0}\u0000${flags}\u0000${c.matches}`, re, range, () => regexHaystack(c.section, st, isAbsenceCheck));
+    m = memoizedMatch(st, memoKey(c, where, isAbsenceCheck, flags!), re, range, () => regexHaystack(c.section, st, isAbsenceCheck));
   }
   if (m === null) {
     pushTrace(st, 'state_skip', `state[${st.label}] regex cond ${detail} no match`);
@@ -285,17 +321,46 @@ function evalRegex(c: RegexCondition, st: EvalState, isAbsenceCheck: boolean): C
   return withMatchedText({ kind: 'regex', result: true, detail }, m);
 }
 
+/** The last row a line-local regex matched in and its match, per regex: most frames repeat it. */
+const lastRowMatch = new WeakMap<RegExp, { row: string; match: string }>();
+
+function firstMatchInRow(re: RegExp, row: string): string {
+  const hit = lastRowMatch.get(re);
+  if (hit && hit.row === row) return hit.match;
+  const match = execRegex(re, row)?.[0] ?? '';
+  lastRowMatch.set(re, { row, match });
+  return match;
+}
+
+/** Memo keys per leaf object and absence slot, built once (spec objects are immutable once evaluated). */
+const memoKeys = new WeakMap<object, Array<{ where: unknown; flags: string; matches: unknown; key: string }>>();
+
+function memoKey(c: RegexCondition, where: unknown, isAbsenceCheck: boolean, flags: string): string {
+  const slot = isAbsenceCheck ? 1 : 0;
+  let keys = memoKeys.get(c);
+  if (!keys) {
+    keys = [];
+    memoKeys.set(c, keys);
+  }
+  const known = keys[slot];
+  // Checked against the leaf's fields all the same, so an edited object cannot hit a stale entry.
+  if (known && known.where === where && known.flags === flags && known.matches === c.matches) return known.key;
+  const key = `${String(where)}\u0000${slot}\u0000${flags}\u0000${String(c.matches)}`;
+  keys[slot] = { where, flags, matches: c.matches, key };
+  return key;
+}
+
 /**
  * The first match's text, or null. Reuses the caller's memo when the leaf's haystack is
- * unchanged: for a run of rows, when every row equals last time's (rows come from the screen's
- * row cache, so an unchanged row is the same string and compares in O(1)) — the text is then
- * not even joined; otherwise when the text is equal.
+ * unchanged: for a run of rows, when it is the same rows as last time, wherever they now stand
+ * (rows come from the screen's row cache, so an unchanged row is the same string and compares
+ * in O(1)) — the text is then not even joined; otherwise when the text is equal.
  */
 function memoizedMatch(st: EvalState, key: string, re: RegExp, range: { from: number; to: number } | null, haystackOf: () => string): string | null {
   const memo = st.regexMemo;
   const hit = memo?.get(key);
   if (hit) {
-    if (range && hit.lines && hit.from === range.from && hit.to === range.to && sameRows(hit.lines, st.lines, range.from, range.to)) return hit.match;
+    if (range && hit.lines && hit.to! - hit.from! === range.to - range.from && sameRowsAt(hit.lines, hit.from!, st.lines, range.from, range.to - range.from)) return hit.match;
     if (!range && hit.haystack !== undefined && hit.haystack === haystackOf()) return hit.match;
   }
   const haystack = haystackOf();
@@ -306,16 +371,18 @@ function memoizedMatch(st: EvalState, key: string, re: RegExp, range: { from: nu
 }
 
 /** Whether some row in the range contains `literal` (true when there is no literal to check). */
-function rowsContain(lines: readonly string[], range: { from: number; to: number }, literal: string | null): boolean {
+function rowsContain(st: EvalState, range: { from: number; to: number }, literal: string | null): boolean {
   if (literal === null) return true;
-  for (let i = range.from; i < range.to; i += 1) if (lines[i]!.includes(literal)) return true;
+  const t = st.rowCache.literal(literal, st.lines);
+  for (let i = range.from; i < range.to; i += 1) if ((t.results[i] || t.code(i)) === ROW_MATCH) return true;
   return false;
 }
 
-function sameRows(a: readonly string[], b: readonly string[], from: number, to: number): boolean {
-  if (a === b) return true;
-  if (a.length < to || b.length < to) return false;
-  for (let i = from; i < to; i += 1) if (a[i] !== b[i]) return false;
+/** Whether `a[aFrom..aFrom+n)` and `b[bFrom..bFrom+n)` are the same rows. */
+function sameRowsAt(a: readonly string[], aFrom: number, b: readonly string[], bFrom: number, n: number): boolean {
+  if (a === b && aFrom === bFrom) return true;
+  if (aFrom + n > a.length || bFrom + n > b.length) return false;
+  for (let k = 0; k < n; k += 1) if (a[aFrom + k] !== b[bFrom + k]) return false;
   return true;
 }
 
@@ -358,7 +425,9 @@ function evalChanged(c: ChangedCondition, st: EvalState): CondResult {
 function regexHaystack(section: unknown, st: EvalState, isAbsenceCheck: boolean): string {
   const id = typeof section === 'string' ? section : undefined;
   if (!isAbsenceCheck || st.viewportStartRow === 0) {
-    return section && typeof section !== 'string' ? '' : sectionText(st.sections, id, st.screen);
+    if (section && typeof section !== 'string') return '';
+    // The whole joined frame only when the leaf reads it: a section leaf must not pay for it.
+    return id ? sectionText(st.sections, id, '') : st.screen;
   }
   if (section && typeof section !== 'string') return '';
   const memoKey = id ?? '';

@@ -29,9 +29,9 @@ const RULE_ONLY_LINE = /^[─╌═\s]+$/;
  * is neither blank nor only box-drawing rules, trimmed. `regex` (flags default `i`): capture
  * group 1 when it participated (an empty group gives `''`), else the whole match, trimmed.
  */
-export function extractTitle(rule: ExtractTitle, sections: ResolvedSection[], fullScreen: string): string | null {
+export function extractTitle(rule: ExtractTitle, sections: ResolvedSection[], fullScreen: string | (() => string)): string | null {
   if (!rule || typeof rule !== 'object') return null;
-  const hay = sectionText(sections, rule.section, typeof fullScreen === 'string' ? fullScreen : '');
+  const hay = rule.section ? sectionText(sections, rule.section, '') : screenText(fullScreen);
   if (!hay) return null;
   if (rule.first_line) {
     for (const line of hay.split('\n')) {
@@ -87,21 +87,29 @@ export function extractButtons(rule: ExtractButtons, haystack: string): ModalBut
  * fewer than `min_count` (default 2) and the rule names a section, the whole screen is tried
  * and used if it meets `min_count` (a clipped section must not hide real choices, §13.11).
  * The title uses the state's title rule; `kind` is the state's modal kind.
+ * `fullScreen` may be a function: the whole screen is then joined only if a rule reads it.
  */
-export function deriveModal(state: FsmState, sections: ResolvedSection[], fullScreen: string): ModalSnapshot | null {
+export function deriveModal(state: FsmState, sections: ResolvedSection[], fullScreen: string | (() => string)): ModalSnapshot | null {
   const extract = state && typeof state === 'object' ? state.extract : undefined;
   const rule = extract && typeof extract === 'object' ? extract.buttons : undefined;
   if (!rule || typeof rule !== 'object') return null;
-  const screen = typeof fullScreen === 'string' ? fullScreen : '';
+  let joined: string | undefined;
+  const screen = (): string => (joined ??= screenText(fullScreen));
   const minCount = typeof rule.min_count === 'number' && !Number.isNaN(rule.min_count) ? rule.min_count : DEFAULT_MIN_COUNT;
-  let buttons = extractButtons(rule, sectionText(sections, rule.section, screen));
+  let buttons = extractButtons(rule, rule.section ? sectionText(sections, rule.section, '') : screen());
   if (buttons.length < minCount && rule.section) {
-    const whole = extractButtons(rule, screen);
+    const whole = extractButtons(rule, screen());
     if (whole.length >= minCount) buttons = whole;
   }
   if (buttons.length < minCount) return null;
   const title = extract!.title ? extractTitle(extract!.title, sections, screen) : null;
   return { title, buttons, kind: modalKindForState(state) };
+}
+
+/** The whole screen from a string or a function giving it; anything else reads as empty. */
+function screenText(fullScreen: string | (() => string)): string {
+  const text = typeof fullScreen === 'function' ? fullScreen() : fullScreen;
+  return typeof text === 'string' ? text : '';
 }
 
 // ── Parsing ─────────────────────────────────────────────────────────────────

@@ -6,7 +6,7 @@ import type { CliSpecV4, FsmState } from '../spec/types.js';
 import { transitionLabel } from '../spec/model.js';
 import { splitScreenLines } from '../screen/lines.js';
 import type { CondResult, Cursor, EvalExtras, FsmClock, FsmEvaluation, TraceEntry, TransitionEval } from './types.js';
-import { evaluateCondition, type ConditionContext } from './conditions.js';
+import { frameEvaluator, type ConditionContext } from './conditions.js';
 import { selectOutgoing } from './outgoing.js';
 import { resolveSections } from './sections.js';
 
@@ -73,6 +73,7 @@ export function evaluateFsmLines(
     trace: extras?.collectTrace === false ? undefined : trace,
     traceLabel: '',
   };
+  const evaluate = frameEvaluator(ctx);
   for (const { transition: t, priority } of validSpec ? selectOutgoing(spec, currentStateId) : []) {
     const holdMs = typeof t.min_hold_ms === 'number' && !Number.isNaN(t.min_hold_ms) ? t.min_hold_ms : 0;
     const holdSatisfied = heldFor >= holdMs;
@@ -80,8 +81,8 @@ export function evaluateFsmLines(
     let condResult = true;
     // Truthiness, as the reference: `when: null` means "no guard".
     if (t.when) {
-      ctx.traceLabel = `${currentStateId}→${String(t.to)}`;
-      cond = evaluateCondition(t.when, ctx);
+      // The label only names trace lines: not built when nobody collects them.
+      cond = evaluate(t.when, ctx.trace ? `${currentStateId}→${String(t.to)}` : undefined);
       condResult = cond.result;
     }
     const te: TransitionEval = {
@@ -112,12 +113,20 @@ function hasState(spec: CliSpecV4, id: string): boolean {
   return states.some((s: FsmState | null) => !!s && typeof s === 'object' && s.id === id);
 }
 
+/** Labels per transition object and its fields, built once (every evaluation reports them). */
+const labels = new WeakMap<object, { label: unknown; from: unknown; to: unknown; text: string }>();
+
 function safeLabel(t: Parameters<typeof transitionLabel>[0]): string {
+  const known = labels.get(t);
+  if (known && known.label === t.label && known.from === t.from && known.to === t.to) return known.text;
+  let text: string;
   try {
-    return transitionLabel(t);
+    text = transitionLabel(t);
   } catch {
-    return `?→${String(t.to)}`;
+    text = `?→${String(t.to)}`;
   }
+  labels.set(t, { label: t.label, from: t.from, to: t.to, text });
+  return text;
 }
 
 function finiteOr(v: unknown, fallback: number): number {

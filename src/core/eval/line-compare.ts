@@ -23,5 +23,18 @@ export function sameJoinedLines(
     for (let i = 0; i < aEnd - aStart; i += 1) if (a[aStart + i] !== b[bStart + i]) return false;
     return true;
   }
+  // Texts of different lengths differ: checked without joining (a frame that grew by a row is
+  // the common case). Equal lengths are rare ([] and [''] both join to '') and joined to decide.
+  if (joinedLength(a, aStart, aEnd) !== joinedLength(b, bStart, bEnd)) return false;
   return a.slice(aStart, aEnd).join('\n') === b.slice(bStart, bEnd).join('\n');
+}
+
+/** `lines.slice(from, to).join('\n').length`, without building the text. */
+function joinedLength(lines: readonly string[], from: number, to: number): number {
+  let n = Math.max(0, to - from - 1);
+  for (let i = from; i < to; i += 1) {
+    const line: unknown = lines[i];
+    n += line === undefined || line === null ? 0 : String(line).length; // as join() reads them
+  }
+  return n;
 }

@@ -7,7 +7,8 @@
  */
 import type { AnchorContext, SectionDef, SectionSize } from '../spec/types.js';
 import type { ResolvedSection } from './types.js';
-import { compileRegex, lineTester } from './regex-cache.js';
+import { compileRegex } from './regex-cache.js';
+import { DEFAULT_ROW_CACHE, ROW_MATCH, type RowCache, type RowTester } from './row-tester.js';
 
 /** A flags string no engine accepts: makes `compileRegex` report a non-string flags field as invalid. */
 const INVALID_FLAGS = '\u0000';
@@ -28,13 +29,20 @@ interface AnchorCandidate {
  * Returns one entry per declared section, in declaration (JSON key) order; a declared
  * section is never missing, only possibly empty. Never throws: a non-object `defs` yields
  * `[]`, and a malformed definition degrades to the whole screen.
+ *
+ * `cache` carries per-row anchor results from the previous frame (a driver passes its own).
  */
-export function resolveSections(defs: Record<string, SectionDef> | undefined, lines: string[], screen?: string | (() => string)): ResolvedSection[] {
+export function resolveSections(
+  defs: Record<string, SectionDef> | undefined,
+  lines: string[],
+  screen?: string | (() => string),
+  cache: RowCache = DEFAULT_ROW_CACHE,
+): ResolvedSection[] {
   if (!defs || typeof defs !== 'object' || !Array.isArray(lines)) return [];
   const total = lines.length;
   const entries = Object.entries(defs);
   const pass1 = new Map<string, Range>();
-  for (const [id, def] of entries) pass1.set(id, resolvePass1(asDef(def), lines, total));
+  for (const [id, def] of entries) pass1.set(id, resolvePass1(asDef(def), lines, total, cache));
 
   const out: ResolvedSection[] = [];
   for (const [id, raw] of entries) {
@@ -48,7 +56,7 @@ export function resolveSections(defs: Record<string, SectionDef> | undefined, li
         // the anchor line as `until_regex` does).
         const re = compileRegex(until, '');
         if (re) {
-          const end = findLine(lines, re, from + 1);
+          const end = findLine(lines, re, from + 1, cache);
           if (end !== -1) to = end;
         }
       } else {
@@ -84,8 +92,8 @@ function asDef(raw: unknown): SectionDef {
   return raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as SectionDef) : {};
 }
 
-function resolvePass1(def: SectionDef, lines: string[], total: number): Range {
-  if (def.anchor !== undefined) return resolveAnchored(def, lines, total);
+function resolvePass1(def: SectionDef, lines: string[], total: number, cache: RowCache): Range {
+  if (def.anchor !== undefined) return resolveAnchored(def, lines, total, cache);
   if (def.from_top !== undefined) return { from: resolveSize(def.from_top, total), to: total };
   if (def.from_bottom !== undefined) return { from: total - resolveSize(def.from_bottom, total), to: total };
   return { from: 0, to: total };
@@ -96,14 +104,14 @@ function resolvePass1(def: SectionDef, lines: string[], total: number): Range {
  * `anchor_last`); the TOPMOST resolved line wins, because an anchor marks the top of a block
  * and a stray lower landmark must not clip it (spec-format §13.10).
  */
-function resolveAnchored(def: SectionDef, lines: string[], total: number): Range {
+function resolveAnchored(def: SectionDef, lines: string[], total: number, cache: RowCache): Range {
   const candidates = compileCandidates(def);
   // Any uncompilable anchor/context regex abandons the whole anchor block: whole screen,
   // even with anchor_miss (reference behaviour, §2.2 step 1.7).
   if (!candidates) return { from: 0, to: total };
   let idx = -1;
   for (const c of candidates) {
-    const found = def.anchor_last ? findCandidateLast(c, lines, total) : findCandidateFirst(c, lines, total, idx);
+    const found = def.anchor_last ? findCandidateLast(c, lines, total, cache) : findCandidateFirst(c, lines, total, idx, cache);
     if (found !== -1 && (idx === -1 || found < idx)) idx = found;
   }
   if (idx === -1) return def.anchor_miss === 'empty' ? { from: 0, to: 0 } : { from: 0, to: total };
@@ -115,7 +123,7 @@ function resolveAnchored(def: SectionDef, lines: string[], total: number): Range
     // until_regex searches below the ANCHOR line (not below `from`); a bad regex is ignored.
     const re = typeof def.until_regex === 'string' ? compileRegex(def.until_regex, flagsOr(def.until_regex_flags, '') ?? INVALID_FLAGS) : null;
     if (re) {
-      const end = findLine(lines, re, idx + 1);
+      const end = findLine(lines, re, idx + 1, cache);
       if (end !== -1) to = end;
     }
   } else if (typeof def.lines === 'number' && !Number.isNaN(def.lines)) {
@@ -172,24 +180,33 @@ function flagsOr(flags: unknown, fallback: string): string | null {
   return typeof flags === 'string' ? flags : null;
 }
 
-type Tester = { test(i: number): boolean };
+/** A candidate's anchor and context testers over one frame. */
+interface CandidateRows {
+  re: RowTester;
+  prev: RowTester | null;
+  next: RowTester | null;
+}
 
-function candidateMatcher(c: AnchorCandidate, lines: string[], total: number): (i: number) => boolean {
-  const re = lineTester(c.re, lines);
-  const prev = c.prev ? lineTester(c.prev, lines) : null;
-  const next = c.next ? lineTester(c.next, lines) : null;
-  return (i) => {
-    if (!re.test(i)) return false;
-    // A context regex on a neighbour line that does not exist fails.
-    if (prev && !(i > 0 && prev.test(i - 1))) return false;
-    if (next && !(i < total - 1 && (next as Tester).test(i + 1))) return false;
-    return true;
+function candidateRows(c: AnchorCandidate, lines: string[], cache: RowCache): CandidateRows {
+  return {
+    re: cache.regex(c.re, lines),
+    prev: c.prev ? cache.regex(c.prev, lines) : null,
+    next: c.next ? cache.regex(c.next, lines) : null,
   };
 }
 
-function findCandidateLast(c: AnchorCandidate, lines: string[], total: number): number {
-  const matches = candidateMatcher(c, lines, total);
-  for (let i = total - 1; i >= 0; i -= 1) if (matches(i)) return i;
+/** Whether row i is this candidate's anchor. A context regex on a neighbour row that does not exist fails. */
+function candidateAt(r: CandidateRows, i: number, total: number): boolean {
+  if ((r.re.results[i] || r.re.code(i)) !== ROW_MATCH) return false;
+  const { prev, next } = r;
+  if (prev && !(i > 0 && (prev.results[i - 1] || prev.code(i - 1)) === ROW_MATCH)) return false;
+  if (next && !(i < total - 1 && (next.results[i + 1] || next.code(i + 1)) === ROW_MATCH)) return false;
+  return true;
+}
+
+function findCandidateLast(c: AnchorCandidate, lines: string[], total: number, cache: RowCache): number {
+  const rows = candidateRows(c, lines, cache);
+  for (let i = total - 1; i >= 0; i -= 1) if (candidateAt(rows, i, total)) return i;
   return -1;
 }
 
@@ -197,15 +214,15 @@ function findCandidateLast(c: AnchorCandidate, lines: string[], total: number): 
  * First matching line. Scanning past the best index found so far cannot change the topmost
  * result, so the scan stops there (keeps multi-candidate anchors linear on tall frames).
  */
-function findCandidateFirst(c: AnchorCandidate, lines: string[], total: number, bestSoFar: number): number {
+function findCandidateFirst(c: AnchorCandidate, lines: string[], total: number, bestSoFar: number, cache: RowCache): number {
   const stop = bestSoFar === -1 ? total : bestSoFar;
-  const matches = candidateMatcher(c, lines, total);
-  for (let i = 0; i < stop; i += 1) if (matches(i)) return i;
+  const rows = candidateRows(c, lines, cache);
+  for (let i = 0; i < stop; i += 1) if (candidateAt(rows, i, total)) return i;
   return -1;
 }
 
-function findLine(lines: string[], re: RegExp, start: number): number {
-  const t = lineTester(re, lines);
+function findLine(lines: string[], re: RegExp, start: number, cache: RowCache): number {
+  const t = cache.regex(re, lines);
   for (let i = Math.max(0, start); i < lines.length; i += 1) if (t.test(i)) return i;
   return -1;
 }

@@ -46,6 +46,18 @@ export function stableRegionKey(cond: StableCondition): number | string {
  * starting with the whole-screen region (key -1), which the stall watchdog also reads.
  */
 export function collectStableRegions(spec: CliSpecV4, stateId: string): StableRegion[] {
+  // The outgoing list is cached per state (see selectOutgoing), so the regions are too.
+  const outgoing = selectOutgoing(spec, stateId);
+  const known = regionsCache.get(outgoing);
+  if (known) return known;
+  const regions = regionsOf(outgoing);
+  regionsCache.set(outgoing, regions);
+  return regions;
+}
+
+const regionsCache = new WeakMap<object, StableRegion[]>();
+
+function regionsOf(outgoing: ReturnType<typeof selectOutgoing>): StableRegion[] {
   const regions: StableRegion[] = [{ key: WHOLE_SCREEN_REGION_KEY }];
   const seen = new Set<number | string>([WHOLE_SCREEN_REGION_KEY]);
   const visit = (cond: unknown, depth: number): void => {
@@ -65,7 +77,7 @@ export function collectStableRegions(spec: CliSpecV4, stateId: string): StableRe
       }
     }
   };
-  for (const { transition } of selectOutgoing(spec, stateId)) visit(transition.when, 1);
+  for (const { transition } of outgoing) visit(transition.when, 1);
   return regions;
 }
 

@@ -3,6 +3,7 @@
  * per-transition table (seed 001's CondResult / TransitionEval / FsmEvaluation).
  */
 import type { ModalKind } from '../spec/types.js';
+import type { RowCache } from './row-tester.js';
 
 export interface Cursor {
   /** 0-based row, in the same coordinates as the lines being evaluated. */
@@ -65,6 +66,12 @@ export interface EvalExtras {
    * driver resolves them once per evaluation for region tracking too). Absent = resolved here.
    */
   sections?: ResolvedSection[];
+  /**
+   * Per-row regex results carried from frame to frame (sections and line-local leaves). A driver
+   * passes one per session so consecutive frames of one screen reuse each other's answers;
+   * absent = a cache shared by every caller (correct, less reuse).
+   */
+  rowCache?: RowCache;
 }
 
 /** See `EvalExtras.regexMemo`. Keyed by leaf identity (section, absence, flags, pattern). */

@@ -1,0 +1,195 @@
+/**
+ * Per-row predicate results over a frame, carried from one frame to the next.
+ *
+ * Section anchors and line-local regex leaves ask "does row i match?" for most rows of a
+ * 240-row guard frame on every evaluation, while from one frame to the next only a few rows
+ * change (a spinner, a streamed line) and the rest at most scroll. A tester keeps the previous
+ * frame's answers and, for a new frame, copies them over (shifted by the scroll) in one block
+ * copy, then forgets the rows that differ: an evaluation costs a few regex runs, not 240.
+ *
+ * The rows that differ between two frames are found once per pair of frames and shared by every
+ * tester moving between them (see {@link frameDiff}). Answers are always exactly the predicate's
+ * on the row's text: reuse needs the row's string to be equal.
+ */
+import { testLine } from './regex-cache.js';
+
+/** Row result codes: 0 = not tested yet, 1 = no match, 2 = match. */
+export const ROW_UNTESTED = 0;
+export const ROW_NO_MATCH = 1;
+export const ROW_MATCH = 2;
+
+/** How two consecutive frames line up. */
+export interface FrameDiff {
+  readonly prev: readonly string[];
+  readonly next: readonly string[];
+  /** `next[i]` is aligned with `prev[i + shift]` (the frame scrolled up by `shift` rows). */
+  readonly shift: number;
+  /** Rows of `next` aligned with a row of `prev`: `[0, aligned)`; rows past it are new. */
+  readonly aligned: number;
+  /** Rows `i < aligned` whose text differs from `prev[i + shift]`, ascending. */
+  readonly changed: readonly number[];
+}
+
+/**
+ * Testers and frame diffs of one evaluation context. A driver keeps one per session (frames of
+ * different sessions never interleave in it); pure callers share {@link DEFAULT_ROW_CACHE}.
+ */
+export class RowCache {
+  readonly #regexTesters = new Map<RegExp, RowTester>();
+  readonly #literalTesters = new Map<string, RowTester>();
+  #diffA: FrameDiff | null = null;
+  #diffB: FrameDiff | null = null;
+
+  /** A tester for `re` positioned on `lines`. Answers are exactly `testRegex(re, lines[i])`. */
+  regex(re: RegExp, lines: readonly string[]): RowTester {
+    let t = this.#regexTesters.get(re);
+    if (!t) {
+      if (this.#regexTesters.size >= MAX_TESTERS) this.#regexTesters.clear();
+      t = new RowTester(this, (line) => testLine(re, line), lines);
+      this.#regexTesters.set(re, t);
+    } else if (t.lines !== lines) {
+      t.moveTo(lines);
+    }
+    return t;
+  }
+
+  /** A tester for "the row contains `literal`" positioned on `lines`. */
+  literal(literal: string, lines: readonly string[]): RowTester {
+    let t = this.#literalTesters.get(literal);
+    if (!t) {
+      if (this.#literalTesters.size >= MAX_TESTERS) this.#literalTesters.clear();
+      t = new RowTester(this, (line) => line.includes(literal), lines);
+      this.#literalTesters.set(literal, t);
+    } else if (t.lines !== lines) {
+      t.moveTo(lines);
+    }
+    return t;
+  }
+
+  /** How `next` lines up with `prev`; remembered for the last two pairs asked. */
+  diff(prev: readonly string[], next: readonly string[]): FrameDiff {
+    const a = this.#diffA;
+    if (a && a.prev === prev && a.next === next) return a;
+    const b = this.#diffB;
+    if (b && b.prev === prev && b.next === next) return b;
+    const d = computeDiff(prev, next);
+    this.#diffB = a;
+    this.#diffA = d;
+    return d;
+  }
+}
+
+/** A spec holds well under a hundred patterns; the bound only stops unbounded growth. */
+const MAX_TESTERS = 512;
+
+/** The cache of callers that do not bring their own (tests, explain, previews). */
+export const DEFAULT_ROW_CACHE = new RowCache();
+
+/** One predicate's results over the rows of the current frame. */
+export class RowTester {
+  lines: readonly string[];
+  /** Per row of `lines`: {@link ROW_UNTESTED}, {@link ROW_NO_MATCH} or {@link ROW_MATCH}. */
+  results: Uint8Array;
+  #spare: Uint8Array | null = null;
+  #complete = false;
+
+  constructor(
+    private readonly cache: RowCache,
+    private readonly predicate: (line: string) => boolean,
+    lines: readonly string[],
+  ) {
+    this.lines = lines;
+    this.results = new Uint8Array(lines.length);
+  }
+
+  /** Moves to a new frame, keeping the answers of rows that did not change. */
+  moveTo(lines: readonly string[]): void {
+    const prevLines = this.lines;
+    const prevResults = this.results;
+    const n = lines.length;
+    // Two buffers alternate: the new results are copied out of the previous ones.
+    const spare = this.#spare;
+    const results = spare && spare.buffer.byteLength >= n ? new Uint8Array(spare.buffer, 0, n) : new Uint8Array(Math.max(n, 64)).subarray(0, n);
+    this.#spare = prevResults;
+    const d = this.cache.diff(prevLines, lines);
+    if (d.aligned > 0) results.set(prevResults.subarray(d.shift, d.shift + d.aligned));
+    results.fill(ROW_UNTESTED, d.aligned);
+    const changed = d.changed;
+    for (let k = 0; k < changed.length; k += 1) results[changed[k]!] = ROW_UNTESTED;
+    this.lines = lines;
+    this.results = results;
+    this.#complete = false;
+  }
+
+  /** Exactly the predicate on `lines[i]` (false past the end). */
+  test(i: number): boolean {
+    return (this.results[i] || this.code(i)) === ROW_MATCH;
+  }
+
+  /**
+   * Row i's result code, testing it if it is not known yet. Hot loops read `results[i]` and call
+   * this only for a 0: `(t.results[i] || t.code(i)) === ROW_MATCH`.
+   */
+  code(i: number): number {
+    const known = this.results[i];
+    if (known !== ROW_UNTESTED) return known ?? ROW_NO_MATCH;
+    const line = this.lines[i];
+    if (line === undefined) return ROW_NO_MATCH;
+    const code = this.predicate(line) ? ROW_MATCH : ROW_NO_MATCH;
+    this.results[i] = code;
+    return code;
+  }
+
+  /** Every row's result, testing the rows not known yet (scan it instead of calling `test`). */
+  all(): Uint8Array {
+    if (this.#complete) return this.results;
+    const results = this.results;
+    const lines = this.lines;
+    for (let i = 0; i < results.length; i += 1) {
+      if (results[i] === ROW_UNTESTED) results[i] = this.predicate(lines[i]!) ? ROW_MATCH : ROW_NO_MATCH;
+    }
+    this.#complete = true;
+    return results;
+  }
+}
+
+function computeDiff(prev: readonly string[], next: readonly string[]): FrameDiff {
+  const shift = findShift(prev, next);
+  const aligned = Math.max(0, Math.min(next.length, prev.length - shift));
+  const changed: number[] = [];
+  for (let i = 0; i < aligned; i += 1) if (next[i] !== prev[i + shift]) changed.push(i);
+  return { prev, next, shift, aligned, changed };
+}
+
+/**
+ * The scroll between two frames: the smallest s ≥ 0 with next[k] === prev[k + s] at a few
+ * sampled rows (blank rows align with anything). Candidates come from where the first
+ * non-blank sample stands in `prev`, so a scroll of any size is found in O(rows).
+ */
+function findShift(prev: readonly string[], next: readonly string[]): number {
+  const n = Math.min(prev.length, next.length);
+  if (n < 8) return 0;
+  const samples = [Math.floor(n * 0.1), Math.floor(n * 0.3), Math.floor(n * 0.5), Math.floor(n * 0.7)];
+  let anchor = -1;
+  for (const k of samples) if (next[k] !== '') { anchor = k; break; }
+  if (anchor === -1) return 0;
+  const row = next[anchor];
+  for (let s = 0; anchor + s < prev.length; s += 1) {
+    if (prev[anchor + s] !== row) continue;
+    let ok = true;
+    for (const k of samples) {
+      if (next[k] === '') continue;
+      if (k + s >= prev.length || prev[k + s] !== next[k]) { ok = false; break; }
+    }
+    if (ok) return s;
+  }
+  return 0;
+}
+
+/**
+ * A tester for `re` over the rows of `lines` from the shared default cache (see
+ * {@link RowCache.regex}). Answers are exactly `testRegex(re, lines[i])`.
+ */
+export function lineTester(re: RegExp, lines: readonly string[]): RowTester {
+  return DEFAULT_ROW_CACHE.regex(re, lines);
+}
