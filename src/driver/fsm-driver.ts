@@ -146,7 +146,8 @@ export class FsmDriver {
   #prevFrame: { lines: string[]; sections: ResolvedSection[] } | null = null;
   #lastViewport: readonly string[] = [];
   #lastTitle = '';
-  #lastFsmEval: FsmEvaluation | null = null;
+  /** The last evaluation's explained table, built on first read. */
+  #lastFsmEval: (() => FsmEvaluation) | null = null;
   #evalCount = 0;
   #lastEvalAt = -Infinity;
   #regexMemo: RegexMemo = new Map();
@@ -419,20 +420,36 @@ export class FsmDriver {
     const frameText = (): string => (joinedFrame ??= frame.lines.join('\n'));
     const sections = resolveSections(this.#spec.sections, frame.lines, frameText, this.#rowCache);
     this.#trackRegionChanges({ lines: frame.lines, sections }, frame.cursor.row, now);
-    const ev = evaluateFsmLines(this.#spec, this.#stateId, frame.lines, frameText, frame.cursor, this.#prevFrame?.lines, this.#clock(now), {
+    // Decided without the debug strings; the explained table (same results) is built only for a
+    // commit's snapshot and for debug reads, from the same inputs.
+    const spec = this.#spec;
+    const stateId = this.#stateId;
+    const prevLines = this.#prevFrame?.lines;
+    const clock = this.#clock(now);
+    const evaluate = (explain: boolean): FsmEvaluation => evaluateFsmLines(spec, stateId, frame.lines, frameText, frame.cursor, prevLines, clock, {
       windowTitle: title,
       viewportStartRow: frame.viewportStartRow,
       collectTrace: false,
       regexMemo: this.#regexMemo,
       sections,
       rowCache: this.#rowCache,
+      explain,
     });
-    this.#lastFsmEval = ev;
+    const ev = evaluate(false);
     this.#prevFrame = { lines: frame.lines, sections };
 
     const fired = ev.fired;
     const from = this.#stateId;
-    if (fired) this.#commit(fired, ev, now);
+    if (fired) {
+      // Explained before the commit clears the region clocks the table reads.
+      const explained = evaluate(true);
+      this.#lastFsmEval = () => explained;
+      this.#commit(explained.fired ?? fired, explained, now);
+    } else {
+      // The region clocks and the state stay as they are until the next evaluation replaces this.
+      let explained: FsmEvaluation | undefined;
+      this.#lastFsmEval = () => (explained ??= evaluate(true));
+    }
     this.#markReady();
     this.#emitState(reason === 'init' || reason === 'reload' || reason === 'refresh', viewportText, { sections, text: frameText, viewport });
     this.#sender.afterEvaluation();
@@ -980,11 +997,11 @@ export class FsmDriver {
 
   /** Some outgoing transition has a true guard but its hold has not elapsed. */
   hasIdleHoldPending(): boolean {
-    return (this.#lastFsmEval?.transitions ?? []).some((t) => t.condResult && !t.holdSatisfied);
+    return (this.#lastFsmEval?.().transitions ?? []).some((t) => t.condResult && !t.holdSatisfied);
   }
 
   getCompletionIdleDebounceState(): { active: boolean; ageMs: number; holdMs: number; forceAfterMs: number } | null {
-    const ev = this.#lastFsmEval;
+    const ev = this.#lastFsmEval?.();
     if (!ev) return null;
     for (const t of ev.transitions) {
       const st = stateById(this.#spec, t.to);

@@ -81,12 +81,6 @@ function getInternals(term: XtermTerminal): XtermInternals | null {
 /** The content word's flag for a cell whose text is a combined string (xterm 6.0.0 BufferLine). */
 const COMBINED_CELL_FLAG = 0x200000;
 
-/** The parts of xterm's internal BufferLine the row cache reads. */
-interface InternalBufferLine {
-  _data?: Uint32Array;
-  translateToString(trimRight: boolean): string;
-}
-
 /**
  * Rows kept above the viewport in the row window: at least the guard frame's 200
  * (spec-format §9.4), so a guard frame is served from the window.
@@ -125,18 +119,16 @@ export class TerminalScreen implements Disposable {
   #tail: { seq: number; maxLines: number; lines: string[] } | undefined;
   #guard: { seq: number; frame: GuardFrame } | undefined;
   /**
-   * Row text cache. Translating a row costs microseconds and a spinner repaint touches two or
-   * three rows, so rows are re-translated only when xterm reports them dirty. Keys are stable
-   * line ids: absolute buffer row + rows trimmed off the top so far (scrollback overflow shifts
-   * absolute rows but not ids). Null when the internals it needs are missing: then every read
-   * translates (correct, slower).
+   * Text of rows above the row window (deep scrollback), by line id: absolute buffer row + rows
+   * trimmed off the top so far (scrollback overflow shifts absolute rows but not ids). Output only
+   * ever writes viewport rows, which the window holds, so an entry stays right until ids are
+   * renumbered (buffer switch, reset, resize, cleared scrollback), when the map is emptied. Null
+   * when the internals the row caches need are missing: then every read translates (correct, slower).
    */
   #rows: Map<number, string> | null = new Map();
   readonly #internals: XtermInternals | null;
-  /** Content words of rows as last translated, to skip re-translating an unchanged dirty row. */
-  #rowContent = new Map<number, { cells: Uint32Array; text: string }>();
   /** The active buffer's line list, read without the public API wrappers (null if unavailable). */
-  readonly #internalLines: (() => { get(y: number): { translateToString(trimRight: boolean): string } | undefined }) | null;
+  readonly #internalLines: (() => { get(y: number): CellLine | undefined }) | null;
   #trimmed = 0;
   #trimSub: { dispose(): void } | null = null;
   #trackedLines: unknown = null;
@@ -152,6 +144,13 @@ export class TerminalScreen implements Disposable {
    * then costs pointer copies plus the rows that really changed, not a cache lookup per row.
    */
   #window: string[] = [];
+  /**
+   * Content words of each window row as last translated (null: unknown, or a combined character
+   * whose text lives outside the cells). TUIs built on Ink erase and rewrite their whole bottom
+   * block on every spinner frame, so most rows reported dirty hold the same characters as before;
+   * comparing one word per cell is far cheaper than building the string again.
+   */
+  #windowCells: Array<Uint32Array | null> = [];
   #windowFirstId = 0;
   #windowSeq = -1;
   #windowDirtyAll = true;
@@ -183,9 +182,7 @@ export class TerminalScreen implements Disposable {
     this.#term.onData((data) => this.#responses.emit(data));
     this.#internals = getInternals(this.#term);
     const internals = this.#internals;
-    this.#internalLines = internals
-      ? () => (internals.buffers.active.lines as unknown as { get(y: number): { translateToString(trimRight: boolean): string } | undefined })
-      : null;
+    this.#internalLines = internals ? () => (internals.buffers.active.lines as unknown as { get(y: number): CellLine | undefined }) : null;
     if (this.#internals) {
       this.#internals.inputHandler.onRequestRefreshRows((range) => {
         if (!range) { this.#dirtyAll = true; return; }
@@ -260,7 +257,6 @@ export class TerminalScreen implements Disposable {
     this.#trimSub?.dispose();
     this.#windowDirtyAll = true;
     this.#rows.clear();
-    this.#rowContent.clear();
     this.#trimmed = 0;
     this.#trackedLines = active.lines;
     this.#trackedType = type;
@@ -275,30 +271,31 @@ export class TerminalScreen implements Disposable {
       this.#trackBuffer();
       return;
     }
-    const rows = this.#term.rows;
     const idsAfter = active.ybase + this.#trimmed;
     const scrolled = idsAfter - idsBefore;
-    let from: number;
-    let to: number;
-    if (this.#dirtyAll || scrolled < 0) {
-      from = Math.min(idsBefore, idsAfter);
-      to = Math.max(idsBefore, idsAfter) + rows - 1;
-    } else {
+    if (scrolled < 0) {
+      // The scrollback shrank (cleared): rows were renumbered.
+      rowsCache.clear();
+      this.#windowDirtyAll = true;
+      return;
+    }
+    if (this.#dirtyAll) {
+      this.#markWindowDirty(idsBefore, idsAfter + this.#term.rows - 1);
+    } else if (this.#dirtyStart <= this.#dirtyEnd) {
       // Rows keep their ids when the screen scrolls; only the dirty marks are in viewport rows of
       // the moment they were made. A row marked at y and scrolled k times since sits at y − k in
       // the final viewport (0 ≤ k ≤ scrolled), so [start − scrolled, end] covers every mark.
-      from = idsAfter + this.#dirtyStart - scrolled;
-      to = idsAfter + this.#dirtyEnd;
-    }
-    if (from <= to) {
-      for (let id = from; id <= to; id++) rowsCache.delete(id);
-      if (from < this.#windowDirtyFrom) this.#windowDirtyFrom = from;
-      if (to > this.#windowDirtyTo) this.#windowDirtyTo = to;
+      this.#markWindowDirty(idsAfter + this.#dirtyStart - scrolled, idsAfter + this.#dirtyEnd);
     }
     // Lines trimmed off the top can never be read again.
-    if (rowsCache.size > 2 * (active.lines.length + rows)) {
+    if (rowsCache.size > 2 * active.lines.length + 64) {
       for (const id of rowsCache.keys()) if (id < this.#trimmed) rowsCache.delete(id);
     }
+  }
+
+  #markWindowDirty(from: number, to: number): void {
+    if (from < this.#windowDirtyFrom) this.#windowDirtyFrom = from;
+    if (to > this.#windowDirtyTo) this.#windowDirtyTo = to;
   }
 
   /**
@@ -316,7 +313,6 @@ export class TerminalScreen implements Disposable {
     this.#windowDirtyAll = true;
     // Reflow rewrites rows and may renumber them.
     this.#rows?.clear();
-    this.#rowContent.clear();
     this.#trackedLines = null;
     this.#trackBuffer();
   }
@@ -468,7 +464,7 @@ export class TerminalScreen implements Disposable {
     const offset = this.#trimmed - this.#windowFirstId;
     for (let y = first; y <= last; y++) {
       const k = y + offset;
-      lines[pad + y - first] = win && k >= 0 && k < win.length ? win[k]! : this.#translateRow(y);
+      lines[pad + y - first] = win && k >= 0 && k < win.length ? win[k]! : this.#deepRowText(y);
     }
     return { lines, cursor: { row: cursor.row + n, col: cursor.col }, viewportStartRow: n };
   }
@@ -528,18 +524,18 @@ export class TerminalScreen implements Disposable {
     const start = from + this.#trimmed - this.#windowFirstId;
     if (win && start >= 0 && to + this.#trimmed - this.#windowFirstId <= win.length) return win.slice(start, start + Math.max(0, to - from));
     const lines: string[] = new Array<string>(Math.max(0, to - from));
-    for (let y = from; y < to; y++) lines[y - from] = this.#translateRow(y);
+    for (let y = from; y < to; y++) lines[y - from] = this.#rowText(y);
     return lines;
   }
 
-  /** Row `y`'s text, from the row window when it holds the row. */
+  /** Row `y`'s text: from the row window when it holds the row, else from the deep-row cache. */
   #rowText(y: number): string {
     const win = this.#freshWindow();
     const k = y + this.#trimmed - this.#windowFirstId;
-    return win && k >= 0 && k < win.length ? win[k]! : this.#translateRow(y);
+    return win && k >= 0 && k < win.length ? win[k]! : this.#deepRowText(y);
   }
 
-  /** The row window, rebuilt if a write came since it was built; null without the row cache. */
+  /** The row window, rebuilt if a write came since it was built; null without the row caches. */
   #freshWindow(): string[] | null {
     if (!this.#rows) return null;
     if (this.#windowSeq === this.#writeSeq) return this.#window;
@@ -553,11 +549,28 @@ export class TerminalScreen implements Disposable {
     const oldEnd = this.#windowDirtyAll ? oldFirst : oldFirst + old.length;
     const dirtyFrom = this.#windowDirtyFrom;
     const dirtyTo = this.#windowDirtyTo;
-    const next = new Array<string>(endId - firstId);
-    for (let id = firstId; id < endId; id++) {
-      next[id - firstId] = id >= oldFirst && id < oldEnd && (id < dirtyFrom || id > dirtyTo) ? old[id - oldFirst]! : this.#translateRow(id - trimmed);
+    let next: string[];
+    let cells: Array<Uint32Array | null>;
+    if (firstId >= oldFirst && firstId < oldEnd) {
+      // The usual case: a block copy of the rows still in the window, the new rows at the bottom,
+      // then the rows written since (most of them unchanged, which their cells tell).
+      const keep = Math.min(oldEnd, endId) - oldFirst;
+      next = old.slice(firstId - oldFirst, keep);
+      cells = this.#windowCells.slice(firstId - oldFirst, keep);
+      for (let id = oldFirst + old.length; id < endId; id++) {
+        next.push('');
+        cells.push(null);
+        next[id - firstId] = this.#translateWindowRow(id - trimmed, id - firstId, next, cells);
+      }
+      const patchTo = Math.min(dirtyTo, oldEnd - 1, endId - 1);
+      for (let id = Math.max(dirtyFrom, firstId); id <= patchTo; id++) next[id - firstId] = this.#translateWindowRow(id - trimmed, id - firstId, next, cells);
+    } else {
+      next = new Array<string>(endId - firstId).fill('');
+      cells = new Array<Uint32Array | null>(endId - firstId).fill(null);
+      for (let id = firstId; id < endId; id++) next[id - firstId] = this.#translateWindowRow(id - trimmed, id - firstId, next, cells);
     }
     this.#window = next;
+    this.#windowCells = cells;
     this.#windowFirstId = firstId;
     this.#windowSeq = this.#writeSeq;
     this.#windowDirtyAll = false;
@@ -566,69 +579,65 @@ export class TerminalScreen implements Disposable {
     return next;
   }
 
-  #translateRow(y: number): string {
+  /**
+   * The text of window slot `k` (buffer row `y`): the slot's current text when the row's cells
+   * equal those seen when it was last translated, else a fresh translation (its cells recorded).
+   */
+  #translateWindowRow(y: number, k: number, texts: string[], cells: Array<Uint32Array | null>): string {
+    const line = this.#internalLines!().get(y);
+    if (!line) {
+      cells[k] = null;
+      return '';
+    }
+    const data = line._data;
+    const cols = line.length;
+    const snap = cells[k];
+    if (data && snap && snap.length === cols && data.length >= 3 * cols) {
+      let same = true;
+      for (let c = 0; c < cols; c++) {
+        if (data[3 * c] !== snap[c]) { same = false; break; }
+      }
+      if (same) return texts[k]!;
+    }
+    const text = rowText(line);
+    if (!data || data.length < 3 * cols) {
+      cells[k] = null;
+      return text;
+    }
+    // The slot's snapshot is overwritten in place: one buffer per window row, not per repaint.
+    const out = snap && snap.length === cols ? snap : new Uint32Array(cols);
+    for (let c = 0; c < cols; c++) {
+      const w = data[3 * c]!;
+      // A combined character's text lives outside the cell words: never reuse such a row.
+      if (w & COMBINED_CELL_FLAG) {
+        cells[k] = null;
+        return text;
+      }
+      out[c] = w;
+    }
+    cells[k] = out;
+    return text;
+  }
+
+  /** A row outside the window (or any row without the internals), cached by id when possible. */
+  #deepRowText(y: number): string {
     const cache = this.#rows;
     const id = y + this.#trimmed;
     if (cache) {
       const hit = cache.get(id);
       if (hit !== undefined) return hit;
     }
-    // translateToString(true) drops never-written cells; trimEnd also drops written spaces.
     // The internal buffer line is read directly: the public getLine() builds a wrapper object
     // per call and checks the proposed-API flag, which cost more than the translation itself.
     const internal = this.#internalLines?.();
     if (internal) {
-      const line = internal.get(y) as InternalBufferLine | undefined;
-      if (!line) return '';
-      const text = this.#translateInternal(id, line);
-      cache?.set(id, text);
+      const line = internal.get(y);
+      const text = line ? rowText(line) : '';
+      // Only rows above the window are cached here; the window serves the rest.
+      if (cache && id < this.#windowFirstId) cache.set(id, text);
       return text;
     }
-    const text = this.#term.buffer.active.getLine(y)?.translateToString(true).trimEnd() ?? '';
-    cache?.set(id, text);
-    return text;
-  }
-
-  /**
-   * Translates a dirty row — unless its cell contents equal those seen when it was last
-   * translated. TUIs built on Ink erase and rewrite their whole bottom block on every spinner
-   * frame, so most rows marked dirty hold the same characters as before; comparing the cells'
-   * content words (one 32-bit word per cell) is far cheaper than building the string.
-   */
-  #translateInternal(id: number, line: InternalBufferLine): string {
-    const data = line._data;
-    const cols = data ? Math.floor(data.length / 3) : 0;
-    const prev = this.#rowContent.get(id);
-    if (data && prev && prev.cells.length === cols) {
-      let same = true;
-      for (let c = 0; c < cols; c++) {
-        if (data[3 * c] !== prev.cells[c]) { same = false; break; }
-      }
-      if (same) return prev.text;
-    }
-    const text = rowText(line as CellLine);
-    if (data) {
-      // The snapshot of this id is overwritten in place: one buffer per viewport row, not per repaint.
-      const cells = prev && prev.cells.length === cols ? prev.cells : new Uint32Array(cols);
-      let combined = false;
-      for (let c = 0; c < cols; c++) {
-        const w = data[3 * c]!;
-        // A combined character's text lives outside the cell words: never reuse such a row.
-        if (w & COMBINED_CELL_FLAG) { combined = true; break; }
-        cells[c] = w;
-      }
-      if (combined) this.#rowContent.delete(id);
-      else if (prev && prev.cells === cells) prev.text = text;
-      else this.#rowContent.set(id, { cells, text });
-      if (this.#rowContent.size > 4 * this.#term.rows) this.#pruneRowContent();
-    }
-    return text;
-  }
-
-  /** Keeps content snapshots only for rows that are still in the viewport. */
-  #pruneRowContent(): void {
-    const firstViewportId = this.#term.buffer.active.baseY + this.#trimmed;
-    for (const id of this.#rowContent.keys()) if (id < firstViewportId) this.#rowContent.delete(id);
+    return this.#term.buffer.active.getLine(y)?.translateToString(true).trimEnd() ?? '';
   }
 }
 

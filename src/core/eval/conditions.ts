@@ -70,6 +70,8 @@ interface EvalState {
   clipped: Map<string, string>;
   regexMemo: RegexMemo | undefined;
   rowCache: RowCache;
+  /** Build `detail` and `matchedText` (false: results and countdowns only, see `EvalExtras.explain`). */
+  explain: boolean;
 }
 
 /**
@@ -141,6 +143,7 @@ function buildState(ctx: ConditionContext): EvalState {
     clipped: new Map(),
     regexMemo: extras.regexMemo instanceof Map ? extras.regexMemo : undefined,
     rowCache: extras.rowCache ?? DEFAULT_ROW_CACHE,
+    explain: extras.explain !== false,
   };
 }
 
@@ -156,7 +159,7 @@ function evalNode(cond: unknown, st: EvalState, depth: number, negations: number
     case 'not':
       return evalNot(c.not, st, depth, negations);
     case 'signal':
-      return evalSignal(c as unknown as SignalCondition);
+      return evalSignal(c as unknown as SignalCondition, st);
     case 'elapsed':
       return evalElapsed(c as unknown as ElapsedCondition, st);
     case 'stable':
@@ -183,7 +186,7 @@ function evalAll(list: unknown, st: EvalState, depth: number, negations: number)
   const result = children.every((ch) => ch.result);
   let remainingMs = 0;
   if (!result) for (const ch of children) if (!ch.result) remainingMs = Math.max(remainingMs, ch.remainingMs ?? 0);
-  return { kind: 'all', result, detail: `all(${children.length})`, remainingMs, children };
+  return { kind: 'all', result, detail: st.explain ? `all(${children.length})` : '', remainingMs, children };
 }
 
 function evalAny(list: unknown, st: EvalState, depth: number, negations: number): CondResult {
@@ -196,7 +199,7 @@ function evalAny(list: unknown, st: EvalState, depth: number, negations: number)
   let soonest = Infinity;
   if (!result) for (const ch of children) if (!ch.result) soonest = Math.min(soonest, ch.remainingMs ?? Infinity);
   const remainingMs = result || !Number.isFinite(soonest) ? 0 : soonest;
-  return { kind: 'any', result, detail: `any(${children.length})`, remainingMs, children };
+  return { kind: 'any', result, detail: st.explain ? `any(${children.length})` : '', remainingMs, children };
 }
 
 function evalNot(inner: unknown, st: EvalState, depth: number, negations: number): CondResult {
@@ -211,15 +214,15 @@ function evalNot(inner: unknown, st: EvalState, depth: number, negations: number
 // ── Leaves ──────────────────────────────────────────────────────────────────
 
 /** Shadow-only: always true for the FSM (spec-format §3.6). */
-function evalSignal(c: SignalCondition): CondResult {
+function evalSignal(c: SignalCondition, st: EvalState): CondResult {
   const equals = c.equals === false ? 'false' : 'true';
-  return { kind: 'signal', result: true, detail: `signal ${String(c.signal)}=${equals} (shadow only, passes)` };
+  return { kind: 'signal', result: true, detail: st.explain ? `signal ${String(c.signal)}=${equals} (shadow only, passes)` : '' };
 }
 
 function evalElapsed(c: ElapsedCondition, st: EvalState): CondResult {
   const age = st.now - st.enteredAt;
   const n: unknown = c.elapsed_ms;
-  const detail = `elapsed ${age}ms / ${String(n)}ms`;
+  const detail = st.explain ? `elapsed ${age}ms / ${String(n)}ms` : '';
   if (typeof n !== 'number' || Number.isNaN(n)) return { kind: 'elapsed', result: false, detail };
   const result = age >= n;
   return { kind: 'elapsed', result, detail, remainingMs: result ? 0 : n - age };
@@ -231,6 +234,13 @@ function evalStable(c: StableCondition, st: EvalState): CondResult {
   const lastChanged = st.regionLastChangedAt?.get(key) ?? st.enteredAt;
   const stableFor = st.now - lastChanged;
   const n: unknown = c.stable_ms;
+  const detail = st.explain ? stableDetail(c, stableFor, n) : '';
+  if (typeof n !== 'number' || Number.isNaN(n)) return { kind: 'stable', result: false, detail };
+  const result = stableFor >= n;
+  return { kind: 'stable', result, detail, remainingMs: result ? 0 : n - stableFor };
+}
+
+function stableDetail(c: StableCondition, stableFor: number, n: unknown): string {
   const where =
     typeof c.section === 'string' && c.section
       ? `section=${c.section}`
@@ -238,10 +248,7 @@ function evalStable(c: StableCondition, st: EvalState): CondResult {
         ? `cursor_above=${c.cursor_above}`
         : 'screen';
   const ignore = typeof c.ignore_lines === 'string' && c.ignore_lines ? ' (ignore_lines)' : '';
-  const detail = `stable ${where}${ignore} ${stableFor}ms / ${String(n)}ms`;
-  if (typeof n !== 'number' || Number.isNaN(n)) return { kind: 'stable', result: false, detail };
-  const result = stableFor >= n;
-  return { kind: 'stable', result, detail, remainingMs: result ? 0 : n - stableFor };
+  return `stable ${where}${ignore} ${stableFor}ms / ${String(n)}ms`;
 }
 
 /** What a regex leaf needs that depends only on its own fields, computed once per leaf object. */
@@ -291,7 +298,7 @@ function evalRegex(c: RegexCondition, st: EvalState, isAbsenceCheck: boolean): C
     const t = st.rowCache.regex(re, st.lines);
     for (let i = range.from; i < range.to; i += 1) {
       if ((t.results[i] || t.code(i)) === ROW_MATCH) {
-        m = firstMatchInRow(re, st.lines[i]!);
+        m = st.explain ? firstMatchInRow(re, st.lines[i]!) : '';
         break;
       }
     }
@@ -305,19 +312,20 @@ function evalRegex(c: RegexCondition, st: EvalState, isAbsenceCheck: boolean): C
     m = memoizedMatch(st, memoKey(c, where, isAbsenceCheck, flags!), re, range, () => regexHaystack(c.section, st, isAbsenceCheck));
   }
   if (m === null) {
-    pushTrace(st, 'state_skip', `state[${st.label}] regex cond ${detail} no match`);
+    if (st.trace) pushTrace(st, 'state_skip', `state[${st.label}] regex cond ${detail} no match`);
     return { kind: 'regex', result: false, detail };
   }
   const cur = st.cursor;
   if (cur) {
     const violation = cursorViolation(c, cur);
     if (violation) {
-      pushTrace(st, 'state_skip', `state[${st.label}] ${violation}`);
+      if (st.trace) pushTrace(st, 'state_skip', `state[${st.label}] ${violation}`);
       return { kind: 'regex', result: false, detail };
     }
   }
+  if (!st.explain) return { kind: 'regex', result: true, detail };
   const at = cur ? ` cursor=(${cur.row},${cur.col})` : '';
-  pushTrace(st, 'state_match', `state[${st.label}] regex cond ${detail} matched${at}`);
+  if (st.trace) pushTrace(st, 'state_match', `state[${st.label}] regex cond ${detail} matched${at}`);
   return withMatchedText({ kind: 'regex', result: true, detail }, m);
 }
 
@@ -392,7 +400,7 @@ function evalTitle(c: WindowTitleCondition, st: EvalState): CondResult {
   const flags = flagsOrDefault(c.flags);
   const re = typeof c.window_title === 'string' && flags !== null ? compileRegex(c.window_title, flags) : null;
   const m = re ? execRegex(re, st.windowTitle) : null;
-  pushTrace(st, m ? 'state_match' : 'state_skip', `state[${st.label}] title cond ${detail} ${m ? 'matched' : 'no match'}`);
+  if (st.trace) pushTrace(st, m ? 'state_match' : 'state_skip', `state[${st.label}] title cond ${detail} ${m ? 'matched' : 'no match'}`);
   return m ? withMatchedText({ kind: 'title', result: true, detail }, m[0]) : { kind: 'title', result: false, detail };
 }
 
@@ -407,7 +415,7 @@ function evalChanged(c: ChangedCondition, st: EvalState): CondResult {
   const endRow = row;
   const didChange = !sameJoinedLines(st.lines, startRow, endRow, prev, startRow, endRow);
   const result = c.changed ? didChange : !didChange;
-  pushTrace(
+  if (st.trace) pushTrace(
     st,
     result ? 'state_match' : 'state_skip',
     `state[${st.label}] changed cond cursor_above=${String(c.cursor_above)} rows[${startRow},${endRow}) changed=${didChange} expected=${String(c.changed)} result=${result}`,

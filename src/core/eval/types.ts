@@ -72,6 +72,13 @@ export interface EvalExtras {
    * absent = a cache shared by every caller (correct, less reuse).
    */
   rowCache?: RowCache;
+  /**
+   * Build each node's `detail` and each true regex leaf's `matchedText` (default true). The
+   * driver decides with `false` — results and countdowns are the same, only those debug strings
+   * are left empty — and re-evaluates with the default when it keeps a table (a commit, a debug
+   * read).
+   */
+  explain?: boolean;
 }
 
 /** See `EvalExtras.regexMemo`. Keyed by leaf identity (section, absence, flags, pattern). */
