@@ -209,6 +209,9 @@ describe('demo agent under the demo-agent spec (real PTY)', () => {
     await new Promise((r) => setTimeout(r, 800));
     s.driver.dispatch({ kind: 'send_message', text: 'run the tests' });
     await s.waitForState('approval', WAIT_MS);
+    // Leave the modal up longer than the in-stream evaluation interval (250 ms): answered at once,
+    // it can be gone before the replay's next in-stream evaluation, while the live driver saw it.
+    await new Promise((r) => setTimeout(r, 600));
     s.driver.dispatch({ kind: 'click_modal_button', index: 1 });
     await s.waitForState('busy', WAIT_MS);
     await s.waitForState('idle', WAIT_MS);

@@ -15,10 +15,11 @@ import type { Scheduler, TimerHandle } from '../core/clock.js';
 import type { CliSpecV4, Control, DelegateTrigger, FsmState, StateStatus } from '../core/spec/types.js';
 import { initialState, modalKindForState, stateById, statusForState } from '../core/spec/model.js';
 import { validateSpec } from '../core/spec/index.js';
-import type { CondResult, FsmClock, FsmEvaluation, ModalSnapshot, RegexMemo, ResolvedSection, TransitionEval } from '../core/eval/types.js';
+import type { CondResult, EvalExtras, FsmClock, FsmEvaluation, ModalSnapshot, RegexMemo, ResolvedSection, TransitionEval } from '../core/eval/types.js';
 import {
-  collectStableRegions, compileRegex, deriveModal, evaluateFsmLines, extractTitle, regionChanged, resolveSections, RowCache, sectionText,
+  collectStableRegions, compileRegex, deriveModal, evaluateFsmLines, extractTitle, FrameReads, regionChanged, resolveSections, RowCache, sectionText,
 } from '../core/eval/index.js';
+import type { GuardFrame } from '../core/screen/guard-frame.js';
 import type { PtyTransport, Disposable } from '../terminal/transport.js';
 import { TerminalScreen } from '../terminal/index.js';
 import type {
@@ -109,6 +110,12 @@ export interface FsmDriverOptions {
   win32SubmitMode?: Win32SubmitMode;
   /** Minimum time between two evaluations inside a continuous output stream. */
   evalIntervalMs?: number;
+  /**
+   * Re-decide a frame whose text-reading leaves provably answer as in the last full evaluation
+   * (only time leaves recomputed, see FrameReads). Default true; false evaluates every frame in
+   * full — the differential test's reference.
+   */
+  reuseEvaluations?: boolean;
   redrawNudge?: Partial<RedrawNudgeOptions>;
   hostname?: string;
 }
@@ -149,6 +156,10 @@ export class FsmDriver {
   /** The last evaluation's explained table, built on first read. */
   #lastFsmEval: (() => FsmEvaluation) | null = null;
   #evalCount = 0;
+  /** Evaluations re-decided from the last full one's reads (a subset of #evalCount). */
+  #reusedEvalCount = 0;
+  /** What the last full evaluation read, and of which frame, state and spec. */
+  #lastReads: { reads: FrameReads; spec: CliSpecV4; stateId: string; frame: GuardFrame; sections: ResolvedSection[]; title: string } | null = null;
   #lastEvalAt = -Infinity;
   #regexMemo: RegexMemo = new Map();
   /** Per-row regex results carried across guard frames; viewport-only reads keep their own. */
@@ -367,13 +378,16 @@ export class FsmDriver {
 
   #armEvalTimer(now: number, dueAt: number): void {
     this.#evalDueAt = dueAt;
-    this.#evalTimer = this.#scheduler.setTimeout(() => {
-      const t = this.#scheduler.now();
-      if (t < this.#evalDueAt) { this.#armEvalTimer(t, this.#evalDueAt); return; }
-      this.#evalTimer = null;
-      this.#reevaluate('output');
-    }, dueAt - now);
+    this.#evalTimer = this.#scheduler.setTimeout(this.#onEvalTimer, dueAt - now);
   }
+
+  /** The evaluation timer's callback (one function for every arm: it is re-armed per stream). */
+  readonly #onEvalTimer = (): void => {
+    const t = this.#scheduler.now();
+    if (t < this.#evalDueAt) { this.#armEvalTimer(t, this.#evalDueAt); return; }
+    this.#evalTimer = null;
+    this.#reevaluate('output');
+  };
 
   #write(data: string): void {
     if (this.#stopped || data.length === 0) return;
@@ -415,27 +429,27 @@ export class FsmDriver {
 
     if (this.#spec.startup_dismiss) this.#maybeDismissStartup(viewportText(), now);
 
-    // Sections are resolved once per evaluation: region tracking and the guards share them.
     let joinedFrame: string | undefined;
     const frameText = (): string => (joinedFrame ??= frame.lines.join('\n'));
-    const sections = resolveSections(this.#spec.sections, frame.lines, frameText, this.#rowCache);
+    if ((reason === 'output' || reason === 'timer') && this.#redecide(frame, title, now, viewportText, frameText, viewport)) return;
+
+    // Sections are resolved once per evaluation: region tracking and the guards share them. What
+    // they and the guards read is noted, so the next frames can be re-decided from it.
+    const reads = new FrameReads();
+    reads.lines = frame.lines;
+    this.#rowCache.reads = reads;
+    const sections = resolveSections(this.#spec.sections, frame.lines, frameText, this.#rowCache, reads);
     this.#trackRegionChanges({ lines: frame.lines, sections }, frame.cursor.row, now);
     // Decided without the debug strings; the explained table (same results) is built only for a
     // commit's snapshot and for debug reads, from the same inputs.
     const spec = this.#spec;
     const stateId = this.#stateId;
-    const prevLines = this.#prevFrame?.lines;
-    const clock = this.#clock(now);
-    const evaluate = (explain: boolean): FsmEvaluation => evaluateFsmLines(spec, stateId, frame.lines, frameText, frame.cursor, prevLines, clock, {
-      windowTitle: title,
-      viewportStartRow: frame.viewportStartRow,
-      collectTrace: false,
-      regexMemo: this.#regexMemo,
-      sections,
-      rowCache: this.#rowCache,
-      explain,
-    });
-    const ev = evaluate(false);
+    const input: FrameInput = { spec, stateId, frame, frameText, prevLines: this.#prevFrame?.lines, clock: this.#clock(now), title };
+    const shared = { regexMemo: this.#regexMemo, sections, rowCache: this.#rowCache };
+    const evaluate = (explain: boolean): FsmEvaluation => evaluateFrame(input, { ...shared, explain });
+    const ev = evaluateFrame(input, { ...shared, explain: false, reads });
+    this.#rowCache.reads = null;
+    this.#lastReads = this.#opts.reuseEvaluations === false ? null : { reads, spec, stateId, frame, sections, title };
     this.#prevFrame = { lines: frame.lines, sections };
 
     const fired = ev.fired;
@@ -466,6 +480,48 @@ export class FsmDriver {
     }
     this.#scheduleStallWatchdog(now);
     this.#scheduleRedrawNudge(now);
+  }
+
+  /**
+   * Re-decides `frame` from the last full evaluation's reads when every read answers alike on it
+   * (same state and spec, same height, not scrolled, each changed row giving every consulted
+   * predicate its old answer and lying outside any text read): sections and text-reading leaves
+   * are then as recorded, and only region clocks and time leaves are worked out again. A spinner
+   * repaint costs that instead of a full evaluation. False (nothing done) when it does not apply
+   * or a transition would fire — the full evaluation then runs.
+   */
+  #redecide(frame: GuardFrame, title: string, now: number, viewportText: () => string, frameText: () => string, viewport: readonly string[]): boolean {
+    const last = this.#lastReads;
+    if (!last || last.spec !== this.#spec || last.stateId !== this.#stateId || this.#pickerInProgress) return false;
+    // States that extract a modal or a title read the screen outside the guards.
+    const state = stateById(this.#spec, this.#stateId);
+    if (!state || state.modal || state.extract) return false;
+    const { reads } = last;
+    if (reads.usesPrevLines || (reads.usesTitle && title !== last.title)) return false;
+    const before = last.frame;
+    if (frame.lines.length !== before.lines.length || frame.viewportStartRow !== before.viewportStartRow) return false;
+    if (reads.usesCursor && (frame.cursor.row !== before.cursor.row || frame.cursor.col !== before.cursor.col)) return false;
+    if (frame.lines !== before.lines) {
+      const d = this.#rowCache.diff(before.lines, frame.lines);
+      if (d.shift !== 0 || d.aligned !== frame.lines.length || !reads.sameAnswersOn(frame.lines, d.changed)) return false;
+    }
+    const sections = last.sections;
+    this.#trackRegionChanges({ lines: frame.lines, sections }, frame.cursor.row, now);
+    const input: FrameInput = { spec: this.#spec, stateId: this.#stateId, frame, frameText, prevLines: this.#prevFrame?.lines, clock: this.#clock(now), title };
+    const ev = evaluateFrame(input, { sections, explain: false, reuse: reads });
+    // A commit keeps an explained table and starts a new state: the full evaluation does that.
+    if (ev.fired) return false;
+    this.#reusedEvalCount += 1;
+    let explained: FsmEvaluation | undefined;
+    this.#lastFsmEval = () => (explained ??= evaluateFrame(input, { rowCache: this.#rowCache }));
+    this.#prevFrame = { lines: frame.lines, sections };
+    this.#emitState(false, viewportText, { sections, text: frameText, viewport });
+    this.#sender.afterEvaluation();
+    if (this.#status() === 'generating') this.#lastBusyAt = now;
+    this.#scheduleWake(ev);
+    this.#scheduleStallWatchdog(now);
+    this.#scheduleRedrawNudge(now);
+    return true;
   }
 
   /** Marks stable_ms regions that differ from the previous frame (§10.1 step 4). */
@@ -513,15 +569,22 @@ export class FsmDriver {
     const modal = this.#deriveModal(state, frame);
     const title = modal?.title ?? this.#deriveTitle(state, viewportText);
     const controls = this.#deriveControls();
-    const next: CurrentView = { state: { id: state.id, label: state.label, title, status: statusForState(state) }, modal, controls };
     const prev = this.#current;
+    if (!force && prev && modal === null && prev.modal === null && prev.controls === controls
+      && prev.state.id === state.id && prev.state.title === title && prev.state.label === state.label) {
+      // Nothing to report, and the view as it stands is still exact: no new objects per frame.
+      this.#evaluateSignals(frame.viewport, viewportText);
+      if (this.#pickerInProgress) this.#advancePicker(viewportText());
+      return;
+    }
+    const next: CurrentView = { state: { id: state.id, label: state.label, title, status: statusForState(state) }, modal, controls };
     const changed = force || !prev || prev.state.id !== next.state.id || prev.state.title !== next.state.title
       || !sameModal(prev.modal, next.modal) || !sameControls(prev.controls, next.controls);
     this.#current = next;
     this.#evaluateSignals(frame.viewport, viewportText);
     if (this.#pickerInProgress) this.#advancePicker(viewportText());
     if (!changed) return;
-    this.#emit({ kind: 'state_changed', state: next.state, modal: toModalView(next.modal), controls: next.controls });
+    this.#emit({ kind: 'state_changed', state: next.state, modal: toModalView(next.modal), controls: next.controls.map((c) => ({ ...c })) });
     this.#fireNotifications(state.id, title);
     this.#armOrCancelDelegates(state.id);
   }
@@ -556,12 +619,18 @@ export class FsmDriver {
     return extractTitle(rule, resolveSections(this.#spec.sections, text.split('\n'), text, this.#viewportRowCache), text);
   }
 
+  #controlsCache: { spec: CliSpecV4; stateId: string; controls: ControlView[] } | null = null;
+
+  /** The control bar of the current state; the same array while spec and state stay (it is compared every evaluation). */
   #deriveControls(): ControlView[] {
+    const cached = this.#controlsCache;
+    if (cached && cached.spec === this.#spec && cached.stateId === this.#stateId) return cached.controls;
     const out: ControlView[] = [];
     for (const c of this.#spec.control_bar ?? []) {
       if (c.visible_when_state && !c.visible_when_state.includes(this.#stateId)) continue;
       out.push({ id: c.id, label: c.label, action_type: c.action.type });
     }
+    this.#controlsCache = { spec: this.#spec, stateId: this.#stateId, controls: out };
     return out;
   }
 
@@ -1034,6 +1103,7 @@ export class FsmDriver {
       transitions: ev.transitions,
       sections: ev.sections,
       evalCount: this.#evalCount,
+      reusedEvalCount: this.#reusedEvalCount,
     };
   }
 
@@ -1046,9 +1116,17 @@ export class FsmDriver {
 
   /** Raw slices are kept; escaping happens when someone reads the timeline. */
   #pushTimeline(kind: TimelineEvent['kind'], data: string): void {
-    const entry = { kind, at: this.#scheduler.now(), preview: data.length > TIMELINE_PREVIEW_CHARS ? data.slice(0, TIMELINE_PREVIEW_CHARS) : data };
-    if (this.#timeline.length < TIMELINE_LIMIT) this.#timeline.push(entry);
-    else this.#timeline[this.#timelineNext] = entry;
+    const at = this.#scheduler.now();
+    const preview = data.length > TIMELINE_PREVIEW_CHARS ? data.slice(0, TIMELINE_PREVIEW_CHARS) : data;
+    if (this.#timeline.length < TIMELINE_LIMIT) {
+      this.#timeline.push({ kind, at, preview });
+    } else {
+      // Slots are reused in place (every output chunk lands here; readers get copies).
+      const slot = this.#timeline[this.#timelineNext]! as { kind: TimelineEvent['kind']; at: number; preview: string };
+      slot.kind = kind;
+      slot.at = at;
+      slot.preview = preview;
+    }
     this.#timelineNext = (this.#timelineNext + 1) % TIMELINE_LIMIT;
   }
 
@@ -1060,6 +1138,28 @@ export class FsmDriver {
 }
 
 // ── helpers ─────────────────────────────────────────────────────────────
+
+/** One guard frame and everything else an evaluation of it takes. */
+interface FrameInput {
+  spec: CliSpecV4;
+  stateId: string;
+  frame: GuardFrame;
+  frameText: () => string;
+  prevLines: string[] | undefined;
+  clock: FsmClock;
+  title: string;
+}
+
+/** Evaluates the state's outgoing transitions on a guard frame (no trace lines: nobody reads them here). */
+function evaluateFrame(input: FrameInput, extras: EvalExtras): FsmEvaluation {
+  const { frame } = input;
+  return evaluateFsmLines(input.spec, input.stateId, frame.lines, input.frameText, frame.cursor, input.prevLines, input.clock, {
+    windowTitle: input.title,
+    viewportStartRow: frame.viewportStartRow,
+    collectTrace: false,
+    ...extras,
+  });
+}
 
 function defaultReload(specPath: string): SpecReloadResult {
   let raw: unknown;

@@ -76,8 +76,8 @@ export class RealScheduler implements Scheduler {
   }
 }
 
-/** A timer of the virtual scheduler. */
-interface VirtualTimer {
+/** A timer of the virtual scheduler; it is its own handle (one object per timer). */
+interface VirtualTimer extends VirtualTimerHandle {
   readonly id: number;
   readonly dueAt: number;
   readonly fn: () => void;
@@ -186,11 +186,11 @@ export class VirtualScheduler implements Scheduler {
 
   /** Schedules `fn` at `now() + delayMs` (negative or non-finite delays count as 0). */
   setTimeout(fn: () => void, delayMs: number): TimerHandle {
-    const timer: VirtualTimer = { id: this.#nextId++, dueAt: this.#now + normaliseDelay(delayMs), fn };
+    const id = this.#nextId++;
+    const timer: VirtualTimer = { id, virtualTimerId: id, dueAt: this.#now + normaliseDelay(delayMs), fn };
     this.#heap.push(timer);
-    this.#live.add(timer.id);
-    const handle: VirtualTimerHandle = { virtualTimerId: timer.id };
-    return handle;
+    this.#live.add(id);
+    return timer;
   }
 
   /** Cancels a pending timer; unknown, fired or null handles are ignored. */

@@ -31,6 +31,8 @@ export interface ReplayOptions {
   untilMs?: number;
   /** Override the driver's evaluation cadence inside output streams (tuning and benchmarks). */
   evalIntervalMs?: number;
+  /** Evaluate every frame in full (the driver's `reuseEvaluations: false`): the differential test's reference. */
+  fullEvaluations?: boolean;
   /** Every driver event, with its time in ms. */
   onEvent?: (ev: DashboardEvent, atMs: number) => void;
 }
@@ -70,6 +72,7 @@ export function replaySession(opts: ReplayOptions): ReplayResult {
     spawnPlan: { file: opts.spec.binary, args: [], cwd: process.cwd(), env: {}, cols: transport.cols, rows: transport.rows, resolvedBinary: opts.spec.binary, viaShell: false, argvForDisplay: [opts.spec.binary] },
     redrawNudge: { silentMs: 0 },
     ...(opts.evalIntervalMs !== undefined ? { evalIntervalMs: opts.evalIntervalMs } : {}),
+    ...(opts.fullEvaluations ? { reuseEvaluations: false } : {}),
   });
   const changes: StateChangeRecord[] = [];
   driver.subscribe((ev) => {

@@ -206,8 +206,11 @@ export class ReplayTransport implements PtyTransport {
       return;
     }
     const dueAt = start + toReplayMs(event.t);
-    this.#timer = this.#scheduler.setTimeout(() => this.#playDue(), Math.max(0, dueAt - this.#scheduler.now()));
+    this.#timer = this.#scheduler.setTimeout(this.#playDueBound, Math.max(0, dueAt - this.#scheduler.now()));
   }
+
+  /** One callback for every event's timer (recordings hold 100k+ chunks). */
+  readonly #playDueBound = (): void => this.#playDue();
 
   /** Plays the next event and every following one recorded at the same instant. */
   #playDue(): void {

@@ -139,19 +139,21 @@ export class TerminalScreen implements Disposable {
   #dirtyEnd = -Infinity;
   /**
    * The row window: the bottom `rows + WINDOW_SCROLLBACK_ROWS` buffer rows as of write `#windowSeq`,
-   * by line id from `#windowFirstId`. Each read after a write rebuilds it, copying every row whose
-   * id was not written since (`#windowDirty*`, an id range) instead of looking it up: an evaluation
-   * then costs pointer copies plus the rows that really changed, not a cache lookup per row.
+   * ids `[#windowFirstId, #windowEndId)`, held in a ring (slot = id mod capacity). Each read after a
+   * write brings it up to date in place: new rows at the bottom, and the rows written since
+   * (`#windowDirty*`, an id range) — nothing else is touched, so an evaluation costs the rows that
+   * really changed, not a pass over the screen.
    */
-  #window: string[] = [];
+  #ring: string[] = [];
   /**
-   * Content words of each window row as last translated (null: unknown, or a combined character
+   * Content words of each ring row as last translated (null: unknown, or a combined character
    * whose text lives outside the cells). TUIs built on Ink erase and rewrite their whole bottom
    * block on every spinner frame, so most rows reported dirty hold the same characters as before;
    * comparing one word per cell is far cheaper than building the string again.
    */
-  #windowCells: Array<Uint32Array | null> = [];
+  #ringCells: Array<Uint32Array | null> = [];
   #windowFirstId = 0;
+  #windowEndId = 0;
   #windowSeq = -1;
   #windowDirtyAll = true;
   #windowDirtyFrom = Infinity;
@@ -460,12 +462,7 @@ export class TerminalScreen implements Disposable {
     const pad = n - extra;
     const lines = new Array<string>(pad + vlen + extra);
     for (let i = 0; i < pad; i++) lines[i] = '';
-    const win = this.#freshWindow();
-    const offset = this.#trimmed - this.#windowFirstId;
-    for (let y = first; y <= last; y++) {
-      const k = y + offset;
-      lines[pad + y - first] = win && k >= 0 && k < win.length ? win[k]! : this.#deepRowText(y);
-    }
+    this.#copyRows(first, last + 1, lines, pad);
     return { lines, cursor: { row: cursor.row + n, col: cursor.col }, viewportStartRow: n };
   }
 
@@ -520,74 +517,83 @@ export class TerminalScreen implements Disposable {
   }
 
   #translateRows(from: number, to: number): string[] {
-    const win = this.#freshWindow();
-    const start = from + this.#trimmed - this.#windowFirstId;
-    if (win && start >= 0 && to + this.#trimmed - this.#windowFirstId <= win.length) return win.slice(start, start + Math.max(0, to - from));
     const lines: string[] = new Array<string>(Math.max(0, to - from));
-    for (let y = from; y < to; y++) lines[y - from] = this.#rowText(y);
+    this.#copyRows(from, to, lines, 0);
     return lines;
+  }
+
+  /** Writes the text of rows [from, to) into `out` from index `at`, from the window where it can. */
+  #copyRows(from: number, to: number, out: string[], at: number): void {
+    if (!this.#freshWindow()) {
+      for (let y = from; y < to; y++) out[at + y - from] = this.#deepRowText(y);
+      return;
+    }
+    const ring = this.#ring;
+    const cap = ring.length;
+    const trimmed = this.#trimmed;
+    const first = this.#windowFirstId;
+    const end = this.#windowEndId;
+    for (let y = from; y < to; y++) {
+      const id = y + trimmed;
+      out[at + y - from] = id >= first && id < end ? ring[id % cap]! : this.#deepRowText(y);
+    }
   }
 
   /** Row `y`'s text: from the row window when it holds the row, else from the deep-row cache. */
   #rowText(y: number): string {
-    const win = this.#freshWindow();
-    const k = y + this.#trimmed - this.#windowFirstId;
-    return win && k >= 0 && k < win.length ? win[k]! : this.#deepRowText(y);
+    const id = y + this.#trimmed;
+    if (this.#freshWindow() && id >= this.#windowFirstId && id < this.#windowEndId) return this.#ring[id % this.#ring.length]!;
+    return this.#deepRowText(y);
   }
 
-  /** The row window, rebuilt if a write came since it was built; null without the row caches. */
-  #freshWindow(): string[] | null {
-    if (!this.#rows) return null;
-    if (this.#windowSeq === this.#writeSeq) return this.#window;
+  /** Brings the row window up to date if a write came since; false without the row caches. */
+  #freshWindow(): boolean {
+    if (!this.#rows) return false;
+    if (this.#windowSeq === this.#writeSeq) return true;
     const trimmed = this.#trimmed;
     const ybase = this.#baseY();
     const rows = this.#term.rows;
     const firstId = Math.max(trimmed, ybase + trimmed - WINDOW_SCROLLBACK_ROWS);
     const endId = ybase + trimmed + rows; // exclusive
-    const old = this.#window;
+    const capacity = rows + WINDOW_SCROLLBACK_ROWS;
     const oldFirst = this.#windowFirstId;
-    const oldEnd = this.#windowDirtyAll ? oldFirst : oldFirst + old.length;
-    const dirtyFrom = this.#windowDirtyFrom;
-    const dirtyTo = this.#windowDirtyTo;
-    let next: string[];
-    let cells: Array<Uint32Array | null>;
-    if (firstId >= oldFirst && firstId < oldEnd) {
-      // The usual case: a block copy of the rows still in the window, the new rows at the bottom,
-      // then the rows written since (most of them unchanged, which their cells tell).
-      const keep = Math.min(oldEnd, endId) - oldFirst;
-      next = old.slice(firstId - oldFirst, keep);
-      cells = this.#windowCells.slice(firstId - oldFirst, keep);
-      for (let id = oldFirst + old.length; id < endId; id++) {
-        next.push('');
-        cells.push(null);
-        next[id - firstId] = this.#translateWindowRow(id - trimmed, id - firstId, next, cells);
+    const oldEnd = this.#windowEndId;
+    const overlaps = !this.#windowDirtyAll && this.#ring.length === capacity && firstId >= oldFirst && firstId < oldEnd;
+    if (overlaps) {
+      // New rows at the bottom, then the rows written since (most of them unchanged, which their
+      // cells tell). Rows that left the top are overwritten by new ones in the ring.
+      for (let id = oldEnd; id < endId; id++) {
+        this.#ringCells[id % capacity] = null;
+        this.#translateWindowRow(id - trimmed, id % capacity);
       }
-      const patchTo = Math.min(dirtyTo, oldEnd - 1, endId - 1);
-      for (let id = Math.max(dirtyFrom, firstId); id <= patchTo; id++) next[id - firstId] = this.#translateWindowRow(id - trimmed, id - firstId, next, cells);
+      const patchTo = Math.min(this.#windowDirtyTo, oldEnd - 1, endId - 1);
+      for (let id = Math.max(this.#windowDirtyFrom, firstId); id <= patchTo; id++) this.#translateWindowRow(id - trimmed, id % capacity);
     } else {
-      next = new Array<string>(endId - firstId).fill('');
-      cells = new Array<Uint32Array | null>(endId - firstId).fill(null);
-      for (let id = firstId; id < endId; id++) next[id - firstId] = this.#translateWindowRow(id - trimmed, id - firstId, next, cells);
+      this.#ring = new Array<string>(capacity).fill('');
+      this.#ringCells = new Array<Uint32Array | null>(capacity).fill(null);
+      for (let id = firstId; id < endId; id++) this.#translateWindowRow(id - trimmed, id % capacity);
     }
-    this.#window = next;
-    this.#windowCells = cells;
     this.#windowFirstId = firstId;
+    this.#windowEndId = endId;
     this.#windowSeq = this.#writeSeq;
     this.#windowDirtyAll = false;
     this.#windowDirtyFrom = Infinity;
     this.#windowDirtyTo = -Infinity;
-    return next;
+    return true;
   }
 
   /**
-   * The text of window slot `k` (buffer row `y`): the slot's current text when the row's cells
-   * equal those seen when it was last translated, else a fresh translation (its cells recorded).
+   * Brings ring slot `k` (buffer row `y`) up to date: kept when the row's cells equal those seen
+   * when it was last translated, else translated afresh (its cells recorded).
    */
-  #translateWindowRow(y: number, k: number, texts: string[], cells: Array<Uint32Array | null>): string {
+  #translateWindowRow(y: number, k: number): void {
+    const texts = this.#ring;
+    const cells = this.#ringCells;
     const line = this.#internalLines!().get(y);
     if (!line) {
       cells[k] = null;
-      return '';
+      texts[k] = '';
+      return;
     }
     const data = line._data;
     const cols = line.length;
@@ -597,12 +603,13 @@ export class TerminalScreen implements Disposable {
       for (let c = 0; c < cols; c++) {
         if (data[3 * c] !== snap[c]) { same = false; break; }
       }
-      if (same) return texts[k]!;
+      if (same) return;
     }
     const text = rowText(line);
+    texts[k] = text;
     if (!data || data.length < 3 * cols) {
       cells[k] = null;
-      return text;
+      return;
     }
     // The slot's snapshot is overwritten in place: one buffer per window row, not per repaint.
     const out = snap && snap.length === cols ? snap : new Uint32Array(cols);
@@ -611,12 +618,11 @@ export class TerminalScreen implements Disposable {
       // A combined character's text lives outside the cell words: never reuse such a row.
       if (w & COMBINED_CELL_FLAG) {
         cells[k] = null;
-        return text;
+        return;
       }
       out[c] = w;
     }
     cells[k] = out;
-    return text;
   }
 
   /** A row outside the window (or any row without the internals), cached by id when possible. */

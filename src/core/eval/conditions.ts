@@ -20,6 +20,7 @@ import { MAX_CONDITION_DEPTH } from './limits.js';
 import { sameJoinedLines } from './line-compare.js';
 import { compileRegex, execRegex } from './regex-cache.js';
 import { DEFAULT_ROW_CACHE, ROW_MATCH, type RowCache } from './row-tester.js';
+import type { FrameReads } from './frame-reads.js';
 import { isLineLocal } from './line-local.js';
 import { requiredLiteral } from './required-literal.js';
 import { findSection, sectionText } from './sections.js';
@@ -53,25 +54,44 @@ const MATCHED_TEXT_MAX_CHARS = 160;
 /** Thrown internally when nesting passes the cap; caught at the API boundary. */
 class DepthExceeded extends Error {}
 
-interface EvalState {
-  lines: string[];
-  screen: string;
-  sections: ResolvedSection[];
-  cursor: Cursor | undefined;
-  prevLines: string[] | undefined;
-  now: number;
-  enteredAt: number;
-  regionLastChangedAt: Map<number | string, number> | undefined;
-  windowTitle: string;
-  viewportStartRow: number;
-  trace: TraceEntry[] | undefined;
-  label: string;
+/** One evaluation's inputs, normalised, plus its per-frame memos. */
+class EvalState {
   /** Viewport-clipped haystacks by section id ('' = whole screen), built at most once. */
-  clipped: Map<string, string>;
-  regexMemo: RegexMemo | undefined;
-  rowCache: RowCache;
-  /** Build `detail` and `matchedText` (false: results and countdowns only, see `EvalExtras.explain`). */
-  explain: boolean;
+  readonly clipped = new Map<string, string>();
+  #screen: string | undefined;
+
+  constructor(
+    private readonly ctx: Partial<ConditionContext>,
+    readonly lines: string[],
+    readonly sections: ResolvedSection[],
+    readonly cursor: Cursor | undefined,
+    readonly prevLines: string[] | undefined,
+    readonly now: number,
+    readonly enteredAt: number,
+    readonly regionLastChangedAt: Map<number | string, number> | undefined,
+    readonly windowTitle: string,
+    readonly viewportStartRow: number,
+    readonly trace: TraceEntry[] | undefined,
+    public label: string,
+    readonly regexMemo: RegexMemo | undefined,
+    readonly rowCache: RowCache,
+    /** Build `detail` and `matchedText` (false: results and countdowns only, see `EvalExtras.explain`). */
+    readonly explain: boolean,
+    /** Where this evaluation notes what it reads (see FrameReads). */
+    readonly reads: FrameReads | undefined,
+    /** Leaf results to take instead of reading the frame (a re-decision, see `EvalExtras.reuse`). */
+    readonly reuse: FrameReads | undefined,
+  ) {}
+
+  /** The cleaned screen, joined only if a leaf needs it (line-local leaves read rows). */
+  get screen(): string {
+    if (this.reads) this.reads.wholeText = true;
+    if (this.#screen === undefined) {
+      const given = this.ctx.screen;
+      this.#screen = typeof given === 'string' ? given : this.lines.join('\n');
+    }
+    return this.#screen;
+  }
 }
 
 /**
@@ -122,29 +142,26 @@ function buildState(ctx: ConditionContext): EvalState {
   const extras = (c.extras && typeof c.extras === 'object' ? c.extras : {}) as EvalExtras;
   const vsr = extras.viewportStartRow;
   const cursor = c.cursor && typeof c.cursor === 'object' ? c.cursor : undefined;
-  // The joined screen is built only if a leaf needs it: line-local leaves read rows.
-  let screen: string | undefined;
-  return {
+  return new EvalState(
+    c,
     lines,
-    get screen(): string {
-      if (screen === undefined) screen = typeof c.screen === 'string' ? c.screen : lines.join('\n');
-      return screen;
-    },
-    sections: Array.isArray(c.sections) ? c.sections : [],
+    Array.isArray(c.sections) ? c.sections : [],
     cursor,
-    prevLines: Array.isArray(c.prevLines) ? c.prevLines : undefined,
-    now: finiteOr(clock.now, 0),
-    enteredAt: finiteOr(clock.stateEnteredAt, 0),
-    regionLastChangedAt: clock.regionLastChangedAt instanceof Map ? clock.regionLastChangedAt : undefined,
-    windowTitle: typeof extras.windowTitle === 'string' ? extras.windowTitle : '',
-    viewportStartRow: typeof vsr === 'number' && Number.isFinite(vsr) && vsr > 0 ? Math.floor(vsr) : 0,
-    trace: Array.isArray(c.trace) ? c.trace : undefined,
-    label: typeof c.traceLabel === 'string' ? c.traceLabel : 'condition',
-    clipped: new Map(),
-    regexMemo: extras.regexMemo instanceof Map ? extras.regexMemo : undefined,
-    rowCache: extras.rowCache ?? DEFAULT_ROW_CACHE,
-    explain: extras.explain !== false,
-  };
+    Array.isArray(c.prevLines) ? c.prevLines : undefined,
+    finiteOr(clock.now, 0),
+    finiteOr(clock.stateEnteredAt, 0),
+    clock.regionLastChangedAt instanceof Map ? clock.regionLastChangedAt : undefined,
+    typeof extras.windowTitle === 'string' ? extras.windowTitle : '',
+    typeof vsr === 'number' && Number.isFinite(vsr) && vsr > 0 ? Math.floor(vsr) : 0,
+    Array.isArray(c.trace) ? c.trace : undefined,
+    typeof c.traceLabel === 'string' ? c.traceLabel : 'condition',
+    extras.regexMemo instanceof Map ? extras.regexMemo : undefined,
+    extras.rowCache ?? DEFAULT_ROW_CACHE,
+    extras.explain !== false,
+    extras.reads,
+    // Recorded results carry no matchedText: they serve only a decision.
+    extras.explain === false ? extras.reuse : undefined,
+  );
 }
 
 /** `negations` = how many `not`s sit above this node (odd = an absence check). */
@@ -289,6 +306,15 @@ function regexLeafFacts(c: RegexCondition): RegexLeafFacts {
 }
 
 function evalRegex(c: RegexCondition, st: EvalState, isAbsenceCheck: boolean): CondResult {
+  const { detail } = regexLeafFacts(c);
+  const reused = st.reuse?.leafResult(c, isAbsenceCheck);
+  if (reused !== undefined) return { kind: 'regex', result: reused, detail };
+  const r = readRegex(c, st, isAbsenceCheck);
+  st.reads?.leaf(c, isAbsenceCheck, r.result);
+  return r;
+}
+
+function readRegex(c: RegexCondition, st: EvalState, isAbsenceCheck: boolean): CondResult {
   const { where, detail, flags, re, lineLocal, literal } = regexLeafFacts(c);
   let m: string | null = null;
   const range = re ? haystackRange(c.section, st, isAbsenceCheck) : null;
@@ -309,6 +335,10 @@ function evalRegex(c: RegexCondition, st: EvalState, isAbsenceCheck: boolean): C
   } else if (re) {
     // One exec serves both the decision and matchedText (the first match of exec is exactly
     // what test() would have found), so a true leaf costs one regex run, not two.
+    if (st.reads) {
+      if (range) st.reads.text(range.from, range.to);
+      else st.reads.wholeText = true;
+    }
     m = memoizedMatch(st, memoKey(c, where, isAbsenceCheck, flags!), re, range, () => regexHaystack(c.section, st, isAbsenceCheck));
   }
   if (m === null) {
@@ -317,6 +347,7 @@ function evalRegex(c: RegexCondition, st: EvalState, isAbsenceCheck: boolean): C
   }
   const cur = st.cursor;
   if (cur) {
+    if (st.reads && hasCursorBounds(c)) st.reads.usesCursor = true;
     const violation = cursorViolation(c, cur);
     if (violation) {
       if (st.trace) pushTrace(st, 'state_skip', `state[${st.label}] ${violation}`);
@@ -396,6 +427,7 @@ function sameRowsAt(a: readonly string[], aFrom: number, b: readonly string[], b
 
 /** specterm extension: a regex over the terminal window title (empty when unknown). */
 function evalTitle(c: WindowTitleCondition, st: EvalState): CondResult {
+  if (st.reads) st.reads.usesTitle = true;
   const detail = `title~/${String(c.window_title)}/`;
   const flags = flagsOrDefault(c.flags);
   const re = typeof c.window_title === 'string' && flags !== null ? compileRegex(c.window_title, flags) : null;
@@ -405,6 +437,10 @@ function evalTitle(c: WindowTitleCondition, st: EvalState): CondResult {
 }
 
 function evalChanged(c: ChangedCondition, st: EvalState): CondResult {
+  if (st.reads) {
+    st.reads.usesPrevLines = true;
+    st.reads.usesCursor = true;
+  }
   const detail = `cursor_above=${String(c.cursor_above)} changed=${String(c.changed)}`;
   const cur = st.cursor;
   const prev = st.prevLines;
@@ -473,6 +509,10 @@ function haystackRange(section: unknown, st: EvalState, isAbsenceCheck: boolean)
   }
   if (isAbsenceCheck && st.viewportStartRow > 0) from = Math.max(from, st.viewportStartRow);
   return to > from ? { from, to } : null;
+}
+
+function hasCursorBounds(c: RegexCondition): boolean {
+  return c.cursor_row_min !== undefined || c.cursor_row_max !== undefined || c.cursor_col_min !== undefined || c.cursor_col_max !== undefined;
 }
 
 function cursorViolation(c: RegexCondition, cur: Cursor): string | null {

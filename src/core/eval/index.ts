@@ -13,6 +13,7 @@ export { compileRegex, testRegex, testLine, execRegex, execAll } from './regex-c
 
 /** Per-row results carried across frames (one cache per session). */
 export { lineTester, RowCache, DEFAULT_ROW_CACHE } from './row-tester.js';
+export { FrameReads } from './frame-reads.js';
 
 /** Sections: named line ranges over the current frame. */
 export { resolveSections, sectionText, findSection } from './sections.js';

@@ -12,6 +12,7 @@
  * on the row's text: reuse needs the row's string to be equal.
  */
 import { testLine } from './regex-cache.js';
+import type { FrameReads } from './frame-reads.js';
 
 /** Row result codes: 0 = not tested yet, 1 = no match, 2 = match. */
 export const ROW_UNTESTED = 0;
@@ -35,6 +36,8 @@ export interface FrameDiff {
  * different sessions never interleave in it); pure callers share {@link DEFAULT_ROW_CACHE}.
  */
 export class RowCache {
+  /** While set, every tester handed out is noted there (see FrameReads). */
+  reads: FrameReads | null = null;
   readonly #regexTesters = new Map<RegExp, RowTester>();
   readonly #literalTesters = new Map<string, RowTester>();
   #diffA: FrameDiff | null = null;
@@ -50,6 +53,7 @@ export class RowCache {
     } else if (t.lines !== lines) {
       t.moveTo(lines);
     }
+    this.reads?.testers.add(t);
     return t;
   }
 
@@ -63,6 +67,7 @@ export class RowCache {
     } else if (t.lines !== lines) {
       t.moveTo(lines);
     }
+    this.reads?.testers.add(t);
     return t;
   }
 
@@ -138,6 +143,11 @@ export class RowTester {
     const code = this.predicate(line) ? ROW_MATCH : ROW_NO_MATCH;
     this.results[i] = code;
     return code;
+  }
+
+  /** The result code the predicate gives `line` (not stored). */
+  codeOf(line: string): number {
+    return this.predicate(line) ? ROW_MATCH : ROW_NO_MATCH;
   }
 
   /** Every row's result, testing the rows not known yet (scan it instead of calling `test`). */

@@ -9,6 +9,7 @@ import type { AnchorContext, SectionDef, SectionSize } from '../spec/types.js';
 import type { ResolvedSection } from './types.js';
 import { compileRegex } from './regex-cache.js';
 import { DEFAULT_ROW_CACHE, ROW_MATCH, type RowCache, type RowTester } from './row-tester.js';
+import type { FrameReads } from './frame-reads.js';
 
 /** A flags string no engine accepts: makes `compileRegex` report a non-string flags field as invalid. */
 const INVALID_FLAGS = '\u0000';
@@ -37,6 +38,7 @@ export function resolveSections(
   lines: string[],
   screen?: string | (() => string),
   cache: RowCache = DEFAULT_ROW_CACHE,
+  reads?: FrameReads,
 ): ResolvedSection[] {
   if (!defs || typeof defs !== 'object' || !Array.isArray(lines)) return [];
   const total = lines.length;
@@ -65,7 +67,7 @@ export function resolveSections(
       }
     }
     if (to < from) to = from;
-    out.push(lazySection(id, from, to, lines, screen));
+    out.push(lazySection(id, from, to, lines, screen, reads));
   }
   return out;
 }
@@ -246,13 +248,14 @@ function resolveSize(size: SectionSize | undefined, total: number): number {
  * A resolved section whose `text` is joined on first read: most guards read one or two
  * sections, and joining every section of a 240-line frame on every evaluation was measurable.
  */
-function lazySection(id: string, fromLine: number, toLine: number, lines: string[], screen: string | (() => string) | undefined): ResolvedSection {
+function lazySection(id: string, fromLine: number, toLine: number, lines: string[], screen: string | (() => string) | undefined, reads: FrameReads | undefined): ResolvedSection {
   let text: string | undefined;
   return {
     id,
     fromLine,
     toLine,
     get text(): string {
+      reads?.text(fromLine, toLine);
       if (text === undefined) {
         const whole = fromLine === 0 && toLine === lines.length;
         text = whole && screen !== undefined ? (typeof screen === 'function' ? screen() : screen) : joinRange(lines, fromLine, toLine);

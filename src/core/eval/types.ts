@@ -4,6 +4,7 @@
  */
 import type { ModalKind } from '../spec/types.js';
 import type { RowCache } from './row-tester.js';
+import type { FrameReads } from './frame-reads.js';
 
 export interface Cursor {
   /** 0-based row, in the same coordinates as the lines being evaluated. */
@@ -79,6 +80,14 @@ export interface EvalExtras {
    * read).
    */
   explain?: boolean;
+  /** Note what the evaluation reads of the frame here (see FrameReads). */
+  reads?: FrameReads;
+  /**
+   * Take text-reading leaf results from an earlier evaluation's reads instead of reading the
+   * frame — valid only after `reads.sameAnswersOn` confirmed the frame answers alike. Only time
+   * leaves are computed. Ignored unless `explain` is false.
+   */
+  reuse?: FrameReads;
 }
 
 /** See `EvalExtras.regexMemo`. Keyed by leaf identity (section, absence, flags, pattern). */
