@@ -76,11 +76,16 @@ export class RealScheduler implements Scheduler {
   }
 }
 
-/** A timer of the virtual scheduler; it is its own handle (one object per timer). */
+/**
+ * A timer of the virtual scheduler; it is its own handle (one object per timer, and no id set to
+ * keep in step: drivers re-arm timers on every evaluation).
+ */
 interface VirtualTimer extends VirtualTimerHandle {
   readonly id: number;
   readonly dueAt: number;
   readonly fn: () => void;
+  readonly owner: VirtualScheduler;
+  pending: boolean;
 }
 
 /** The opaque handle returned by {@link VirtualScheduler.setTimeout}. */
@@ -168,8 +173,8 @@ export class VirtualScheduler implements Scheduler {
   #now: number;
   #nextId = 1;
   readonly #heap = new TimerHeap();
-  /** Ids of pending timers; cancelled timers stay in the heap and are skipped when reached. */
-  readonly #live = new Set<number>();
+  /** Timers neither fired nor cancelled; cancelled ones stay in the heap and are skipped when reached. */
+  #pending = 0;
 
   /** @param startMs - initial time on the virtual timeline. */
   constructor(startMs = 0) {
@@ -187,18 +192,22 @@ export class VirtualScheduler implements Scheduler {
   /** Schedules `fn` at `now() + delayMs` (negative or non-finite delays count as 0). */
   setTimeout(fn: () => void, delayMs: number): TimerHandle {
     const id = this.#nextId++;
-    const timer: VirtualTimer = { id, virtualTimerId: id, dueAt: this.#now + normaliseDelay(delayMs), fn };
+    const timer: VirtualTimer = { id, virtualTimerId: id, dueAt: this.#now + normaliseDelay(delayMs), fn, owner: this, pending: true };
     this.#heap.push(timer);
-    this.#live.add(id);
+    this.#pending += 1;
     return timer;
   }
 
   /** Cancels a pending timer; unknown, fired or null handles are ignored. */
   clearTimeout(handle: TimerHandle | null | undefined): void {
-    if (handle === null || typeof handle !== 'object' || !('virtualTimerId' in handle)) return;
-    this.#live.delete((handle as VirtualTimerHandle).virtualTimerId);
+    if (handle === null || typeof handle !== 'object') return;
+    const timer = handle as Partial<VirtualTimer>;
+    // Another scheduler's handle, a fired or an already cancelled timer: nothing to do.
+    if (timer.owner !== this || !timer.pending) return;
+    timer.pending = false;
+    this.#pending -= 1;
     // Drivers re-arm wake timers on every evaluation; compact so cancelled ones cannot pile up.
-    if (this.#heap.size > 2 * this.#live.size + 1024) this.#heap.retain((timer) => this.#live.has(timer.id));
+    if (this.#heap.size > 2 * this.#pending + 1024) this.#heap.retain((t) => t.pending);
   }
 
   /**
@@ -217,7 +226,8 @@ export class VirtualScheduler implements Scheduler {
       const next = this.#peekLive();
       if (!next || next.dueAt > targetMs) break;
       this.#heap.pop();
-      this.#live.delete(next.id);
+      next.pending = false;
+      this.#pending -= 1;
       if (next.dueAt > this.#now) this.#now = next.dueAt;
       if (++fired > MAX_TIMERS_PER_ADVANCE) {
         throw new Error(`VirtualScheduler: more than ${MAX_TIMERS_PER_ADVANCE} timers fired in one advance at t=${this.#now} ms; a timer probably re-arms itself with a zero delay`);
@@ -261,7 +271,7 @@ export class VirtualScheduler implements Scheduler {
 
   /** Number of timers scheduled and neither fired nor cancelled. */
   pendingCount(): number {
-    return this.#live.size;
+    return this.#pending;
   }
 
   /** Due time of the next pending timer, or undefined when none is pending. */
@@ -271,17 +281,15 @@ export class VirtualScheduler implements Scheduler {
 
   /** Cancels every pending timer (shutdown). */
   clearAll(): void {
-    this.#live.clear();
-    while (this.#heap.pop()) {
-      // drain
-    }
+    this.#pending = 0;
+    for (let t = this.#heap.pop(); t; t = this.#heap.pop()) t.pending = false;
   }
 
   /** The earliest pending timer, discarding cancelled ones found on top of the heap. */
   #peekLive(): VirtualTimer | undefined {
     for (;;) {
       const top = this.#heap.peek();
-      if (!top || this.#live.has(top.id)) return top;
+      if (!top || top.pending) return top;
       this.#heap.pop();
     }
   }

@@ -56,8 +56,8 @@ class DepthExceeded extends Error {}
 
 /** One evaluation's inputs, normalised, plus its per-frame memos. */
 class EvalState {
-  /** Viewport-clipped haystacks by section id ('' = whole screen), built at most once. */
-  readonly clipped = new Map<string, string>();
+  /** Viewport-clipped haystacks by section id ('' = whole screen), built at most once (the map only when one is). */
+  clipped: Map<string, string> | undefined;
   #screen: string | undefined;
 
   constructor(
@@ -475,7 +475,7 @@ function regexHaystack(section: unknown, st: EvalState, isAbsenceCheck: boolean)
   }
   if (section && typeof section !== 'string') return '';
   const memoKey = id ?? '';
-  const memo = st.clipped.get(memoKey);
+  const memo = st.clipped?.get(memoKey);
   if (memo !== undefined) return memo;
   const vsr = st.viewportStartRow;
   let text: string;
@@ -489,7 +489,7 @@ function regexHaystack(section: unknown, st: EvalState, isAbsenceCheck: boolean)
       text = from < s.toLine ? st.lines.slice(from, s.toLine).join('\n') : '';
     }
   }
-  st.clipped.set(memoKey, text);
+  (st.clipped ??= new Map()).set(memoKey, text);
   return text;
 }
 

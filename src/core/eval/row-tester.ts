@@ -11,7 +11,7 @@
  * tester moving between them (see {@link frameDiff}). Answers are always exactly the predicate's
  * on the row's text: reuse needs the row's string to be equal.
  */
-import { testLine } from './regex-cache.js';
+import { testRegex } from './regex-cache.js';
 import type { FrameReads } from './frame-reads.js';
 
 /** Row result codes: 0 = not tested yet, 1 = no match, 2 = match. */
@@ -48,7 +48,7 @@ export class RowCache {
     let t = this.#regexTesters.get(re);
     if (!t) {
       if (this.#regexTesters.size >= MAX_TESTERS) this.#regexTesters.clear();
-      t = new RowTester(this, (line) => testLine(re, line), lines);
+      t = new RowTester(this, (line) => testRegex(re, line), lines);
       this.#regexTesters.set(re, t);
     } else if (t.lines !== lines) {
       t.moveTo(lines);
@@ -93,7 +93,7 @@ export const DEFAULT_ROW_CACHE = new RowCache();
 /** One predicate's results over the rows of the current frame. */
 export class RowTester {
   lines: readonly string[];
-  /** Per row of `lines`: {@link ROW_UNTESTED}, {@link ROW_NO_MATCH} or {@link ROW_MATCH}. */
+  /** Per row of `lines`: {@link ROW_UNTESTED}, {@link ROW_NO_MATCH} or {@link ROW_MATCH} (entries past the frame mean nothing). */
   results: Uint8Array;
   #spare: Uint8Array | null = null;
   #complete = false;
@@ -112,13 +112,15 @@ export class RowTester {
     const prevLines = this.lines;
     const prevResults = this.results;
     const n = lines.length;
-    // Two buffers alternate: the new results are copied out of the previous ones.
-    const spare = this.#spare;
-    const results = spare && spare.buffer.byteLength >= n ? new Uint8Array(spare.buffer, 0, n) : new Uint8Array(Math.max(n, 64)).subarray(0, n);
+    // Two buffers alternate: the new results are copied out of the previous ones. A buffer is
+    // only replaced when a taller frame comes; `results` may be longer than the frame.
+    let results = this.#spare;
+    if (!results || results.length < n) results = new Uint8Array(Math.max(n, 64));
     this.#spare = prevResults;
     const d = this.cache.diff(prevLines, lines);
-    if (d.aligned > 0) results.set(prevResults.subarray(d.shift, d.shift + d.aligned));
-    results.fill(ROW_UNTESTED, d.aligned);
+    const { shift, aligned } = d;
+    for (let i = 0; i < aligned; i += 1) results[i] = prevResults[i + shift]!;
+    results.fill(ROW_UNTESTED, aligned, n);
     const changed = d.changed;
     for (let k = 0; k < changed.length; k += 1) results[changed[k]!] = ROW_UNTESTED;
     this.lines = lines;
@@ -136,6 +138,7 @@ export class RowTester {
    * this only for a 0: `(t.results[i] || t.code(i)) === ROW_MATCH`.
    */
   code(i: number): number {
+    if (!(i >= 0 && i < this.lines.length)) return ROW_NO_MATCH;
     const known = this.results[i];
     if (known !== ROW_UNTESTED) return known ?? ROW_NO_MATCH;
     const line = this.lines[i];
@@ -150,12 +153,12 @@ export class RowTester {
     return this.predicate(line) ? ROW_MATCH : ROW_NO_MATCH;
   }
 
-  /** Every row's result, testing the rows not known yet (scan it instead of calling `test`). */
+  /** Every row's result, testing the rows not known yet (scan it instead of calling `test`; it may run past the frame). */
   all(): Uint8Array {
     if (this.#complete) return this.results;
     const results = this.results;
     const lines = this.lines;
-    for (let i = 0; i < results.length; i += 1) {
+    for (let i = 0; i < lines.length; i += 1) {
       if (results[i] === ROW_UNTESTED) results[i] = this.predicate(lines[i]!) ? ROW_MATCH : ROW_NO_MATCH;
     }
     this.#complete = true;

@@ -42,15 +42,16 @@ export function resolveSections(
 ): ResolvedSection[] {
   if (!defs || typeof defs !== 'object' || !Array.isArray(lines)) return [];
   const total = lines.length;
-  const entries = Object.entries(defs);
-  const pass1 = new Map<string, Range>();
-  for (const [id, def] of entries) pass1.set(id, resolvePass1(asDef(def), lines, total, cache));
+  const { ids, list, indexOf } = sectionEntries(defs);
+  const pass1: Range[] = new Array<Range>(list.length);
+  for (let k = 0; k < list.length; k += 1) pass1[k] = resolvePass1(list[k]!, lines, total, cache);
 
-  const out: ResolvedSection[] = [];
-  for (const [id, raw] of entries) {
-    const def = asDef(raw);
-    const { from } = pass1.get(id)!;
-    let { to } = pass1.get(id)!;
+  const out: ResolvedSection[] = new Array<ResolvedSection>(list.length);
+  for (let k = 0; k < list.length; k += 1) {
+    const def = list[k]!;
+    const id = ids[k]!;
+    const { from } = pass1[k]!;
+    let { to } = pass1[k]!;
     const until = def.until;
     if (typeof until === 'string') {
       if (until.startsWith('^')) {
@@ -62,14 +63,58 @@ export function resolveSections(
           if (end !== -1) to = end;
         }
       } else {
-        const target = pass1.get(until);
-        if (target) to = target.from;
+        const target = indexOf.get(until);
+        if (target !== undefined) to = pass1[target]!.from;
       }
     }
     if (to < from) to = from;
-    out.push(lazySection(id, from, to, lines, screen, reads));
+    out[k] = lazySection(id, from, to, lines, screen, reads);
   }
   return out;
+}
+
+/** A definitions object's ids and (sanitised) definitions in key order, and each id's position. */
+interface SectionEntries {
+  ids: string[];
+  /** The definitions as given (to notice an edited object). */
+  raw: unknown[];
+  list: SectionDef[];
+  indexOf: Map<string, number>;
+}
+
+/**
+ * Entries per definitions object, worked out once per evaluation context instead of allocating
+ * `Object.entries` per frame. Checked against the object's own keys and values (no allocation),
+ * so an object edited in place is read again.
+ */
+const entriesCache = new WeakMap<object, SectionEntries>();
+
+function sectionEntries(defs: Record<string, SectionDef>): SectionEntries {
+  const known = entriesCache.get(defs);
+  if (known && sameEntries(known, defs)) return known;
+  const ids: string[] = [];
+  const raw: unknown[] = [];
+  const list: SectionDef[] = [];
+  const indexOf = new Map<string, number>();
+  for (const [id, def] of Object.entries(defs)) {
+    indexOf.set(id, ids.length);
+    ids.push(id);
+    raw.push(def);
+    list.push(asDef(def));
+  }
+  const entries = { ids, raw, list, indexOf };
+  entriesCache.set(defs, entries);
+  return entries;
+}
+
+function sameEntries(e: SectionEntries, defs: Record<string, SectionDef>): boolean {
+  let k = 0;
+  for (const id in defs) {
+    if (!Object.prototype.hasOwnProperty.call(defs, id)) continue;
+    if (e.ids[k] !== id || e.raw[k] !== defs[id]) return false;
+    k += 1;
+  }
+  return k === e.ids.length;
 }
 
 /**
