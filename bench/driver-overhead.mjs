@@ -5,7 +5,8 @@
  * bare:   every output chunk written into a headless terminal (no snapshots, no spec).
  * driver: the same recording through replaySession — ReplayTransport + VirtualScheduler +
  *         FsmDriver with a Claude-like spec: screen, guard frames, region tracking, FSM
- *         evaluation, modal extraction, timers — in virtual time.
+ *         evaluation, modal extraction, timers — in virtual time. `driver_reused_evaluations`
+ *         counts the evaluations re-decided from the last full one's reads (FrameReads).
  * Prints bare/driver throughputs and overhead_ratio = driver time / bare time (target ≤ 1.25).
  * Runs are interleaved and the median of each is reported.
  */
@@ -29,13 +30,15 @@ function runDriver() {
   const t0 = process.hrtime.bigint();
   const r = replaySession({ cast, spec, tailMs: 0 });
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-  const evals = r.driver.getFsmDebug().evalCount;
+  const debug = r.driver.getFsmDebug();
+  const evals = debug.evalCount;
+  const reused = debug.reusedEvalCount;
   const changes = r.changes.length;
   r.driver.shutdown();
-  return { ms, evals, changes };
+  return { ms, evals, reused, changes };
 }
 
-const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const bare = [];
 const driver = [];
 let last;
@@ -57,5 +60,6 @@ console.log(`bare_xterm_mb_per_s=${(mb / (bareMs / 1000)).toFixed(2)}`);
 console.log(`driver_replay_ms=${driverMs.toFixed(0)}`);
 console.log(`driver_replay_mb_per_s=${(mb / (driverMs / 1000)).toFixed(2)}`);
 console.log(`driver_evaluations=${last.evals}`);
+console.log(`driver_reused_evaluations=${last.reused}`);
 console.log(`driver_state_changes=${last.changes}`);
 console.log(`overhead_ratio=${(driverMs / bareMs).toFixed(3)}`);

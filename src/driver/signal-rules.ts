@@ -5,7 +5,7 @@
  */
 import type { ResolvedSection } from '../core/eval/types.js';
 import type { SignalRule } from '../core/spec/types.js';
-import { compileRegex, sectionText } from '../core/eval/index.js';
+import { compileRegex, ROW_MATCH, RowCache, sectionText } from '../core/eval/index.js';
 
 const DEFAULT_COOLDOWN_MS = 60_000;
 const MAX_PARAMS = 8;
@@ -23,11 +23,10 @@ interface Compiled {
   re: RegExp;
   lastAt: number | null;
   lastParamsKey: string | null;
-  /** Per-line results: rules run on every evaluation and most lines repeat frame to frame. */
-  lineMemo: Map<string, RegExpExecArray | null>;
+  /** The last row that matched and its match (a visible banner stays put frame after frame). */
+  lastRow: string | null;
+  lastMatch: RegExpExecArray | null;
 }
-
-const LINE_MEMO_MAX_ENTRIES = 2048;
 
 function cleanParam(value: string): string {
   return value.replace(/[\x00-\x1f\x7f]/g, ' ').replace(/\s+/g, ' ').trim().slice(0, MAX_PARAM_CHARS);
@@ -36,13 +35,15 @@ function cleanParam(value: string): string {
 /** Compiled signal rules with their emission gates. Rules are assumed validated. */
 export class SignalRuleSet {
   #rules: Compiled[];
+  /** Per-row rule results carried across frames (rules run on every evaluation; rows repeat). */
+  readonly #rows = new RowCache();
 
   constructor(rules: readonly SignalRule[] | undefined) {
     this.#rules = [];
     for (const rule of rules ?? []) {
       const flags = (rule.flags ?? '').replace(/g/g, '');
       const re = compileRegex(rule.pattern, flags);
-      if (re) this.#rules.push({ rule, re, lastAt: null, lastParamsKey: null, lineMemo: new Map() });
+      if (re) this.#rules.push({ rule, re, lastAt: null, lastParamsKey: null, lastRow: null, lastMatch: null });
     }
   }
 
@@ -79,15 +80,16 @@ export class SignalRuleSet {
   }
 
   #matchLines(c: Compiled, lines: readonly string[]): RegExpExecArray | null {
-    for (const line of lines) {
-      let m = c.lineMemo.get(line);
-      if (m === undefined) {
+    const t = this.#rows.regex(c.re, lines);
+    for (let i = 0; i < lines.length; i += 1) {
+      if ((t.results[i] || t.code(i)) !== ROW_MATCH) continue;
+      const line = lines[i]!;
+      if (line !== c.lastRow) {
         c.re.lastIndex = 0;
-        m = c.re.exec(line);
-        if (c.lineMemo.size >= LINE_MEMO_MAX_ENTRIES) c.lineMemo.clear();
-        c.lineMemo.set(line, m);
+        c.lastMatch = c.re.exec(line);
+        c.lastRow = line;
       }
-      if (m) return m;
+      return c.lastMatch;
     }
     return null;
   }

@@ -19,8 +19,15 @@ type LeafResults = [Map<object, boolean>, Map<object, boolean>];
 export class FrameReads {
   /** The frame the evaluation read. */
   lines: readonly string[] | null = null;
-  /** Testers it consulted (each still positioned on `lines` when nothing moved it since). */
-  readonly testers = new Set<RowTester>();
+  /** Testers it consulted, each once (each still positioned on `lines` when nothing moved it since). */
+  readonly testers: RowTester[] = [];
+
+  /** Notes a consulted tester (once per evaluation: the tester remembers whose reads it joined). */
+  consulted(t: RowTester): void {
+    if (t.readBy === this) return;
+    t.readBy = this;
+    this.testers.push(t);
+  }
   /** Row ranges whose text it read directly, as [from, to) pairs. */
   readonly textRanges: number[] = [];
   /** It read the whole joined frame (or a haystack it could not narrow to rows). */

@@ -12,7 +12,7 @@ export { splitScreenLines } from '../screen/lines.js';
 export { compileRegex, testRegex, testLine, execRegex, execAll } from './regex-cache.js';
 
 /** Per-row results carried across frames (one cache per session). */
-export { lineTester, RowCache, DEFAULT_ROW_CACHE } from './row-tester.js';
+export { lineTester, RowCache, DEFAULT_ROW_CACHE, ROW_MATCH } from './row-tester.js';
 export { FrameReads } from './frame-reads.js';
 
 /** Sections: named line ranges over the current frame. */

@@ -53,7 +53,7 @@ export class RowCache {
     } else if (t.lines !== lines) {
       t.moveTo(lines);
     }
-    this.reads?.testers.add(t);
+    this.reads?.consulted(t);
     return t;
   }
 
@@ -67,7 +67,7 @@ export class RowCache {
     } else if (t.lines !== lines) {
       t.moveTo(lines);
     }
-    this.reads?.testers.add(t);
+    this.reads?.consulted(t);
     return t;
   }
 
@@ -97,6 +97,8 @@ export class RowTester {
   results: Uint8Array;
   #spare: Uint8Array | null = null;
   #complete = false;
+  /** The reads this tester was last noted in (see FrameReads.consulted). */
+  readBy: FrameReads | null = null;
 
   constructor(
     private readonly cache: RowCache,
