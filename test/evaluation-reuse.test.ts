@@ -78,6 +78,28 @@ describe('re-decided evaluations', () => {
     expect(settled?.[0]).toBeGreaterThanOrEqual(3100 + 500);
   });
 
+  it('a leaf whose own haystack changed is evaluated afresh in a re-decision', () => {
+    // Only the text of the `box` section changes ("go later" → "go now"): anchors and literal
+    // pre-checks answer alike, so the frame is re-decided — the multi-line leaf must read it again.
+    const castPath = path.join(tmp, 'box.cast');
+    fs.writeFileSync(castPath, [
+      '{"version":2,"width":40,"height":10}',
+      '[0.1,"o","BOX\\r\\ngo later"]',
+      '[0.2,"o","\\r\\u001b[Kgo now"]',
+    ].join('\n') + '\n');
+    const spec = {
+      $schema: 'adhdev:cli/spec@4', id: 'box', name: 'Box', binary: 'box',
+      sections: { box: { anchor: '^BOX', lines: 3 } },
+      states: [{ id: 'waiting', initial: true }, { id: 'going' }],
+      transitions: [{ from: 'waiting', to: 'going', when: { all: [{ section: 'box', matches: 'go\\s+now' }, { stable_ms: 300 }] } }],
+    } as unknown as CliSpecV4;
+    const full = replay(castPath, spec, true);
+    const reused = replay(castPath, spec, false);
+    expect(reused.events).toEqual(full.events);
+    expect(reused.reusedEvalCount).toBeGreaterThan(0);
+    expect(reused.events.some((e) => e.includes('"state_changed"') && e.includes('"going"'))).toBe(true);
+  });
+
   it('the benchmark session: the same events, and most spinner frames re-decided', () => {
     const castPath = path.join(tmp, 'bench.cast');
     execFileSync(process.execPath, [path.join(root, 'bench/make-recording.mjs'), castPath, '--mb', '2', '--seed', '7'], { stdio: 'ignore' });

@@ -31,6 +31,8 @@ interface Session {
   received(): string[];
   waitFor(pred: (screen: string) => boolean, what: string): Promise<string>;
   waitForLog(pred: (lines: string[]) => boolean, what: string): Promise<string[]>;
+  /** Waits until the cursor sits at `at` (a redraw can reach the emulator in several chunks). */
+  waitForCursor(at: { row: number; col: number }, what: string): Promise<{ row: number; col: number }>;
   exited: Promise<{ exitCode: number; signal?: number }>;
   resize(cols: number, rows: number): void;
   kill(): void;
@@ -92,6 +94,7 @@ function start(args: string[] = [], size = { cols: 80, rows: 24 }, viaPlan = fal
     received: () => log().filter((l) => l.startsWith('RECEIVED:')).map((l) => JSON.parse(l.slice('RECEIVED:'.length)) as string),
     waitFor: (pred, what) => poll(screen, pred, what),
     waitForLog: (pred, what) => poll(log, pred, what),
+    waitForCursor: (at, what) => poll(() => s.cursor(), (c) => c.row === at.row && c.col === at.col, what),
     exited,
     resize: (c, r) => { child.resize(c, r); term.resize(c, r); },
     kill: () => { if (alive) child.kill(); term.dispose(); },
@@ -110,10 +113,12 @@ describe('fake agent in a real PTY', () => {
     expect(screen.split('\n')[0]).toBe('Fake Agent v1.0');
     expect(screen).toMatch(/\n─{80}\n❯\n─{80}\n {2}\? for shortcuts$/);
     const promptRow = screen.split('\n').indexOf('❯');
-    expect(s.cursor()).toEqual({ row: promptRow, col: 2 });
+    // The agent parks the cursor after drawing (DECRC at the end of its redraw); under load the
+    // text and the restore can arrive in separate PTY reads, so wait for the cursor itself.
+    await s.waitForCursor({ row: promptRow, col: 2 }, 'the cursor on the empty prompt');
     s.write('abc');
     await s.waitFor((x) => x.includes('❯ abc'), 'the echo');
-    expect(s.cursor()).toEqual({ row: promptRow, col: 5 });
+    expect(await s.waitForCursor({ row: promptRow, col: 5 }, 'the cursor after the echo')).toEqual({ row: promptRow, col: 5 });
   });
 
   it('echoes typed text, logs one RECEIVED per Enter, works with a spinner and returns to the prompt', async () => {

@@ -17,7 +17,8 @@ import { initialState, modalKindForState, stateById, statusForState } from '../c
 import { validateSpec } from '../core/spec/index.js';
 import type { CondResult, EvalExtras, FsmClock, FsmEvaluation, ModalSnapshot, RegexMemo, ResolvedSection, TransitionEval } from '../core/eval/types.js';
 import {
-  collectStableRegions, compileRegex, deriveModal, evaluateFsmLines, extractTitle, FrameReads, regionChanged, resolveSections, RowCache, sectionText,
+  collectStableRegions, compileRegex, deriveModal, evaluateFsmLines, extractTitle, FrameReads, rebindSections, regionChanged, resolveSections, RowCache,
+  sectionText, type StaleLeaves,
 } from '../core/eval/index.js';
 import type { GuardFrame } from '../core/screen/guard-frame.js';
 import type { PtyTransport, Disposable } from '../terminal/transport.js';
@@ -415,9 +416,10 @@ export class FsmDriver {
   #reevaluate(reason: 'init' | 'output' | 'timer' | 'reload' | 'refresh' | 'chain'): void {
     if (this.#stopped) return;
     const now = this.#scheduler.now();
-    const { viewport, frame } = this.#guardFrame();
+    const viewport = this.#screen.viewportLines();
     const title = this.#screen.windowTitle;
     if (reason === 'output' && title === this.#lastTitle && sameLines(viewport, this.#lastViewport)) return;
+    const frame = this.#screen.guardFrame();
     if (reason === 'output') this.#chainedTransitions = 0;
     this.#lastTitle = title;
     this.#lastViewport = viewport;
@@ -501,14 +503,18 @@ export class FsmDriver {
     const before = last.frame;
     if (frame.lines.length !== before.lines.length || frame.viewportStartRow !== before.viewportStartRow) return false;
     if (reads.usesCursor && (frame.cursor.row !== before.cursor.row || frame.cursor.col !== before.cursor.col)) return false;
+    let stale: StaleLeaves | null = null;
     if (frame.lines !== before.lines) {
       const d = this.#rowCache.diff(before.lines, frame.lines);
-      if (d.shift !== 0 || d.aligned !== frame.lines.length || !reads.sameAnswersOn(frame.lines, d.changed)) return false;
+      if (d.shift !== 0 || d.aligned !== frame.lines.length) return false;
+      stale = reads.staleLeaves(frame.lines, d.changed);
+      if (!stale) return false;
     }
-    const sections = last.sections;
+    // Leaves whose own haystack changed read it afresh, from sections over this frame's rows.
+    const sections = stale && stale.count > 0 ? rebindSections(last.sections, frame.lines, frameText) : last.sections;
     this.#trackRegionChanges({ lines: frame.lines, sections }, frame.cursor.row, now);
     const input: FrameInput = { spec: this.#spec, stateId: this.#stateId, frame, frameText, prevLines: this.#prevFrame?.lines, clock: this.#clock(now), title };
-    const ev = evaluateFrame(input, { sections, explain: false, reuse: reads });
+    const ev = evaluateFrame(input, { sections, explain: false, reuse: reads, ...(stale ? { stale } : {}), regexMemo: this.#regexMemo });
     // A commit keeps an explained table and starts a new state: the full evaluation does that.
     if (ev.fired) return false;
     this.#reusedEvalCount += 1;

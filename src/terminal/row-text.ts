@@ -28,6 +28,12 @@ export interface CellLine {
 
 /** Code units of the row being built (reused: translation is synchronous). */
 let units = new Uint16Array(512);
+/** `units.subarray(0, n)` by n, made once per length (a view per row was measurable garbage). */
+let views: Uint16Array[] = [];
+
+function unitsView(n: number): Uint16Array {
+  return (views[n] ??= units.subarray(0, n));
+}
 
 /** `line.translateToString(true).trimEnd()`, built from the cell words when they are readable. */
 export function rowText(line: CellLine): string {
@@ -44,7 +50,10 @@ export function rowText(line: CellLine): string {
     }
   }
   if (end === 0) return '';
-  if (units.length < 2 * end) units = new Uint16Array(2 * end);
+  if (units.length < 2 * end) {
+    units = new Uint16Array(2 * end);
+    views = [];
+  }
   let n = 0;
   for (let c = 0; c < end; ) {
     const w = data[c * CELL_WORDS]!;
@@ -62,5 +71,5 @@ export function rowText(line: CellLine): string {
     }
     c += w >> WIDTH_SHIFT || 1;
   }
-  return String.fromCharCode.apply(null, units.subarray(0, n) as unknown as number[]).trimEnd();
+  return String.fromCharCode.apply(null, unitsView(n) as unknown as number[]).trimEnd();
 }

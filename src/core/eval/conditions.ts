@@ -20,7 +20,7 @@ import { MAX_CONDITION_DEPTH } from './limits.js';
 import { sameJoinedLines } from './line-compare.js';
 import { compileRegex, execRegex } from './regex-cache.js';
 import { DEFAULT_ROW_CACHE, ROW_MATCH, type RowCache } from './row-tester.js';
-import type { FrameReads } from './frame-reads.js';
+import type { FrameReads, StaleLeaves } from './frame-reads.js';
 import { isLineLocal } from './line-local.js';
 import { requiredLiteral } from './required-literal.js';
 import { findSection, sectionText } from './sections.js';
@@ -81,11 +81,13 @@ class EvalState {
     readonly reads: FrameReads | undefined,
     /** Leaf results to take instead of reading the frame (a re-decision, see `EvalExtras.reuse`). */
     readonly reuse: FrameReads | undefined,
+    /** Leaves of `reuse` to evaluate afresh all the same. */
+    readonly stale: StaleLeaves | undefined,
   ) {}
 
   /** The cleaned screen, joined only if a leaf needs it (line-local leaves read rows). */
   get screen(): string {
-    if (this.reads) this.reads.wholeText = true;
+    this.reads?.whole();
     if (this.#screen === undefined) {
       const given = this.ctx.screen;
       this.#screen = typeof given === 'string' ? given : this.lines.join('\n');
@@ -161,6 +163,7 @@ function buildState(ctx: ConditionContext): EvalState {
     extras.reads,
     // Recorded results carry no matchedText: they serve only a decision.
     extras.explain === false ? extras.reuse : undefined,
+    extras.stale,
   );
 }
 
@@ -307,7 +310,7 @@ function regexLeafFacts(c: RegexCondition): RegexLeafFacts {
 
 function evalRegex(c: RegexCondition, st: EvalState, isAbsenceCheck: boolean): CondResult {
   const { detail } = regexLeafFacts(c);
-  const reused = st.reuse?.leafResult(c, isAbsenceCheck);
+  const reused = st.reuse && !st.stale?.has(c, isAbsenceCheck) ? st.reuse.leafResult(c, isAbsenceCheck) : undefined;
   if (reused !== undefined) return { kind: 'regex', result: reused, detail };
   const r = readRegex(c, st, isAbsenceCheck);
   st.reads?.leaf(c, isAbsenceCheck, r.result);
@@ -335,11 +338,9 @@ function readRegex(c: RegexCondition, st: EvalState, isAbsenceCheck: boolean): C
   } else if (re) {
     // One exec serves both the decision and matchedText (the first match of exec is exactly
     // what test() would have found), so a true leaf costs one regex run, not two.
-    if (st.reads) {
-      if (range) st.reads.text(range.from, range.to);
-      else st.reads.wholeText = true;
-    }
+    st.reads?.leafText(c, isAbsenceCheck, range ? range.from : 0, range ? range.to : Infinity);
     m = memoizedMatch(st, memoKey(c, where, isAbsenceCheck, flags!), re, range, () => regexHaystack(c.section, st, isAbsenceCheck));
+    st.reads?.leafTextDone();
   }
   if (m === null) {
     if (st.trace) pushTrace(st, 'state_skip', `state[${st.label}] regex cond ${detail} no match`);

@@ -39,10 +39,33 @@ export class FrameReads {
   /** It read the previous frame (`changed` leaves). */
   usesPrevLines = false;
   readonly #leaves: LeafResults = [new Map(), new Map()];
+  /** Text read by single regex leaves: [from, to) rows (to = Infinity: the whole frame). */
+  readonly #leafTexts: Array<{ cond: object; isAbsenceCheck: boolean; from: number; to: number }> = [];
+  /** While a leaf reads its haystack, section getters' notes belong to the leaf, not the frame. */
+  #inLeaf = false;
 
   /** Notes that rows [from, to) were read as text. */
   text(from: number, to: number): void {
-    if (to > from) this.textRanges.push(from, to);
+    if (!this.#inLeaf && to > from) this.textRanges.push(from, to);
+  }
+
+  /** Notes that the whole joined frame was read. */
+  whole(): void {
+    if (!this.#inLeaf) this.wholeText = true;
+  }
+
+  /**
+   * Notes that one regex leaf reads the text of rows [from, to) (to = Infinity: the whole frame),
+   * and routes the section reads of that haystack to it until {@link leafTextDone}. When only
+   * such text changes, the leaf alone is evaluated again (see {@link staleLeaves}).
+   */
+  leafText(cond: object, isAbsenceCheck: boolean, from: number, to: number): void {
+    this.#leafTexts.push({ cond, isAbsenceCheck, from, to });
+    this.#inLeaf = true;
+  }
+
+  leafTextDone(): void {
+    this.#inLeaf = false;
   }
 
   /** Records a text-reading leaf's result (regex, title or changed). */
@@ -57,25 +80,53 @@ export class FrameReads {
 
   /**
    * Whether an evaluation of `next` would read the same answers, given the rows of `next` that
-   * differ from `lines` (`changed`, both frames of the same height and not scrolled). Tests each
-   * changed row with every consulted tester that had tested it; a changed row inside a text range
-   * fails at once.
+   * differ from `lines` (`changed`, both frames of the same height and not scrolled), except for
+   * regex leaves whose own haystack text changed: null when something else answers differently
+   * (each changed row is tested with every consulted tester that had tested it; a changed row
+   * in a text read outside a leaf fails at once), else those leaves — to evaluate afresh, their
+   * sections standing where they stood.
    */
-  sameAnswersOn(next: readonly string[], changed: readonly number[]): boolean {
-    if (changed.length === 0) return true;
-    if (this.wholeText) return false;
+  staleLeaves(next: readonly string[], changed: readonly number[]): StaleLeaves | null {
+    const stale = new StaleLeaves();
+    if (changed.length === 0) return stale;
+    if (this.wholeText) return null;
     const ranges = this.textRanges;
     for (const i of changed) {
-      for (let r = 0; r < ranges.length; r += 2) if (i >= ranges[r]! && i < ranges[r + 1]!) return false;
+      for (let r = 0; r < ranges.length; r += 2) if (i >= ranges[r]! && i < ranges[r + 1]!) return null;
     }
     for (const t of this.testers) {
-      if (t.lines !== this.lines) return false; // moved since: its answers are not this frame's
+      if (t.lines !== this.lines) return null; // moved since: its answers are not this frame's
       for (const i of changed) {
         const before = t.results[i];
         if (before === ROW_UNTESTED) continue; // never read: it cannot have steered the evaluation
-        if (t.codeOf(next[i]!) !== before) return false;
+        if (t.codeOf(next[i]!) !== before) return null;
       }
     }
-    return true;
+    for (const read of this.#leafTexts) {
+      for (const i of changed) {
+        if (i >= read.from && i < read.to) {
+          stale.add(read.cond, read.isAbsenceCheck);
+          break;
+        }
+      }
+    }
+    return stale;
+  }
+}
+
+/** Regex leaves to evaluate afresh in a re-decision (their haystack text changed). */
+export class StaleLeaves {
+  readonly #leaves: [Set<object>, Set<object>] = [new Set(), new Set()];
+  count = 0;
+
+  add(cond: object, isAbsenceCheck: boolean): void {
+    const set = this.#leaves[isAbsenceCheck ? 1 : 0];
+    if (set.has(cond)) return;
+    set.add(cond);
+    this.count += 1;
+  }
+
+  has(cond: object, isAbsenceCheck: boolean): boolean {
+    return this.count > 0 && this.#leaves[isAbsenceCheck ? 1 : 0].has(cond);
   }
 }

@@ -13,10 +13,10 @@ export { compileRegex, testRegex, testLine, execRegex, execAll } from './regex-c
 
 /** Per-row results carried across frames (one cache per session). */
 export { lineTester, RowCache, DEFAULT_ROW_CACHE, ROW_MATCH } from './row-tester.js';
-export { FrameReads } from './frame-reads.js';
+export { FrameReads, StaleLeaves } from './frame-reads.js';
 
 /** Sections: named line ranges over the current frame. */
-export { resolveSections, sectionText, findSection } from './sections.js';
+export { resolveSections, rebindSections, sectionText, findSection } from './sections.js';
 
 /** Conditions: a guard tree → a `CondResult` tree. */
 export { evaluateCondition, MAX_CONDITION_DEPTH, type ConditionContext } from './conditions.js';

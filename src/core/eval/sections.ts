@@ -73,6 +73,14 @@ export function resolveSections(
   return out;
 }
 
+/**
+ * The same sections (ids and ranges) over other lines: for a frame known to resolve exactly as
+ * the one they were resolved on (see FrameReads), whose text may differ inside them.
+ */
+export function rebindSections(sections: readonly ResolvedSection[], lines: string[], screen?: string | (() => string)): ResolvedSection[] {
+  return sections.map((s) => lazySection(s.id, s.fromLine, s.toLine, lines, screen, undefined));
+}
+
 /** A definitions object's ids and (sanitised) definitions in key order, and each id's position. */
 interface SectionEntries {
   ids: string[];

@@ -4,7 +4,7 @@
  */
 import type { ModalKind } from '../spec/types.js';
 import type { RowCache } from './row-tester.js';
-import type { FrameReads } from './frame-reads.js';
+import type { FrameReads, StaleLeaves } from './frame-reads.js';
 
 export interface Cursor {
   /** 0-based row, in the same coordinates as the lines being evaluated. */
@@ -88,6 +88,8 @@ export interface EvalExtras {
    * leaves are computed. Ignored unless `explain` is false.
    */
   reuse?: FrameReads;
+  /** With `reuse`: leaves whose haystack text changed, evaluated afresh (see FrameReads.staleLeaves). */
+  stale?: StaleLeaves;
 }
 
 /** See `EvalExtras.regexMemo`. Keyed by leaf identity (section, absence, flags, pattern). */
