@@ -9,10 +9,10 @@
 export { splitScreenLines } from '../screen/lines.js';
 
 /** Compile-once regexes and stateless use of shared `RegExp` objects. */
-export { compileRegex, testRegex, testLine, execRegex, execAll } from './regex-cache.js';
+export { compileRegex, testRegex, execRegex, execAll } from './regex-cache.js';
 
 /** Per-row results carried across frames (one cache per session). */
-export { lineTester, RowCache, DEFAULT_ROW_CACHE, ROW_MATCH } from './row-tester.js';
+export { RowCache, DEFAULT_ROW_CACHE, ROW_MATCH } from './row-tester.js';
 export { FrameReads, StaleLeaves } from './frame-reads.js';
 
 /** Sections: named line ranges over the current frame. */

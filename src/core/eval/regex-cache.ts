@@ -42,30 +42,6 @@ export function testRegex(re: RegExp, text: string): boolean {
   }
 }
 
-/** Lines remembered per regex before its memo starts over. */
-const LINE_MEMO_MAX_ENTRIES = 4096;
-const lineMemos = new WeakMap<RegExp, Map<string, boolean>>();
-
-/**
- * `testRegex` for one screen line, remembered per (regex, line). Section anchors test every
- * line of a 240-line frame on every evaluation, and from one frame to the next almost every
- * line is the same string; a lookup is far cheaper than a regex run. The result is exactly
- * `testRegex(re, line)`.
- */
-export function testLine(re: RegExp, line: string): boolean {
-  let memo = lineMemos.get(re);
-  if (!memo) {
-    memo = new Map();
-    lineMemos.set(re, memo);
-  }
-  const hit = memo.get(line);
-  if (hit !== undefined) return hit;
-  const result = testRegex(re, line);
-  if (memo.size >= LINE_MEMO_MAX_ENTRIES) memo.clear();
-  memo.set(line, result);
-  return result;
-}
-
 /** `re.exec(text)` from position 0 (see {@link testRegex}); `null` on no match or failure. */
 export function execRegex(re: RegExp, text: string): RegExpExecArray | null {
   try {

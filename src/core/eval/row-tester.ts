@@ -4,11 +4,11 @@
  * Section anchors and line-local regex leaves ask "does row i match?" for most rows of a
  * 240-row guard frame on every evaluation, while from one frame to the next only a few rows
  * change (a spinner, a streamed line) and the rest at most scroll. A tester keeps the previous
- * frame's answers and, for a new frame, copies them over (shifted by the scroll) in one block
- * copy, then forgets the rows that differ: an evaluation costs a few regex runs, not 240.
+ * frame's answers and, for a new frame, copies them over (shifted by the scroll), then forgets
+ * the rows that differ: an evaluation costs a few regex runs, not 240.
  *
  * The rows that differ between two frames are found once per pair of frames and shared by every
- * tester moving between them (see {@link frameDiff}). Answers are always exactly the predicate's
+ * tester moving between them (see {@link RowCache.diff}). Answers are always exactly the predicate's
  * on the row's text: reuse needs the row's string to be equal.
  */
 import { testRegex } from './regex-cache.js';
@@ -96,7 +96,6 @@ export class RowTester {
   /** Per row of `lines`: {@link ROW_UNTESTED}, {@link ROW_NO_MATCH} or {@link ROW_MATCH} (entries past the frame mean nothing). */
   results: Uint8Array;
   #spare: Uint8Array | null = null;
-  #complete = false;
   /** The reads this tester was last noted in (see FrameReads.consulted). */
   readBy: FrameReads | null = null;
 
@@ -127,12 +126,11 @@ export class RowTester {
     for (let k = 0; k < changed.length; k += 1) results[changed[k]!] = ROW_UNTESTED;
     this.lines = lines;
     this.results = results;
-    this.#complete = false;
   }
 
   /** Exactly the predicate on `lines[i]` (false past the end). */
   test(i: number): boolean {
-    return (this.results[i] || this.code(i)) === ROW_MATCH;
+    return i >= 0 && i < this.lines.length && (this.results[i] || this.code(i)) === ROW_MATCH;
   }
 
   /**
@@ -155,17 +153,6 @@ export class RowTester {
     return this.predicate(line) ? ROW_MATCH : ROW_NO_MATCH;
   }
 
-  /** Every row's result, testing the rows not known yet (scan it instead of calling `test`; it may run past the frame). */
-  all(): Uint8Array {
-    if (this.#complete) return this.results;
-    const results = this.results;
-    const lines = this.lines;
-    for (let i = 0; i < lines.length; i += 1) {
-      if (results[i] === ROW_UNTESTED) results[i] = this.predicate(lines[i]!) ? ROW_MATCH : ROW_NO_MATCH;
-    }
-    this.#complete = true;
-    return results;
-  }
 }
 
 function computeDiff(prev: readonly string[], next: readonly string[]): FrameDiff {
@@ -178,7 +165,7 @@ function computeDiff(prev: readonly string[], next: readonly string[]): FrameDif
 
 /**
  * The scroll between two frames: the smallest s ≥ 0 with next[k] === prev[k + s] at a few
- * sampled rows (blank rows align with anything). Candidates come from where the first
+ * sampled rows (blank rows, and rows past the end of `prev`, align with anything). Candidates come from where the first
  * non-blank sample stands in `prev`, so a scroll of any size is found in O(rows).
  */
 function findShift(prev: readonly string[], next: readonly string[]): number {
@@ -193,18 +180,11 @@ function findShift(prev: readonly string[], next: readonly string[]): number {
     if (prev[anchor + s] !== row) continue;
     let ok = true;
     for (const k of samples) {
-      if (next[k] === '') continue;
-      if (k + s >= prev.length || prev[k + s] !== next[k]) { ok = false; break; }
+      // Blank rows align with anything; rows scrolled in from below have nothing to align with.
+      if (next[k] === '' || k + s >= prev.length) continue;
+      if (prev[k + s] !== next[k]) { ok = false; break; }
     }
     if (ok) return s;
   }
   return 0;
-}
-
-/**
- * A tester for `re` over the rows of `lines` from the shared default cache (see
- * {@link RowCache.regex}). Answers are exactly `testRegex(re, lines[i])`.
- */
-export function lineTester(re: RegExp, lines: readonly string[]): RowTester {
-  return DEFAULT_ROW_CACHE.regex(re, lines);
 }

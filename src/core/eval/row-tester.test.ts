@@ -1,0 +1,66 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { RowCache, ROW_MATCH, ROW_NO_MATCH } from './row-tester.js';
+import { testRegex } from './regex-cache.js';
+
+const ROWS = ['', '❯ ', '❯ 1. Yes', '✻ Thinking… (3s)', '─'.repeat(10), 'hello', 'hello world', '  2. No', 'esc to interrupt'];
+
+/** A frame sequence: each step scrolls, rewrites rows, grows or shrinks the previous frame. */
+const steps = fc.array(
+  fc.oneof(
+    fc.record({ kind: fc.constant('scroll' as const), by: fc.integer({ min: 1, max: 40 }), fill: fc.constantFrom(...ROWS) }),
+    fc.record({ kind: fc.constant('set' as const), at: fc.nat(), row: fc.constantFrom(...ROWS) }),
+    fc.record({ kind: fc.constant('resize' as const), height: fc.integer({ min: 0, max: 60 }), fill: fc.constantFrom(...ROWS) }),
+  ),
+  { minLength: 1, maxLength: 25 },
+);
+
+describe('RowCache testers', () => {
+  it('answer exactly the predicate on every row of every frame, whatever moved', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...ROWS), { minLength: 0, maxLength: 50 }), steps, fc.boolean(), (first, moves, lazy) => {
+        const cache = new RowCache();
+        const re = /^❯\s*\d+\.\s/u;
+        let frame = first.slice();
+        const check = (lines: string[]) => {
+          const t = cache.regex(re, lines);
+          const lit = cache.literal('hello', lines);
+          // Lazily (only some rows asked) or every row, in either order: answers never go stale.
+          const order = lazy ? lines.map((_, i) => lines.length - 1 - i).filter((i) => i % 2 === 0) : lines.map((_, i) => i);
+          for (const i of order) {
+            expect(t.test(i)).toBe(testRegex(re, lines[i]!));
+            expect((lit.results[i] || lit.code(i)) === ROW_MATCH).toBe(lines[i]!.includes('hello'));
+          }
+          expect(t.test(lines.length)).toBe(false);
+          expect(t.code(-1)).toBe(ROW_NO_MATCH);
+        };
+        check(frame);
+        for (const m of moves) {
+          const next = frame.slice();
+          if (m.kind === 'scroll') {
+            next.splice(0, Math.min(m.by, next.length));
+            next.push(...Array<string>(m.by).fill(m.fill));
+          } else if (m.kind === 'set' && next.length > 0) {
+            next[m.at % next.length] = m.row;
+          } else if (m.kind === 'resize') {
+            next.length = m.height;
+            next.fill(m.fill, frame.length);
+          }
+          frame = Array.from(next, (r) => r ?? '');
+          check(frame);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('finds the scroll between two frames, so rows that moved keep their answers', () => {
+    const cache = new RowCache();
+    const a = Array.from({ length: 100 }, (_, i) => `row ${i}`);
+    const b = a.slice(30).concat(Array.from({ length: 30 }, (_, i) => `new ${i}`));
+    const d = cache.diff(a, b);
+    expect(d.shift).toBe(30);
+    expect(d.aligned).toBe(70);
+    expect(d.changed).toEqual([]);
+  });
+});
