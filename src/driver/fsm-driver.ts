@@ -17,7 +17,7 @@ import { initialState, modalKindForState, stateById, statusForState } from '../c
 import { validateSpec } from '../core/spec/index.js';
 import type { CondResult, EvalExtras, FsmClock, FsmEvaluation, ModalSnapshot, RegexMemo, ResolvedSection, TransitionEval } from '../core/eval/types.js';
 import {
-  collectStableRegions, compileRegex, deriveModal, evaluateFsmLines, extractTitle, FrameReads, rebindSections, regionChanged, resolveSections, RowCache,
+  collectStableRegions, compileRegex, decideFsmLines, deriveModal, evaluateFsmLines, soonestFlipMs, extractTitle, FrameReads, rebindSections, regionChanged, resolveSections, RowCache,
   sectionText, type StaleLeaves,
 } from '../core/eval/index.js';
 import type { GuardFrame } from '../core/screen/guard-frame.js';
@@ -514,9 +514,18 @@ export class FsmDriver {
     const sections = stale && stale.count > 0 ? rebindSections(last.sections, frame.lines, frameText) : last.sections;
     this.#trackRegionChanges({ lines: frame.lines, sections }, frame.cursor.row, now);
     const input: FrameInput = { spec: this.#spec, stateId: this.#stateId, frame, frameText, prevLines: this.#prevFrame?.lines, clock: this.#clock(now), title };
-    const ev = evaluateFrame(input, { sections, explain: false, reuse: reads, ...(stale ? { stale } : {}), regexMemo: this.#regexMemo });
+    const { frame: f } = input;
+    const decision = decideFsmLines(input.spec, input.stateId, f.lines, frameText, f.cursor, input.prevLines, input.clock, {
+      windowTitle: title,
+      viewportStartRow: f.viewportStartRow,
+      collectTrace: false,
+      sections,
+      reuse: reads,
+      ...(stale ? { stale } : {}),
+      regexMemo: this.#regexMemo,
+    });
     // A commit keeps an explained table and starts a new state: the full evaluation does that.
-    if (ev.fired) return false;
+    if (decision.firedTo !== null) return false;
     this.#reusedEvalCount += 1;
     let explained: FsmEvaluation | undefined;
     this.#lastFsmEval = () => (explained ??= evaluateFrame(input, { rowCache: this.#rowCache }));
@@ -524,7 +533,7 @@ export class FsmDriver {
     this.#emitState(false, viewportText, { sections, text: frameText, viewport });
     this.#sender.afterEvaluation();
     if (this.#status() === 'generating') this.#lastBusyAt = now;
-    this.#scheduleWake(ev);
+    this.#scheduleWakeIn(decision.soonestMs);
     this.#scheduleStallWatchdog(now);
     this.#scheduleRedrawNudge(now);
     return true;
@@ -694,13 +703,12 @@ export class FsmDriver {
 
   /** Re-evaluate when the soonest time condition or hold could flip (§10.1), ≤ 2 s in approval. */
   #scheduleWake(ev: FsmEvaluation): void {
-    let soonest = Infinity;
-    for (const t of ev.transitions) {
-      if (t.fires) continue;
-      if (!t.holdSatisfied) soonest = Math.min(soonest, t.holdRemainingMs);
-      const condRemain = t.cond?.remainingMs ?? Infinity;
-      if (Number.isFinite(condRemain) && condRemain > 0) soonest = Math.min(soonest, condRemain);
-    }
+    this.#scheduleWakeIn(soonestFlipMs(ev));
+  }
+
+  /** Arms the wake `soonest` ms from now (+slack, floored), or none; ≤ 2 s in approval. */
+  #scheduleWakeIn(soonestMs: number): void {
+    let soonest = soonestMs;
     if (this.#status() === 'approval') soonest = Math.min(soonest, APPROVAL_REFRESH_MS);
     this.#scheduler.clearTimeout(this.#wakeTimer);
     this.#wakeTimer = null;

@@ -121,6 +121,115 @@ export function frameEvaluator(ctx: ConditionContext): (cond: Condition, traceLa
   };
 }
 
+/** A guard's decision: its result and countdown, exactly as in its `CondResult`. */
+export interface CondDecision {
+  result: boolean;
+  remainingMs: number | undefined;
+}
+
+/**
+ * Like {@link frameEvaluator}, but each call gives only what a decision needs — the result and
+ * the countdown of the guard's `CondResult` — without building the tree or any debug string.
+ * The object returned is reused by the next call.
+ */
+export function frameDecider(ctx: ConditionContext): (cond: Condition) => CondDecision {
+  const st = buildState(ctx);
+  const out: CondDecision = { result: false, remainingMs: undefined };
+  return (cond) => {
+    try {
+      decideNode(cond, st, 1, 0, out);
+    } catch {
+      // As evaluateWith: too deep, or a throwing getter — fail closed, no countdown.
+      out.result = false;
+      out.remainingMs = undefined;
+    }
+    return out;
+  };
+}
+
+/**
+ * `evalNode` reduced to (result, remainingMs), written into `out`. Every branch mirrors the one
+ * of the tree builder (no short-circuit either: the same leaves run, so the same memos fill);
+ * leaves that read the frame go through the same leaf functions.
+ */
+function decideNode(cond: unknown, st: EvalState, depth: number, negations: number, out: CondDecision): void {
+  if (depth > MAX_CONDITION_DEPTH) throw new DepthExceeded();
+  const c = cond as Record<string, unknown>;
+  switch (conditionKind(cond)) {
+    case 'all': {
+      const list = c.all;
+      if (!Array.isArray(list)) return decided(out, false, undefined);
+      let result = true;
+      let remainingMs = 0;
+      let hole = false;
+      for (let i = 0; i < list.length; i += 1) {
+        // A hole is skipped by the tree builder's map/every, then fails it when the result is false.
+        if (!(i in list)) { hole = true; continue; }
+        decideNode(list[i], st, depth + 1, negations, out);
+        if (!out.result) {
+          result = false;
+          remainingMs = Math.max(remainingMs, out.remainingMs ?? 0);
+        }
+      }
+      if (hole && !result) throw new TypeError('hole in all()');
+      return decided(out, result, result ? 0 : remainingMs);
+    }
+    case 'any': {
+      const list = c.any;
+      if (!Array.isArray(list)) return decided(out, false, undefined);
+      let result = false;
+      let soonest = Infinity;
+      let hole = false;
+      for (let i = 0; i < list.length; i += 1) {
+        if (!(i in list)) { hole = true; continue; }
+        decideNode(list[i], st, depth + 1, negations, out);
+        if (out.result) result = true;
+        else soonest = Math.min(soonest, out.remainingMs ?? Infinity);
+      }
+      if (hole && !result) throw new TypeError('hole in any()');
+      return decided(out, result, result || !Number.isFinite(soonest) ? 0 : soonest);
+    }
+    case 'not': {
+      const inner = c.not;
+      if (!inner || typeof inner !== 'object') return decided(out, false, 0);
+      decideNode(inner, st, depth + 1, negations + 1, out);
+      return decided(out, !out.result, 0);
+    }
+    case 'signal':
+      return decided(out, true, undefined);
+    case 'elapsed': {
+      const n: unknown = c.elapsed_ms;
+      if (typeof n !== 'number' || Number.isNaN(n)) return decided(out, false, undefined);
+      const age = st.now - st.enteredAt;
+      return decided(out, age >= n, age >= n ? 0 : n - age);
+    }
+    case 'stable': {
+      const n: unknown = c.stable_ms;
+      if (typeof n !== 'number' || Number.isNaN(n)) return decided(out, false, undefined);
+      const lastChanged = st.regionLastChangedAt?.get(stableRegionKey(c as unknown as StableCondition)) ?? st.enteredAt;
+      const stableFor = st.now - lastChanged;
+      return decided(out, stableFor >= n, stableFor >= n ? 0 : n - stableFor);
+    }
+    case 'regex': {
+      const rc = c as unknown as RegexCondition;
+      const isAbsenceCheck = negations % 2 === 1;
+      const reused = st.reuse && !st.stale?.has(rc, isAbsenceCheck) ? st.reuse.leafResult(rc, isAbsenceCheck) : undefined;
+      return decided(out, reused ?? evalRegex(rc, st, isAbsenceCheck).result, undefined);
+    }
+    case 'title':
+      return decided(out, evalTitle(c as unknown as WindowTitleCondition, st).result, undefined);
+    case 'changed':
+      return decided(out, evalChanged(c as unknown as ChangedCondition, st).result, undefined);
+    default:
+      return decided(out, false, undefined);
+  }
+}
+
+function decided(out: CondDecision, result: boolean, remainingMs: number | undefined): void {
+  out.result = result;
+  out.remainingMs = remainingMs;
+}
+
 function evaluateWith(cond: Condition, st: EvalState): CondResult {
   try {
     return evalNode(cond, st, 1, 0);

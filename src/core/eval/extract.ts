@@ -71,6 +71,28 @@ interface ParsedRow {
  */
 export function extractButtons(rule: ExtractButtons, haystack: string): ModalButton[] {
   if (!rule || typeof rule !== 'object' || typeof rule.pattern !== 'string' || typeof haystack !== 'string') return [];
+  // A modal state re-reads the same modal on every evaluation while it is up: the last parse is
+  // kept per rule object (checked against the fields it depends on) and handed out as copies.
+  const last = lastButtons.get(rule);
+  if (last && last.haystack === haystack && sameButtonRule(last.fields, rule)) return last.buttons.map((b) => ({ ...b }));
+  const buttons = parseButtons(rule, haystack);
+  lastButtons.set(rule, { haystack, fields: buttonRuleFields(rule), buttons: buttons.map((b) => ({ ...b })) });
+  return buttons;
+}
+
+const lastButtons = new WeakMap<object, { haystack: string; fields: unknown[]; buttons: ModalButton[] }>();
+
+function buttonRuleFields(rule: ExtractButtons): unknown[] {
+  const r = rule as unknown as Record<string, unknown>;
+  return [r.pattern, r.flags, r.label_group, r.key_group, r.key_for_index, r.continuation_lines, r.cursor_marker, r.select_mode];
+}
+
+function sameButtonRule(fields: unknown[], rule: ExtractButtons): boolean {
+  const now = buttonRuleFields(rule);
+  return now.every((v, i) => v === fields[i]);
+}
+
+function parseButtons(rule: ExtractButtons, haystack: string): ModalButton[] {
   const ordinal = rule.label_group !== undefined || rule.key_group !== undefined;
   const template = typeof rule.key_for_index === 'string' ? rule.key_for_index : DEFAULT_KEY_TEMPLATE;
   const accept = ordinal ? ordinalRow(rule, template) : numberedRow(template);

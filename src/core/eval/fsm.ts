@@ -2,11 +2,11 @@
  * FSM evaluation: which outgoing transition fires on this frame, and why every one did or
  * did not (spec-format §4.3).
  */
-import type { CliSpecV4, FsmState } from '../spec/types.js';
+import type { CliSpecV4, FsmState, FsmTransition } from '../spec/types.js';
 import { transitionLabel } from '../spec/model.js';
 import { splitScreenLines } from '../screen/lines.js';
-import type { CondResult, Cursor, EvalExtras, FsmClock, FsmEvaluation, TraceEntry, TransitionEval } from './types.js';
-import { frameEvaluator, type ConditionContext } from './conditions.js';
+import type { CondResult, Cursor, EvalExtras, FsmClock, FsmEvaluation, ResolvedSection, TraceEntry, TransitionEval } from './types.js';
+import { frameDecider, frameEvaluator, type ConditionContext } from './conditions.js';
 import { selectOutgoing } from './outgoing.js';
 import { resolveSections } from './sections.js';
 
@@ -51,31 +51,12 @@ export function evaluateFsmLines(
   extras?: EvalExtras,
 ): FsmEvaluation {
   const trace: TraceEntry[] = [];
-  const validSpec = spec && typeof spec === 'object';
-  let joined = typeof screen === 'string' ? screen : undefined;
-  const screenOf = (): string => (joined ??= typeof screen === 'function' ? screen() : lines.join('\n'));
-  const sections = extras?.sections ?? resolveSections(validSpec ? spec.sections : undefined, lines, screenOf);
-  const now = finiteOr(clock?.now, 0);
-  const heldFor = now - finiteOr(clock?.stateEnteredAt, 0);
-
+  const { validSpec, sections, heldFor, ctx } = frameSetup(spec, lines, screen, cursor, prevLines, clock, extras, extras?.collectTrace === false ? undefined : trace);
   const transitions: TransitionEval[] = [];
   let fired: TransitionEval | null = null;
-  // One context for the whole frame (only the trace label changes), so leaves shared by several
-  // transitions and the per-frame memos are computed once.
-  const ctx: ConditionContext = {
-    lines,
-    get screen() { return screenOf(); },
-    sections,
-    cursor,
-    prevLines,
-    clock,
-    extras,
-    trace: extras?.collectTrace === false ? undefined : trace,
-    traceLabel: '',
-  };
   const evaluate = frameEvaluator(ctx);
   for (const { transition: t, priority } of validSpec ? selectOutgoing(spec, currentStateId) : []) {
-    const holdMs = typeof t.min_hold_ms === 'number' && !Number.isNaN(t.min_hold_ms) ? t.min_hold_ms : 0;
+    const holdMs = holdOf(t);
     const holdSatisfied = heldFor >= holdMs;
     let cond: CondResult | undefined;
     let condResult = true;
@@ -105,6 +86,115 @@ export function evaluateFsmLines(
     fired = null;
   }
   return { sections, transitions, fired, trace };
+}
+
+/**
+ * The soonest a transition of the table that does not fire could flip by time alone: its hold's
+ * remaining time when unmet, its guard's countdown when positive; Infinity when none can. A
+ * driver re-evaluates then (spec-format §10.1).
+ */
+export function soonestFlipMs(ev: FsmEvaluation): number {
+  let soonest = Infinity;
+  for (const t of ev.transitions) {
+    if (t.fires) continue;
+    if (!t.holdSatisfied) soonest = Math.min(soonest, t.holdRemainingMs);
+    const condRemain = t.cond?.remainingMs ?? Infinity;
+    if (Number.isFinite(condRemain) && condRemain > 0) soonest = Math.min(soonest, condRemain);
+  }
+  return soonest;
+}
+
+/** What a driver needs of an evaluation to act on it: see {@link decideFsmLines}. */
+export interface FsmDecision {
+  /** The first firing transition's target (a defined state), or null — as `FsmEvaluation.fired`. */
+  firedTo: string | null;
+  /** {@link soonestFlipMs} of the table. */
+  soonestMs: number;
+}
+
+/**
+ * `evaluateFsmLines` reduced to the decision: the same transitions in the same order, the same
+ * leaves and holds, but no table, no trees and no strings. `firedTo` equals
+ * `evaluateFsmLines(…).fired?.to ?? null` and `soonestMs` its `soonestFlipMs` (the core property
+ * tests check both).
+ */
+export function decideFsmLines(
+  spec: CliSpecV4,
+  currentStateId: string,
+  lines: string[],
+  screen: string | (() => string) | undefined,
+  cursor: Cursor | undefined,
+  prevLines: string[] | undefined,
+  clock: FsmClock,
+  extras?: EvalExtras,
+): FsmDecision {
+  const { validSpec, heldFor, ctx } = frameSetup(spec, lines, screen, cursor, prevLines, clock, { ...extras, explain: false }, undefined);
+  const decide = frameDecider(ctx);
+  let firedTo: string | null = null;
+  let found = false;
+  let soonestMs = Infinity;
+  for (const { transition: t } of validSpec ? selectOutgoing(spec, currentStateId) : []) {
+    const holdMs = holdOf(t);
+    const holdSatisfied = heldFor >= holdMs;
+    let condResult = true;
+    let condRemaining = Infinity;
+    if (t.when) {
+      const d = decide(t.when);
+      condResult = d.result;
+      condRemaining = d.remainingMs ?? Infinity;
+    }
+    if (holdSatisfied && condResult) {
+      if (!found) {
+        found = true;
+        firedTo = t.to;
+      }
+      continue;
+    }
+    if (!holdSatisfied) soonestMs = Math.min(soonestMs, holdMs - heldFor);
+    if (Number.isFinite(condRemaining) && condRemaining > 0) soonestMs = Math.min(soonestMs, condRemaining);
+  }
+  // No fallback to the next firing transition when the target is unknown (§13.30).
+  if (firedTo !== null && !hasState(spec, firedTo)) firedTo = null;
+  return { firedTo, soonestMs };
+}
+
+/**
+ * What evaluating one frame starts from: sections resolved once, the time in the state, and one
+ * condition context for the whole frame (only the trace label changes), so leaves shared by
+ * several transitions and the per-frame memos are computed once.
+ */
+function frameSetup(
+  spec: CliSpecV4,
+  lines: string[],
+  screen: string | (() => string) | undefined,
+  cursor: Cursor | undefined,
+  prevLines: string[] | undefined,
+  clock: FsmClock,
+  extras: EvalExtras | undefined,
+  trace: TraceEntry[] | undefined,
+): { validSpec: boolean; sections: ResolvedSection[]; heldFor: number; ctx: ConditionContext } {
+  const validSpec = !!spec && typeof spec === 'object';
+  let joined = typeof screen === 'string' ? screen : undefined;
+  const screenOf = (): string => (joined ??= typeof screen === 'function' ? screen() : lines.join('\n'));
+  const sections = extras?.sections ?? resolveSections(validSpec ? spec.sections : undefined, lines, screenOf);
+  const heldFor = finiteOr(clock?.now, 0) - finiteOr(clock?.stateEnteredAt, 0);
+  const ctx: ConditionContext = {
+    lines,
+    get screen() { return screenOf(); },
+    sections,
+    cursor,
+    prevLines,
+    clock,
+    extras,
+    trace,
+    traceLabel: '',
+  };
+  return { validSpec, sections, heldFor, ctx };
+}
+
+/** A transition's `min_hold_ms`, 0 when absent or not a number. */
+function holdOf(t: FsmTransition): number {
+  return typeof t.min_hold_ms === 'number' && !Number.isNaN(t.min_hold_ms) ? t.min_hold_ms : 0;
 }
 
 function hasState(spec: CliSpecV4, id: string): boolean {

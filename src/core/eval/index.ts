@@ -23,7 +23,7 @@ export { evaluateCondition, MAX_CONDITION_DEPTH, type ConditionContext } from '.
 export { conditionKind, type ConditionKindName } from './condition-kind.js';
 
 /** FSM: which outgoing transition fires on this frame, and why. */
-export { evaluateFsm, evaluateFsmLines } from './fsm.js';
+export { decideFsmLines, evaluateFsm, evaluateFsmLines, soonestFlipMs, type FsmDecision } from './fsm.js';
 
 /** Extraction for modal states. */
 export { extractTitle, extractButtons, deriveModal, mapKeyToken } from './extract.js';

@@ -5,7 +5,7 @@ import { splitScreenLines } from '../screen/lines.js';
 import type { FsmClock } from './types.js';
 import { evaluateCondition } from './conditions.js';
 import { deriveModal, extractButtons } from './extract.js';
-import { evaluateFsm } from './fsm.js';
+import { decideFsmLines, evaluateFsm, evaluateFsmLines, soonestFlipMs } from './fsm.js';
 import { evaluateConditionPreview } from './preview.js';
 import { resolveSections } from './sections.js';
 import { collectStableRegions, regionChanged } from './stable-regions.js';
@@ -173,6 +173,22 @@ describe('FSM and extraction properties', () => {
         for (let i = 1; i < a.transitions.length; i += 1) expect(a.transitions[i - 1]!.priority).toBeGreaterThanOrEqual(a.transitions[i]!.priority);
       }),
       RUNS,
+    );
+  });
+
+  it('decideFsmLines decides exactly as the evaluateFsmLines table reads', () => {
+    // Ages within the specs' holds and countdowns (0–5 s), so countdowns are often running.
+    const nearClock: fc.Arbitrary<FsmClock> = fc
+      .record({ enteredAgo: fc.integer({ min: 0, max: 6000 }), changed: fc.array(fc.tuple(fc.constantFrom<number | string>(-1, 4, 'section:body'), fc.integer({ min: 0, max: 6000 })), { maxLength: 3 }) })
+      .map(({ enteredAgo, changed }) => ({ now: 50_000, stateEnteredAt: 50_000 - enteredAgo, regionLastChangedAt: new Map(changed.map(([k, ago]) => [k, 50_000 - ago])) }));
+    fc.assert(
+      fc.property(spec, fc.constantFrom(...stateIds, 'ghost'), lines, cursor, lines, fc.oneof(clock, nearClock), extras, (s, st, frame, cur, prev, clk, ex) => {
+        const table = evaluateFsmLines(s, st, frame, undefined, cur, prev, clk, ex);
+        const d = decideFsmLines(s, st, frame, undefined, cur, prev, clk, ex);
+        expect(d.firedTo).toBe(table.fired?.to ?? null);
+        expect(d.soonestMs).toBe(soonestFlipMs(table));
+      }),
+      { numRuns: 1000 },
     );
   });
 
