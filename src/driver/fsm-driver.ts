@@ -18,7 +18,7 @@ import { validateSpec } from '../core/spec/index.js';
 import type { CondResult, EvalExtras, FsmClock, FsmEvaluation, ModalSnapshot, RegexMemo, ResolvedSection, TransitionEval } from '../core/eval/types.js';
 import {
   collectStableRegions, compileRegex, decideFsmLines, deriveModal, evaluateFsmLines, soonestFlipMs, extractTitle, FrameReads, rebindSections, regionChanged, resolveSections, RowCache,
-  sectionText, type StaleLeaves,
+  sectionText, type FsmFrameArgs, type StaleLeaves,
 } from '../core/eval/index.js';
 import type { GuardFrame } from '../core/screen/guard-frame.js';
 import type { PtyTransport, Disposable } from '../terminal/transport.js';
@@ -404,11 +404,6 @@ export class FsmDriver {
     return { now, stateEnteredAt: this.#stateEnteredAt, regionLastChangedAt: this.#regionLastChangedAt };
   }
 
-  /** The frame guards see: viewport + bounded scrollback, cursor rebased (§9.4). */
-  #guardFrame() {
-    return { viewport: this.#screen.viewportLines(), frame: this.#screen.guardFrame() };
-  }
-
   /**
    * One evaluation. `output` evaluations are skipped when neither the viewport nor the window
    * title changed (cursor-only changes do not count); timers and forced reasons always run.
@@ -437,9 +432,9 @@ export class FsmDriver {
 
     // Sections are resolved once per evaluation: region tracking and the guards share them. What
     // they and the guards read is noted, so the next frames can be re-decided from it.
-    const reads = new FrameReads();
-    reads.lines = frame.lines;
-    this.#rowCache.reads = reads;
+    const reads = this.#opts.reuseEvaluations === false ? undefined : new FrameReads();
+    if (reads) reads.lines = frame.lines;
+    this.#rowCache.reads = reads ?? null;
     const sections = resolveSections(this.#spec.sections, frame.lines, frameText, this.#rowCache, reads);
     this.#trackRegionChanges({ lines: frame.lines, sections }, frame.cursor.row, now);
     // Decided without the debug strings; the explained table (same results) is built only for a
@@ -448,10 +443,10 @@ export class FsmDriver {
     const stateId = this.#stateId;
     const input: FrameInput = { spec, stateId, frame, frameText, prevLines: this.#prevFrame?.lines, clock: this.#clock(now), title };
     const shared = { regexMemo: this.#regexMemo, sections, rowCache: this.#rowCache };
-    const evaluate = (explain: boolean): FsmEvaluation => evaluateFrame(input, { ...shared, explain });
-    const ev = evaluateFrame(input, { ...shared, explain: false, reads });
+    const evaluate = (explain: boolean): FsmEvaluation => onFrame(evaluateFsmLines, input, { ...shared, explain });
+    const ev = onFrame(evaluateFsmLines, input, { ...shared, explain: false, reads });
     this.#rowCache.reads = null;
-    this.#lastReads = this.#opts.reuseEvaluations === false ? null : { reads, spec, stateId, frame, sections, title };
+    this.#lastReads = reads ? { reads, spec, stateId, frame, sections, title } : null;
     this.#prevFrame = { lines: frame.lines, sections };
 
     const fired = ev.fired;
@@ -514,21 +509,13 @@ export class FsmDriver {
     const sections = stale && stale.count > 0 ? rebindSections(last.sections, frame.lines, frameText) : last.sections;
     this.#trackRegionChanges({ lines: frame.lines, sections }, frame.cursor.row, now);
     const input: FrameInput = { spec: this.#spec, stateId: this.#stateId, frame, frameText, prevLines: this.#prevFrame?.lines, clock: this.#clock(now), title };
-    const { frame: f } = input;
-    const decision = decideFsmLines(input.spec, input.stateId, f.lines, frameText, f.cursor, input.prevLines, input.clock, {
-      windowTitle: title,
-      viewportStartRow: f.viewportStartRow,
-      collectTrace: false,
-      sections,
-      reuse: reads,
-      ...(stale ? { stale } : {}),
-      regexMemo: this.#regexMemo,
-    });
+    const decision = onFrame(decideFsmLines, input, { sections, reuse: reads, ...(stale ? { stale } : {}), regexMemo: this.#regexMemo });
     // A commit keeps an explained table and starts a new state: the full evaluation does that.
     if (decision.firedTo !== null) return false;
     this.#reusedEvalCount += 1;
+    // Explained on the shared row cache, so the session's testers stay on the recorded frame.
     let explained: FsmEvaluation | undefined;
-    this.#lastFsmEval = () => (explained ??= evaluateFrame(input, { rowCache: this.#rowCache }));
+    this.#lastFsmEval = () => (explained ??= onFrame(evaluateFsmLines, input, {}));
     this.#prevFrame = { lines: frame.lines, sections };
     this.#emitState(false, viewportText, { sections, text: frameText, viewport });
     this.#sender.afterEvaluation();
@@ -1102,7 +1089,8 @@ export class FsmDriver {
   /** Live debug table for the current instant, against the same guard frame as real evaluation. */
   getFsmDebug() {
     const now = this.#scheduler.now();
-    const { frame } = this.#guardFrame();
+    // The frame guards see: viewport + bounded scrollback, cursor rebased (§9.4).
+    const frame = this.#screen.guardFrame();
     const ev = evaluateFsmLines(this.#spec, this.#stateId, frame.lines, undefined, frame.cursor, this.#prevFrame?.lines, this.#clock(now), {
       windowTitle: this.#screen.windowTitle,
       viewportStartRow: frame.viewportStartRow,
@@ -1164,10 +1152,13 @@ interface FrameInput {
   title: string;
 }
 
-/** Evaluates the state's outgoing transitions on a guard frame (no trace lines: nobody reads them here). */
-function evaluateFrame(input: FrameInput, extras: EvalExtras): FsmEvaluation {
+/**
+ * Runs `evaluateFsmLines` or `decideFsmLines` on a guard frame: the state's outgoing transitions,
+ * no trace lines (nobody reads them here).
+ */
+function onFrame<R>(run: (...args: FsmFrameArgs) => R, input: FrameInput, extras: EvalExtras): R {
   const { frame } = input;
-  return evaluateFsmLines(input.spec, input.stateId, frame.lines, input.frameText, frame.cursor, input.prevLines, input.clock, {
+  return run(input.spec, input.stateId, frame.lines, input.frameText, frame.cursor, input.prevLines, input.clock, {
     windowTitle: input.title,
     viewportStartRow: frame.viewportStartRow,
     collectTrace: false,

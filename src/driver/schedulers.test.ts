@@ -159,6 +159,25 @@ describe('VirtualScheduler', () => {
     );
   });
 
+  it('ignores handles of another scheduler, fired timers and second cancels', () => {
+    const a = new VirtualScheduler();
+    const b = new VirtualScheduler();
+    const fired: string[] = [];
+    const ha = a.setTimeout(() => fired.push('a'), 10);
+    b.setTimeout(() => fired.push('b'), 10);
+    b.clearTimeout(ha); // not b's: a's timer still fires
+    const hb2 = b.setTimeout(() => fired.push('b2'), 5);
+    b.clearTimeout(hb2);
+    b.clearTimeout(hb2); // cancelled twice: counted once
+    expect(b.pendingCount()).toBe(1);
+    a.advanceBy(10);
+    b.advanceBy(10);
+    expect(fired).toEqual(['a', 'b']);
+    a.clearTimeout(ha); // already fired
+    expect(a.pendingCount()).toBe(0);
+    expect(b.pendingCount()).toBe(0);
+  });
+
   it('keeps working after many cancellations compact its queue', () => {
     const clock = new VirtualScheduler();
     let fired = 0;

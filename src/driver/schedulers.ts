@@ -81,7 +81,6 @@ export class RealScheduler implements Scheduler {
  * keep in step: drivers re-arm timers on every evaluation).
  */
 interface VirtualTimer extends VirtualTimerHandle {
-  readonly id: number;
   readonly dueAt: number;
   readonly fn: () => void;
   readonly owner: VirtualScheduler;
@@ -98,7 +97,7 @@ export const MAX_TIMERS_PER_ADVANCE = 1_000_000;
 
 /** Earlier due time first; equal due times in creation (id) order. */
 function runsBefore(a: VirtualTimer, b: VirtualTimer): boolean {
-  return a.dueAt < b.dueAt || (a.dueAt === b.dueAt && a.id < b.id);
+  return a.dueAt < b.dueAt || (a.dueAt === b.dueAt && a.virtualTimerId < b.virtualTimerId);
 }
 
 /**
@@ -191,8 +190,7 @@ export class VirtualScheduler implements Scheduler {
 
   /** Schedules `fn` at `now() + delayMs` (negative or non-finite delays count as 0). */
   setTimeout(fn: () => void, delayMs: number): TimerHandle {
-    const id = this.#nextId++;
-    const timer: VirtualTimer = { id, virtualTimerId: id, dueAt: this.#now + normaliseDelay(delayMs), fn, owner: this, pending: true };
+    const timer: VirtualTimer = { virtualTimerId: this.#nextId++, dueAt: this.#now + normaliseDelay(delayMs), fn, owner: this, pending: true };
     this.#heap.push(timer);
     this.#pending += 1;
     return timer;

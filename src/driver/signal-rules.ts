@@ -5,7 +5,7 @@
  */
 import type { ResolvedSection } from '../core/eval/types.js';
 import type { SignalRule } from '../core/spec/types.js';
-import { compileRegex, ROW_MATCH, RowCache, sectionText } from '../core/eval/index.js';
+import { compileRegex, execRow, RowCache, sectionText } from '../core/eval/index.js';
 
 const DEFAULT_COOLDOWN_MS = 60_000;
 const MAX_PARAMS = 8;
@@ -23,9 +23,6 @@ interface Compiled {
   re: RegExp;
   lastAt: number | null;
   lastParamsKey: string | null;
-  /** The last row that matched and its match (a visible banner stays put frame after frame). */
-  lastRow: string | null;
-  lastMatch: RegExpExecArray | null;
 }
 
 function cleanParam(value: string): string {
@@ -43,7 +40,7 @@ export class SignalRuleSet {
     for (const rule of rules ?? []) {
       const flags = (rule.flags ?? '').replace(/g/g, '');
       const re = compileRegex(rule.pattern, flags);
-      if (re) this.#rules.push({ rule, re, lastAt: null, lastParamsKey: null, lastRow: null, lastMatch: null });
+      if (re) this.#rules.push({ rule, re, lastAt: null, lastParamsKey: null });
     }
   }
 
@@ -80,17 +77,7 @@ export class SignalRuleSet {
   }
 
   #matchLines(c: Compiled, lines: readonly string[]): RegExpExecArray | null {
-    const t = this.#rows.regex(c.re, lines);
-    for (let i = 0; i < lines.length; i += 1) {
-      if ((t.results[i] || t.code(i)) !== ROW_MATCH) continue;
-      const line = lines[i]!;
-      if (line !== c.lastRow) {
-        c.re.lastIndex = 0;
-        c.lastMatch = c.re.exec(line);
-        c.lastRow = line;
-      }
-      return c.lastMatch;
-    }
-    return null;
+    const i = this.#rows.regex(c.re, lines).firstMatch(0, lines.length);
+    return i === -1 ? null : execRow(c.re, lines[i]!);
   }
 }

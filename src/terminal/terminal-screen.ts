@@ -446,16 +446,9 @@ export class TerminalScreen implements Disposable {
     // The alternate screen has no scrollback: the tail is the viewport, which adds nothing.
     if (this.isAltScreen()) return asViewport;
     const vlen = viewport.length;
-    // The tail as #computeTail takes it: trailing blank rows skipped, at most vlen + n rows up to
-    // the last non-blank one, leading blank rows dropped only when nothing is written above them.
-    let last = (this.#internals ? this.#internals.buffers.active.lines.length : this.#term.buffer.active.length) - 1;
-    while (last >= 0 && this.#rowText(last) === '') last--;
-    if (last < 0) return asViewport;
-    const start = Math.max(0, last - (vlen + n) + 1);
-    let first = start;
-    let above = start - 1;
-    while (above >= 0 && this.#rowText(above) === '') above--;
-    if (above < 0) while (first <= last && this.#rowText(first) === '') first++;
+    const tail = this.#tailRange(vlen + n);
+    if (!tail) return asViewport;
+    const { first, last } = tail;
     const extra = last - first + 1 - vlen;
     if (extra <= 0) return asViewport;
     // buildGuardFrame: `n - extra` blank rows, then the whole tail (it holds vlen + extra ≤ vlen + n rows).
@@ -477,22 +470,26 @@ export class TerminalScreen implements Disposable {
   }
 
   #computeTail(maxLines: number): string[] {
-    // Skip trailing blank rows (the trailing trim), then take up to maxLines rows above.
+    const tail = this.#tailRange(maxLines);
+    return tail ? this.#translateRows(tail.first, tail.last + 1) : [];
+  }
+
+  /**
+   * The buffer rows of the last `maxLines` lines of `scrollbackLines()`: trailing blank rows are
+   * skipped, then up to `maxLines` rows taken up to the last non-blank one; their leading blank
+   * rows are dropped only when nothing is written above them (the full text's leading trim —
+   * usually the row right above is non-blank and the scan stops at once). Null when empty.
+   */
+  #tailRange(maxLines: number): { first: number; last: number } | null {
     let last = (this.#internals ? this.#internals.buffers.active.lines.length : this.#term.buffer.active.length) - 1;
     while (last >= 0 && this.#rowText(last) === '') last--;
-    if (last < 0 || maxLines === 0) return [];
+    if (last < 0 || maxLines === 0) return null;
     const start = Math.max(0, last - maxLines + 1);
-    const lines = this.#translateRows(start, last + 1);
-    // The leading trim of the full text only reaches into our window when every row above it is
-    // blank too; usually the row right above is non-blank and the scan stops at once.
+    let first = start;
     let above = start - 1;
     while (above >= 0 && this.#rowText(above) === '') above--;
-    if (above < 0) {
-      let first = 0;
-      while (first < lines.length && lines[first] === '') first++;
-      return lines.slice(first);
-    }
-    return lines;
+    if (above < 0) while (first <= last && this.#rowText(first) === '') first++;
+    return first <= last ? { first, last } : null;
   }
 
   #readViewport(): ViewportCache {

@@ -18,8 +18,8 @@ import type { CondResult, Cursor, EvalExtras, FsmClock, RegexMemo, ResolvedSecti
 import { conditionKind } from './condition-kind.js';
 import { MAX_CONDITION_DEPTH } from './limits.js';
 import { sameJoinedLines } from './line-compare.js';
-import { compileRegex, execRegex } from './regex-cache.js';
-import { DEFAULT_ROW_CACHE, ROW_MATCH, type RowCache } from './row-tester.js';
+import { compileRegex, execRegex, execRow } from './regex-cache.js';
+import { DEFAULT_ROW_CACHE, type RowCache } from './row-tester.js';
 import type { FrameReads, StaleLeaves } from './frame-reads.js';
 import { isLineLocal } from './line-local.js';
 import { requiredLiteral } from './required-literal.js';
@@ -148,9 +148,9 @@ export function frameDecider(ctx: ConditionContext): (cond: Condition) => CondDe
 }
 
 /**
- * `evalNode` reduced to (result, remainingMs), written into `out`. Every branch mirrors the one
- * of the tree builder (no short-circuit either: the same leaves run, so the same memos fill);
- * leaves that read the frame go through the same leaf functions.
+ * `evalNode` reduced to (result, remainingMs), written into `out`: the composites mirror the tree
+ * builder's (no short-circuit either: the same leaves run, so the same memos fill), and leaves
+ * are evaluated by the tree builder itself.
  */
 function decideNode(cond: unknown, st: EvalState, depth: number, negations: number, out: CondDecision): void {
   if (depth > MAX_CONDITION_DEPTH) throw new DepthExceeded();
@@ -195,33 +195,11 @@ function decideNode(cond: unknown, st: EvalState, depth: number, negations: numb
       decideNode(inner, st, depth + 1, negations + 1, out);
       return decided(out, !out.result, 0);
     }
-    case 'signal':
-      return decided(out, true, undefined);
-    case 'elapsed': {
-      const n: unknown = c.elapsed_ms;
-      if (typeof n !== 'number' || Number.isNaN(n)) return decided(out, false, undefined);
-      const age = st.now - st.enteredAt;
-      return decided(out, age >= n, age >= n ? 0 : n - age);
+    default: {
+      // Leaves (and unknown objects) are the tree builder's own; with explain off they build no strings.
+      const leaf = evalNode(cond, st, depth, negations);
+      return decided(out, leaf.result, leaf.remainingMs);
     }
-    case 'stable': {
-      const n: unknown = c.stable_ms;
-      if (typeof n !== 'number' || Number.isNaN(n)) return decided(out, false, undefined);
-      const lastChanged = st.regionLastChangedAt?.get(stableRegionKey(c as unknown as StableCondition)) ?? st.enteredAt;
-      const stableFor = st.now - lastChanged;
-      return decided(out, stableFor >= n, stableFor >= n ? 0 : n - stableFor);
-    }
-    case 'regex': {
-      const rc = c as unknown as RegexCondition;
-      const isAbsenceCheck = negations % 2 === 1;
-      const reused = st.reuse && !st.stale?.has(rc, isAbsenceCheck) ? st.reuse.leafResult(rc, isAbsenceCheck) : undefined;
-      return decided(out, reused ?? evalRegex(rc, st, isAbsenceCheck).result, undefined);
-    }
-    case 'title':
-      return decided(out, evalTitle(c as unknown as WindowTitleCondition, st).result, undefined);
-    case 'changed':
-      return decided(out, evalChanged(c as unknown as ChangedCondition, st).result, undefined);
-    default:
-      return decided(out, false, undefined);
   }
 }
 
@@ -391,6 +369,8 @@ interface RegexLeafFacts {
   re: RegExp | null;
   lineLocal: boolean;
   literal: string | null;
+  /** `regexMemo` keys, by absence slot (present, absent). */
+  memoKeys: [string, string];
 }
 
 const leafFacts = new WeakMap<object, RegexLeafFacts>();
@@ -412,34 +392,30 @@ function regexLeafFacts(c: RegexCondition): RegexLeafFacts {
     re,
     lineLocal: re !== null && isLineLocal(c.matches, flags!),
     literal: re !== null ? requiredLiteral(c.matches, flags!) : null,
+    memoKeys: [0, 1].map((slot) => `${String(where)}\u0000${slot}\u0000${flags}\u0000${String(c.matches)}`) as [string, string],
   };
   leafFacts.set(c, facts);
   return facts;
 }
 
 function evalRegex(c: RegexCondition, st: EvalState, isAbsenceCheck: boolean): CondResult {
-  const { detail } = regexLeafFacts(c);
+  const facts = regexLeafFacts(c);
   const reused = st.reuse && !st.stale?.has(c, isAbsenceCheck) ? st.reuse.leafResult(c, isAbsenceCheck) : undefined;
-  if (reused !== undefined) return { kind: 'regex', result: reused, detail };
-  const r = readRegex(c, st, isAbsenceCheck);
+  if (reused !== undefined) return { kind: 'regex', result: reused, detail: facts.detail };
+  const r = readRegex(c, facts, st, isAbsenceCheck);
   st.reads?.leaf(c, isAbsenceCheck, r.result);
   return r;
 }
 
-function readRegex(c: RegexCondition, st: EvalState, isAbsenceCheck: boolean): CondResult {
-  const { where, detail, flags, re, lineLocal, literal } = regexLeafFacts(c);
+function readRegex(c: RegexCondition, facts: RegexLeafFacts, st: EvalState, isAbsenceCheck: boolean): CondResult {
+  const { detail, re, lineLocal, literal } = facts;
   let m: string | null = null;
   const range = re ? haystackRange(c.section, st, isAbsenceCheck) : null;
   if (re && range && lineLocal) {
     // Same answer as testing the joined text (see line-local.ts), but unchanged rows reuse
     // last frame's result.
-    const t = st.rowCache.regex(re, st.lines);
-    for (let i = range.from; i < range.to; i += 1) {
-      if ((t.results[i] || t.code(i)) === ROW_MATCH) {
-        m = st.explain ? firstMatchInRow(re, st.lines[i]!) : '';
-        break;
-      }
-    }
+    const i = st.rowCache.regex(re, st.lines).firstMatch(range.from, range.to);
+    if (i !== -1) m = st.explain ? execRow(re, st.lines[i]!)?.[0] ?? '' : '';
   } else if (re && range && !rowsContain(st, range, literal)) {
     // Every match must contain a literal that no row holds (it has no line break, so it cannot
     // straddle rows): no match, without joining the rows or running the regex.
@@ -448,7 +424,7 @@ function readRegex(c: RegexCondition, st: EvalState, isAbsenceCheck: boolean): C
     // One exec serves both the decision and matchedText (the first match of exec is exactly
     // what test() would have found), so a true leaf costs one regex run, not two.
     st.reads?.leafText(c, isAbsenceCheck, range ? range.from : 0, range ? range.to : Infinity);
-    m = memoizedMatch(st, memoKey(c, where, isAbsenceCheck, flags!), re, range, () => regexHaystack(c.section, st, isAbsenceCheck));
+    m = memoizedMatch(st, facts.memoKeys[isAbsenceCheck ? 1 : 0], re, range, () => regexHaystack(c.section, st, isAbsenceCheck));
     st.reads?.leafTextDone();
   }
   if (m === null) {
@@ -468,35 +444,6 @@ function readRegex(c: RegexCondition, st: EvalState, isAbsenceCheck: boolean): C
   const at = cur ? ` cursor=(${cur.row},${cur.col})` : '';
   if (st.trace) pushTrace(st, 'state_match', `state[${st.label}] regex cond ${detail} matched${at}`);
   return withMatchedText({ kind: 'regex', result: true, detail }, m);
-}
-
-/** The last row a line-local regex matched in and its match, per regex: most frames repeat it. */
-const lastRowMatch = new WeakMap<RegExp, { row: string; match: string }>();
-
-function firstMatchInRow(re: RegExp, row: string): string {
-  const hit = lastRowMatch.get(re);
-  if (hit && hit.row === row) return hit.match;
-  const match = execRegex(re, row)?.[0] ?? '';
-  lastRowMatch.set(re, { row, match });
-  return match;
-}
-
-/** Memo keys per leaf object and absence slot, built once (spec objects are immutable once evaluated). */
-const memoKeys = new WeakMap<object, Array<{ where: unknown; flags: string; matches: unknown; key: string }>>();
-
-function memoKey(c: RegexCondition, where: unknown, isAbsenceCheck: boolean, flags: string): string {
-  const slot = isAbsenceCheck ? 1 : 0;
-  let keys = memoKeys.get(c);
-  if (!keys) {
-    keys = [];
-    memoKeys.set(c, keys);
-  }
-  const known = keys[slot];
-  // Checked against the leaf's fields all the same, so an edited object cannot hit a stale entry.
-  if (known && known.where === where && known.flags === flags && known.matches === c.matches) return known.key;
-  const key = `${String(where)}\u0000${slot}\u0000${flags}\u0000${String(c.matches)}`;
-  keys[slot] = { where, flags, matches: c.matches, key };
-  return key;
 }
 
 /**
@@ -522,9 +469,7 @@ function memoizedMatch(st: EvalState, key: string, re: RegExp, range: { from: nu
 /** Whether some row in the range contains `literal` (true when there is no literal to check). */
 function rowsContain(st: EvalState, range: { from: number; to: number }, literal: string | null): boolean {
   if (literal === null) return true;
-  const t = st.rowCache.literal(literal, st.lines);
-  for (let i = range.from; i < range.to; i += 1) if ((t.results[i] || t.code(i)) === ROW_MATCH) return true;
-  return false;
+  return st.rowCache.literal(literal, st.lines).firstMatch(range.from, range.to) !== -1;
 }
 
 /** Whether `a[aFrom..aFrom+n)` and `b[bFrom..bFrom+n)` are the same rows. */

@@ -256,3 +256,17 @@ describe('deriveModal', () => {
     }
   });
 });
+
+describe('extractButtons memo', () => {
+  it('hands out copies and re-reads a rule edited in place', () => {
+    const rule: ExtractButtons = { pattern: '^\\s*(\\d+)\\.\\s*(\\S.*)$', flags: 'gm' };
+    const hay = '1. Yes\n2. No';
+    const first = extractButtons(rule, hay);
+    first[0]!.label = 'mutated';
+    expect(extractButtons(rule, hay).map((b) => b.label)).toEqual(['Yes', 'No']);
+    rule.key_for_index = '{index}\r';
+    expect(extractButtons(rule, hay).map((b) => b.key)).toEqual(['1\r', '2\r']);
+    rule.pattern = '^\\s*(\\d+)\\)\\s*(\\S.*)$';
+    expect(extractButtons(rule, hay)).toEqual([]);
+  });
+});

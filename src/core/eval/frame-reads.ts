@@ -7,7 +7,7 @@
  * the clock, the evaluation would take the same path and reach the same leaf results; only the
  * time leaves (`elapsed_ms`, `stable_ms`, holds) can come out differently. A driver uses that to
  * re-decide a spinner repaint from the recorded leaf results instead of evaluating it again
- * ({@link FrameReads.sameAnswersOn}); the driver's differential test checks the two agree on every
+ * ({@link FrameReads.staleLeaves}); the driver's differential test checks the two agree on every
  * recording.
  */
 import type { RowTester } from './row-tester.js';
@@ -21,13 +21,6 @@ export class FrameReads {
   lines: readonly string[] | null = null;
   /** Testers it consulted, each once (each still positioned on `lines` when nothing moved it since). */
   readonly testers: RowTester[] = [];
-
-  /** Notes a consulted tester (once per evaluation: the tester remembers whose reads it joined). */
-  consulted(t: RowTester): void {
-    if (t.readBy === this) return;
-    t.readBy = this;
-    this.testers.push(t);
-  }
   /** Row ranges whose text it read directly, as [from, to) pairs. */
   readonly textRanges: number[] = [];
   /** It read the whole joined frame (or a haystack it could not narrow to rows). */
@@ -43,6 +36,13 @@ export class FrameReads {
   readonly #leafTexts: Array<{ cond: object; isAbsenceCheck: boolean; from: number; to: number }> = [];
   /** While a leaf reads its haystack, section getters' notes belong to the leaf, not the frame. */
   #inLeaf = false;
+
+  /** Notes a consulted tester (once per evaluation: the tester remembers whose reads it joined). */
+  consulted(t: RowTester): void {
+    if (t.readBy === this) return;
+    t.readBy = this;
+    this.testers.push(t);
+  }
 
   /** Notes that rows [from, to) were read as text. */
   text(from: number, to: number): void {
@@ -68,7 +68,7 @@ export class FrameReads {
     this.#inLeaf = false;
   }
 
-  /** Records a text-reading leaf's result (regex, title or changed). */
+  /** Records a regex leaf's result (title and `changed` leaves are flagged instead: usesTitle, usesPrevLines). */
   leaf(cond: object, isAbsenceCheck: boolean, result: boolean): void {
     this.#leaves[isAbsenceCheck ? 1 : 0].set(cond, result);
   }

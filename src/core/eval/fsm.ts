@@ -51,7 +51,7 @@ export function evaluateFsmLines(
   extras?: EvalExtras,
 ): FsmEvaluation {
   const trace: TraceEntry[] = [];
-  const { validSpec, sections, heldFor, ctx } = frameSetup(spec, lines, screen, cursor, prevLines, clock, extras, extras?.collectTrace === false ? undefined : trace);
+  const { validSpec, sections, heldFor, ctx } = frameSetup([spec, currentStateId, lines, screen, cursor, prevLines, clock, extras], extras?.collectTrace === false ? undefined : trace);
   const transitions: TransitionEval[] = [];
   let fired: TransitionEval | null = null;
   const evaluate = frameEvaluator(ctx);
@@ -104,6 +104,9 @@ export function soonestFlipMs(ev: FsmEvaluation): number {
   return soonest;
 }
 
+/** The arguments of {@link evaluateFsmLines}, which {@link decideFsmLines} takes too. */
+export type FsmFrameArgs = Parameters<typeof evaluateFsmLines>;
+
 /** What a driver needs of an evaluation to act on it: see {@link decideFsmLines}. */
 export interface FsmDecision {
   /** The first firing transition's target (a defined state), or null — as `FsmEvaluation.fired`. */
@@ -118,17 +121,9 @@ export interface FsmDecision {
  * `evaluateFsmLines(…).fired?.to ?? null` and `soonestMs` its `soonestFlipMs` (the core property
  * tests check both).
  */
-export function decideFsmLines(
-  spec: CliSpecV4,
-  currentStateId: string,
-  lines: string[],
-  screen: string | (() => string) | undefined,
-  cursor: Cursor | undefined,
-  prevLines: string[] | undefined,
-  clock: FsmClock,
-  extras?: EvalExtras,
-): FsmDecision {
-  const { validSpec, heldFor, ctx } = frameSetup(spec, lines, screen, cursor, prevLines, clock, { ...extras, explain: false }, undefined);
+export function decideFsmLines(...args: FsmFrameArgs): FsmDecision {
+  const [spec, currentStateId, lines, screen, cursor, prevLines, clock, extras] = args;
+  const { validSpec, heldFor, ctx } = frameSetup([spec, currentStateId, lines, screen, cursor, prevLines, clock, { ...extras, explain: false }], undefined);
   const decide = frameDecider(ctx);
   let firedTo: string | null = null;
   let found = false;
@@ -164,13 +159,7 @@ export function decideFsmLines(
  * several transitions and the per-frame memos are computed once.
  */
 function frameSetup(
-  spec: CliSpecV4,
-  lines: string[],
-  screen: string | (() => string) | undefined,
-  cursor: Cursor | undefined,
-  prevLines: string[] | undefined,
-  clock: FsmClock,
-  extras: EvalExtras | undefined,
+  [spec, , lines, screen, cursor, prevLines, clock, extras]: FsmFrameArgs,
   trace: TraceEntry[] | undefined,
 ): { validSpec: boolean; sections: ResolvedSection[]; heldFor: number; ctx: ConditionContext } {
   const validSpec = !!spec && typeof spec === 'object';

@@ -9,10 +9,10 @@
 export { splitScreenLines } from '../screen/lines.js';
 
 /** Compile-once regexes and stateless use of shared `RegExp` objects. */
-export { compileRegex, testRegex, execRegex, execAll } from './regex-cache.js';
+export { compileRegex, testRegex, execRegex, execRow, execAll } from './regex-cache.js';
 
 /** Per-row results carried across frames (one cache per session). */
-export { RowCache, DEFAULT_ROW_CACHE, ROW_MATCH } from './row-tester.js';
+export { RowCache, DEFAULT_ROW_CACHE } from './row-tester.js';
 export { FrameReads, StaleLeaves } from './frame-reads.js';
 
 /** Sections: named line ranges over the current frame. */
@@ -23,7 +23,7 @@ export { evaluateCondition, MAX_CONDITION_DEPTH, type ConditionContext } from '.
 export { conditionKind, type ConditionKindName } from './condition-kind.js';
 
 /** FSM: which outgoing transition fires on this frame, and why. */
-export { decideFsmLines, evaluateFsm, evaluateFsmLines, soonestFlipMs, type FsmDecision } from './fsm.js';
+export { decideFsmLines, evaluateFsm, evaluateFsmLines, soonestFlipMs, type FsmDecision, type FsmFrameArgs } from './fsm.js';
 
 /** Extraction for modal states. */
 export { extractTitle, extractButtons, deriveModal, mapKeyToken } from './extract.js';

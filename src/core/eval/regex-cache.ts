@@ -42,6 +42,21 @@ export function testRegex(re: RegExp, text: string): boolean {
   }
 }
 
+/** The last row each regex was run on, and what it found there. */
+const lastRowExec = new WeakMap<RegExp, { row: string; match: RegExpExecArray | null }>();
+
+/**
+ * `execRegex(re, row)`, remembered for the last row per regex: the row a leaf or a signal rule
+ * matches in usually stays the same frame after frame. Treat the result as read-only.
+ */
+export function execRow(re: RegExp, row: string): RegExpExecArray | null {
+  const hit = lastRowExec.get(re);
+  if (hit && hit.row === row) return hit.match;
+  const match = execRegex(re, row);
+  lastRowExec.set(re, { row, match });
+  return match;
+}
+
 /** `re.exec(text)` from position 0 (see {@link testRegex}); `null` on no match or failure. */
 export function execRegex(re: RegExp, text: string): RegExpExecArray | null {
   try {

@@ -45,25 +45,20 @@ export class RowCache {
 
   /** A tester for `re` positioned on `lines`. Answers are exactly `testRegex(re, lines[i])`. */
   regex(re: RegExp, lines: readonly string[]): RowTester {
-    let t = this.#regexTesters.get(re);
-    if (!t) {
-      if (this.#regexTesters.size >= MAX_TESTERS) this.#regexTesters.clear();
-      t = new RowTester(this, (line) => testRegex(re, line), lines);
-      this.#regexTesters.set(re, t);
-    } else if (t.lines !== lines) {
-      t.moveTo(lines);
-    }
-    this.reads?.consulted(t);
-    return t;
+    return this.#tester(this.#regexTesters, re, (line) => testRegex(re, line), lines);
   }
 
   /** A tester for "the row contains `literal`" positioned on `lines`. */
   literal(literal: string, lines: readonly string[]): RowTester {
-    let t = this.#literalTesters.get(literal);
+    return this.#tester(this.#literalTesters, literal, (line) => line.includes(literal), lines);
+  }
+
+  #tester<K>(testers: Map<K, RowTester>, key: K, predicate: (line: string) => boolean, lines: readonly string[]): RowTester {
+    let t = testers.get(key);
     if (!t) {
-      if (this.#literalTesters.size >= MAX_TESTERS) this.#literalTesters.clear();
-      t = new RowTester(this, (line) => line.includes(literal), lines);
-      this.#literalTesters.set(literal, t);
+      if (testers.size >= MAX_TESTERS) testers.clear();
+      t = new RowTester(this, predicate, lines);
+      testers.set(key, t);
     } else if (t.lines !== lines) {
       t.moveTo(lines);
     }
@@ -148,11 +143,18 @@ export class RowTester {
     return code;
   }
 
+  /** The first row in [from, to) the predicate holds for, or -1 (rows past the frame hold none). */
+  firstMatch(from: number, to: number): number {
+    const end = Math.min(to, this.lines.length);
+    const results = this.results;
+    for (let i = Math.max(0, from); i < end; i += 1) if ((results[i] || this.code(i)) === ROW_MATCH) return i;
+    return -1;
+  }
+
   /** The result code the predicate gives `line` (not stored). */
   codeOf(line: string): number {
     return this.predicate(line) ? ROW_MATCH : ROW_NO_MATCH;
   }
-
 }
 
 function computeDiff(prev: readonly string[], next: readonly string[]): FrameDiff {
@@ -165,8 +167,9 @@ function computeDiff(prev: readonly string[], next: readonly string[]): FrameDif
 
 /**
  * The scroll between two frames: the smallest s ≥ 0 with next[k] === prev[k + s] at a few
- * sampled rows (blank rows, and rows past the end of `prev`, align with anything). Candidates come from where the first
- * non-blank sample stands in `prev`, so a scroll of any size is found in O(rows).
+ * sampled rows (blank rows, and rows past the end of `prev`, align with anything). Candidates
+ * come from where the first non-blank sample stands in `prev`, so a scroll of any size is found
+ * in O(rows).
  */
 function findShift(prev: readonly string[], next: readonly string[]): number {
   const n = Math.min(prev.length, next.length);

@@ -91,8 +91,8 @@ interface SectionEntries {
 }
 
 /**
- * Entries per definitions object, worked out once per evaluation context instead of allocating
- * `Object.entries` per frame. Checked against the object's own keys and values (no allocation),
+ * Entries per definitions object, worked out once instead of allocating `Object.entries` per
+ * frame. Checked against the object's own keys and values (no allocation),
  * so an object edited in place is read again.
  */
 const entriesCache = new WeakMap<object, SectionEntries>();
@@ -277,9 +277,7 @@ function findCandidateFirst(c: AnchorCandidate, lines: string[], total: number, 
 }
 
 function findLine(lines: string[], re: RegExp, start: number, cache: RowCache): number {
-  const t = cache.regex(re, lines);
-  for (let i = Math.max(0, start); i < lines.length; i += 1) if (t.test(i)) return i;
-  return -1;
+  return cache.regex(re, lines).firstMatch(start, lines.length);
 }
 
 /**

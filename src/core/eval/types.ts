@@ -83,9 +83,9 @@ export interface EvalExtras {
   /** Note what the evaluation reads of the frame here (see FrameReads). */
   reads?: FrameReads;
   /**
-   * Take text-reading leaf results from an earlier evaluation's reads instead of reading the
-   * frame — valid only after `reads.sameAnswersOn` confirmed the frame answers alike. Only time
-   * leaves are computed. Ignored unless `explain` is false.
+   * Take regex leaf results from an earlier evaluation's reads instead of reading the frame —
+   * valid only after `reads.staleLeaves` confirmed the frame answers alike. Time leaves and the
+   * `stale` leaves are computed. Ignored unless `explain` is false.
    */
   reuse?: FrameReads;
   /** With `reuse`: leaves whose haystack text changed, evaluated afresh (see FrameReads.staleLeaves). */
