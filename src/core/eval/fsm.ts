@@ -163,22 +163,38 @@ function frameSetup(
   trace: TraceEntry[] | undefined,
 ): { validSpec: boolean; sections: ResolvedSection[]; heldFor: number; ctx: ConditionContext } {
   const validSpec = !!spec && typeof spec === 'object';
-  let joined = typeof screen === 'string' ? screen : undefined;
-  const screenOf = (): string => (joined ??= typeof screen === 'function' ? screen() : lines.join('\n'));
-  const sections = extras?.sections ?? resolveSections(validSpec ? spec.sections : undefined, lines, screenOf);
+  const ctx = new FrameContext(lines, screen, cursor, prevLines, clock, extras, trace);
+  ctx.sections = extras?.sections ?? resolveSections(validSpec ? spec.sections : undefined, lines, () => ctx.screen);
   const heldFor = finiteOr(clock?.now, 0) - finiteOr(clock?.stateEnteredAt, 0);
-  const ctx: ConditionContext = {
-    lines,
-    get screen() { return screenOf(); },
-    sections,
-    cursor,
-    prevLines,
-    clock,
-    extras,
-    trace,
-    traceLabel: '',
-  };
-  return { validSpec, sections, heldFor, ctx };
+  return { validSpec, sections: ctx.sections, heldFor, ctx };
+}
+
+/**
+ * One frame's condition context; `screen` is joined only when a leaf asks for it. A class, for
+ * its prototype getter: an object literal with its own getter is a new closure per frame that
+ * V8 holds from the old generation, so every frame it closed over (240 lines) survived the
+ * young-generation GC (promoted, freed only by a full GC).
+ */
+class FrameContext implements ConditionContext {
+  sections: ResolvedSection[] = [];
+  readonly traceLabel = '';
+  #screen: string | undefined;
+
+  constructor(
+    readonly lines: string[],
+    private readonly given: string | (() => string) | undefined,
+    readonly cursor: Cursor | undefined,
+    readonly prevLines: string[] | undefined,
+    readonly clock: FsmClock,
+    readonly extras: EvalExtras | undefined,
+    readonly trace: TraceEntry[] | undefined,
+  ) {
+    if (typeof given === 'string') this.#screen = given;
+  }
+
+  get screen(): string {
+    return (this.#screen ??= typeof this.given === 'function' ? this.given() : this.lines.join('\n'));
+  }
 }
 
 /** A transition's `min_hold_ms`, 0 when absent or not a number. */

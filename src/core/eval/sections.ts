@@ -298,22 +298,56 @@ function resolveSize(size: SectionSize | undefined, total: number): number {
 /**
  * A resolved section whose `text` is joined on first read: most guards read one or two
  * sections, and joining every section of a 240-line frame on every evaluation was measurable.
+ *
+ * `text` is an own enumerable property (spreads, JSON and deep equality see a plain section)
+ * whose getter is one shared function. A getter written in an object literal is a new closure
+ * per section that V8 holds from the old generation, so every frame it closed over survived
+ * the young-generation GC (promoted, freed only by a full GC).
  */
+class LazySection implements ResolvedSection {
+  declare readonly text: string;
+  readonly #lines: string[];
+  readonly #screen: string | (() => string) | undefined;
+  readonly #reads: FrameReads | undefined;
+  #text: string | undefined;
+
+  constructor(
+    readonly id: string,
+    readonly fromLine: number,
+    readonly toLine: number,
+    lines: string[],
+    screen: string | (() => string) | undefined,
+    reads: FrameReads | undefined,
+  ) {
+    this.#lines = lines;
+    this.#screen = screen;
+    this.#reads = reads;
+    Object.defineProperty(this, 'text', TEXT_PROPERTY);
+  }
+
+  static textOf(section: LazySection): string {
+    section.#reads?.text(section.fromLine, section.toLine);
+    if (section.#text === undefined) {
+      const lines = section.#lines;
+      const screen = section.#screen;
+      const { fromLine, toLine } = section;
+      const whole = fromLine === 0 && toLine === lines.length;
+      section.#text = whole && screen !== undefined ? (typeof screen === 'function' ? screen() : screen) : joinRange(lines, fromLine, toLine);
+    }
+    return section.#text;
+  }
+}
+
+const TEXT_PROPERTY: PropertyDescriptor = {
+  enumerable: true,
+  configurable: false,
+  get(this: LazySection): string {
+    return LazySection.textOf(this);
+  },
+};
+
 function lazySection(id: string, fromLine: number, toLine: number, lines: string[], screen: string | (() => string) | undefined, reads: FrameReads | undefined): ResolvedSection {
-  let text: string | undefined;
-  return {
-    id,
-    fromLine,
-    toLine,
-    get text(): string {
-      reads?.text(fromLine, toLine);
-      if (text === undefined) {
-        const whole = fromLine === 0 && toLine === lines.length;
-        text = whole && screen !== undefined ? (typeof screen === 'function' ? screen() : screen) : joinRange(lines, fromLine, toLine);
-      }
-      return text;
-    },
-  };
+  return new LazySection(id, fromLine, toLine, lines, screen, reads);
 }
 
 function joinRange(lines: string[], from: number, to: number): string {
