@@ -154,8 +154,12 @@ export class FsmDriver {
   #prevFrame: { lines: string[]; sections: ResolvedSection[] } | null = null;
   #lastViewport: readonly string[] = [];
   #lastTitle = '';
-  /** The last evaluation's explained table, built on first read. */
-  #lastFsmEval: (() => FsmEvaluation) | null = null;
+  /**
+   * The last evaluation's explained table, built on first read from its inputs. Kept as data,
+   * not as a thunk: a fresh closure stored on the driver for every frame is held by V8 past its
+   * replacement, and every frame it closed over was promoted by the young-generation GC.
+   */
+  #lastExplain: LazyExplanation | null = null;
   #evalCount = 0;
   /** Evaluations re-decided from the last full one's reads (a subset of #evalCount). */
   #reusedEvalCount = 0;
@@ -443,7 +447,6 @@ export class FsmDriver {
     const stateId = this.#stateId;
     const input: FrameInput = { spec, stateId, frame, frameText, prevLines: this.#prevFrame?.lines, clock: this.#clock(now), title };
     const shared = { regexMemo: this.#regexMemo, sections, rowCache: this.#rowCache };
-    const evaluate = (explain: boolean): FsmEvaluation => onFrame(evaluateFsmLines, input, { ...shared, explain });
     const ev = onFrame(evaluateFsmLines, input, { ...shared, explain: false, reads });
     this.#rowCache.reads = null;
     this.#lastReads = reads ? { reads, spec, stateId, frame, sections, title } : null;
@@ -451,15 +454,12 @@ export class FsmDriver {
 
     const fired = ev.fired;
     const from = this.#stateId;
+    // The region clocks and the state stay as they are until the next evaluation replaces this.
+    this.#lastExplain = { input, extras: shared, explained: undefined };
     if (fired) {
       // Explained before the commit clears the region clocks the table reads.
-      const explained = evaluate(true);
-      this.#lastFsmEval = () => explained;
+      const explained = this.#lastEvaluation()!;
       this.#commit(explained.fired ?? fired, explained, now);
-    } else {
-      // The region clocks and the state stay as they are until the next evaluation replaces this.
-      let explained: FsmEvaluation | undefined;
-      this.#lastFsmEval = () => (explained ??= evaluate(true));
     }
     this.#markReady();
     this.#emitState(reason === 'init' || reason === 'reload' || reason === 'refresh', viewportText, { sections, text: frameText, viewport });
@@ -514,8 +514,7 @@ export class FsmDriver {
     if (decision.firedTo !== null) return false;
     this.#reusedEvalCount += 1;
     // Explained on the shared row cache, so the session's testers stay on the recorded frame.
-    let explained: FsmEvaluation | undefined;
-    this.#lastFsmEval = () => (explained ??= onFrame(evaluateFsmLines, input, {}));
+    this.#lastExplain = { input, extras: {}, explained: undefined };
     this.#prevFrame = { lines: frame.lines, sections };
     this.#emitState(false, viewportText, { sections, text: frameText, viewport });
     this.#sender.afterEvaluation();
@@ -524,6 +523,13 @@ export class FsmDriver {
     this.#scheduleStallWatchdog(now);
     this.#scheduleRedrawNudge(now);
     return true;
+  }
+
+  /** The last evaluation's explained table (built once, on first read), or null before any. */
+  #lastEvaluation(): FsmEvaluation | null {
+    const last = this.#lastExplain;
+    if (!last) return null;
+    return (last.explained ??= onFrame(evaluateFsmLines, last.input, { ...last.extras, explain: true }));
   }
 
   /** Marks stable_ms regions that differ from the previous frame (§10.1 step 4). */
@@ -1067,11 +1073,11 @@ export class FsmDriver {
 
   /** Some outgoing transition has a true guard but its hold has not elapsed. */
   hasIdleHoldPending(): boolean {
-    return (this.#lastFsmEval?.().transitions ?? []).some((t) => t.condResult && !t.holdSatisfied);
+    return (this.#lastEvaluation()?.transitions ?? []).some((t) => t.condResult && !t.holdSatisfied);
   }
 
   getCompletionIdleDebounceState(): { active: boolean; ageMs: number; holdMs: number; forceAfterMs: number } | null {
-    const ev = this.#lastFsmEval?.();
+    const ev = this.#lastEvaluation();
     if (!ev) return null;
     for (const t of ev.transitions) {
       const st = stateById(this.#spec, t.to);
@@ -1140,6 +1146,13 @@ export class FsmDriver {
 }
 
 // ── helpers ─────────────────────────────────────────────────────────────
+
+/** An evaluation's inputs, to explain it on demand (see FsmDriver#lastEvaluation). */
+interface LazyExplanation {
+  input: FrameInput;
+  extras: EvalExtras;
+  explained: FsmEvaluation | undefined;
+}
 
 /** One guard frame and everything else an evaluation of it takes. */
 interface FrameInput {
