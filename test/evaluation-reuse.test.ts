@@ -40,6 +40,19 @@ function readSpec(specPath: string): CliSpecV4 {
   return JSON.parse(fs.readFileSync(specPath, 'utf8')) as CliSpecV4;
 }
 
+/** Replays both ways and checks they agree; returns the re-decided run. */
+function replayBothWays(castPath: string, spec: CliSpecV4): Run {
+  const full = replay(castPath, spec, true);
+  const reused = replay(castPath, spec, false);
+  expect(reused.events).toEqual(full.events);
+  return reused;
+}
+
+/** Virtual time (ms) of the first `state_changed` into `stateId`, or undefined. */
+function enteredAt(run: Run, stateId: string): number | undefined {
+  return run.events.map((e) => JSON.parse(e) as [number, { kind: string; state?: { id: string } }]).find(([, ev]) => ev.kind === 'state_changed' && ev.state?.id === stateId)?.[0];
+}
+
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'specterm-reuse-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
@@ -69,13 +82,10 @@ describe('re-decided evaluations', () => {
       states: [{ id: 'waiting', initial: true }, { id: 'settled' }],
       transitions: [{ from: 'waiting', to: 'settled', when: { all: [{ matches: 'READY' }, { stable_ms: 500 }] } }],
     } as unknown as CliSpecV4;
-    const full = replay(castPath, spec, true);
-    const reused = replay(castPath, spec, false);
-    expect(reused.events).toEqual(full.events);
+    const reused = replayBothWays(castPath, spec);
     expect(reused.reusedEvalCount).toBeGreaterThan(5);
-    const settled = reused.events.map((e) => JSON.parse(e) as [number, { kind: string; state?: { id: string } }]).find(([, ev]) => ev.kind === 'state_changed' && ev.state?.id === 'settled');
     // The last tick is at 3.1 s.
-    expect(settled?.[0]).toBeGreaterThanOrEqual(3100 + 500);
+    expect(enteredAt(reused, 'settled')).toBeGreaterThanOrEqual(3100 + 500);
   });
 
   it('a leaf whose own haystack changed is evaluated afresh in a re-decision', () => {
@@ -93,11 +103,29 @@ describe('re-decided evaluations', () => {
       states: [{ id: 'waiting', initial: true }, { id: 'going' }],
       transitions: [{ from: 'waiting', to: 'going', when: { all: [{ section: 'box', matches: 'go\\s+now' }, { stable_ms: 300 }] } }],
     } as unknown as CliSpecV4;
-    const full = replay(castPath, spec, true);
-    const reused = replay(castPath, spec, false);
-    expect(reused.events).toEqual(full.events);
+    const reused = replayBothWays(castPath, spec);
     expect(reused.reusedEvalCount).toBeGreaterThan(0);
-    expect(reused.events.some((e) => e.includes('"state_changed"') && e.includes('"going"'))).toBe(true);
+    expect(enteredAt(reused, 'going')).toBeDefined();
+  });
+
+  it('a scrolled frame whose rows answer alike at every index is re-decided', () => {
+    // Log lines scroll the screen (and the guard frame, filled with history first) on every chunk;
+    // the only guard reads every row for FINISHED, which no scrolled row holds, so each scroll is
+    // re-decided until it shows.
+    const history = Array.from({ length: 240 }, (_, i) => `old line ${i}\\r\\n`).join('');
+    const lines = ['{"version":2,"width":40,"height":6}', `[0.1,"o","${history}"]`];
+    for (let i = 0; i < 20; i++) lines.push(`[${(0.3 + i * 0.2).toFixed(1)},"o","log line ${i}\\r\\n"]`);
+    lines.push('[4.5,"o","FINISHED"]');
+    const castPath = path.join(tmp, 'scroll.cast');
+    fs.writeFileSync(castPath, lines.join('\n') + '\n');
+    const spec = {
+      $schema: 'adhdev:cli/spec@4', id: 'scroll', name: 'Scroll', binary: 'scroll',
+      states: [{ id: 'waiting', initial: true }, { id: 'done' }],
+      transitions: [{ from: 'waiting', to: 'done', when: { matches: 'FINISHED' } }],
+    } as unknown as CliSpecV4;
+    const reused = replayBothWays(castPath, spec);
+    expect(reused.reusedEvalCount).toBeGreaterThan(15);
+    expect(enteredAt(reused, 'done')).toBeGreaterThanOrEqual(4500);
   });
 
   it('the benchmark session: the same events, and most spinner frames re-decided', () => {

@@ -481,8 +481,9 @@ export class FsmDriver {
 
   /**
    * Re-decides `frame` from the last full evaluation's reads when every read answers alike on it
-   * (same state and spec, same height, not scrolled, each changed row giving every consulted
-   * predicate its old answer and lying outside any text read): sections and text-reading leaves
+   * (same state and spec, same height, each row that differs at its index — after a scroll, most
+   * rows — giving every consulted predicate its old answer and lying outside any text read):
+   * sections and text-reading leaves
    * are then as recorded, and only region clocks and time leaves are worked out again. A spinner
    * repaint costs that instead of a full evaluation. False (nothing done) when it does not apply
    * or a transition would fire — the full evaluation then runs.
@@ -501,8 +502,7 @@ export class FsmDriver {
     let stale: StaleLeaves | null = null;
     if (frame.lines !== before.lines) {
       const d = this.#rowCache.diff(before.lines, frame.lines);
-      if (d.shift !== 0 || d.aligned !== frame.lines.length) return false;
-      stale = reads.staleLeaves(frame.lines, d.changed);
+      stale = d.shift === 0 && d.aligned === frame.lines.length ? reads.staleLeaves(frame.lines, d.changed) : reads.staleLeavesScrolled(frame.lines, d.shift);
       if (!stale) return false;
     }
     // Leaves whose own haystack changed read it afresh, from sections over this frame's rows.

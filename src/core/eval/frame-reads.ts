@@ -80,13 +80,32 @@ export class FrameReads {
 
   /**
    * Whether an evaluation of `next` would read the same answers, given the rows of `next` that
-   * differ from `lines` (`changed`, both frames of the same height and not scrolled), except for
+   * differ from `lines` at the same index (`changed`, both frames of the same height), except for
    * regex leaves whose own haystack text changed: null when something else answers differently
    * (each changed row is tested with every consulted tester that had tested it; a changed row
    * in a text read outside a leaf fails at once), else those leaves — to evaluate afresh, their
    * sections standing where they stood.
    */
   staleLeaves(next: readonly string[], changed: readonly number[]): StaleLeaves | null {
+    return this.#staleLeaves(next, changed, 0);
+  }
+
+  /**
+   * {@link staleLeaves} for a frame of the same height scrolled up by `shift` rows since the
+   * recorded one: the reads are by row index, so the rows that count as changed are those whose
+   * text differs at the same index — after a scroll, most of them. A row's new answer is then
+   * taken from the recorded answer of the row it scrolled from when that row's text is the same
+   * (a byte read, not a regex run).
+   */
+  staleLeavesScrolled(next: readonly string[], shift: number): StaleLeaves | null {
+    const prev = this.lines;
+    if (!prev || prev.length !== next.length || this.wholeText) return null;
+    const changed: number[] = [];
+    for (let i = 0; i < next.length; i += 1) if (next[i] !== prev[i]) changed.push(i);
+    return this.#staleLeaves(next, changed, shift);
+  }
+
+  #staleLeaves(next: readonly string[], changed: readonly number[], shift: number): StaleLeaves | null {
     const stale = new StaleLeaves();
     if (changed.length === 0) return stale;
     if (this.wholeText) return null;
@@ -94,12 +113,18 @@ export class FrameReads {
     for (const i of changed) {
       for (let r = 0; r < ranges.length; r += 2) if (i >= ranges[r]! && i < ranges[r + 1]!) return null;
     }
+    const prev = this.lines!;
     for (const t of this.testers) {
-      if (t.lines !== this.lines) return null; // moved since: its answers are not this frame's
+      if (t.lines !== prev) return null; // moved since: its answers are not this frame's
+      const results = t.results;
       for (const i of changed) {
-        const before = t.results[i];
+        const before = results[i];
         if (before === ROW_UNTESTED) continue; // never read: it cannot have steered the evaluation
-        if (t.codeOf(next[i]!) !== before) return null;
+        const line = next[i]!;
+        const from = i + shift;
+        // The row it scrolled from, when its text is the same and its answer recorded, answers for it.
+        const known = shift !== 0 && from < prev.length && prev[from] === line ? results[from]! : ROW_UNTESTED;
+        if ((known || t.codeOf(line)) !== before) return null;
       }
     }
     for (const read of this.#leafTexts) {
