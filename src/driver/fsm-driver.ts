@@ -50,6 +50,8 @@ import { validateCommand } from './command-validation.js';
 const EVAL_SETTLE_MS = 4;
 const QUIET_MS = 150;
 const DEFAULT_EVAL_INTERVAL_MS = 250;
+/** Scrolled frames evaluated in full, untried, after a scroll failed to re-decide (a heuristic: results never depend on it). */
+const SCROLL_CHECKS_SKIPPED_AFTER_FAILURE = 8;
 /** While a modal is up, re-read it at least this often even on a silent screen (§13.16). */
 const APPROVAL_REFRESH_MS = 2000;
 const WAKE_SLACK_MS = 30;
@@ -165,6 +167,8 @@ export class FsmDriver {
   #reusedEvalCount = 0;
   /** What the last full evaluation read, and of which frame, state and spec. */
   #lastReads: { reads: FrameReads; spec: CliSpecV4; stateId: string; frame: GuardFrame; sections: ResolvedSection[]; title: string } | null = null;
+  /** Scrolled frames still to evaluate in full without trying a re-decision (see #redecide). */
+  #scrollChecksToSkip = 0;
   #lastEvalAt = -Infinity;
   #regexMemo: RegexMemo = new Map();
   /** Per-row regex results carried across guard frames; viewport-only reads keep their own. */
@@ -502,7 +506,18 @@ export class FsmDriver {
     let stale: StaleLeaves | null = null;
     if (frame.lines !== before.lines) {
       const d = this.#rowCache.diff(before.lines, frame.lines);
-      stale = d.shift === 0 && d.aligned === frame.lines.length ? reads.staleLeaves(frame.lines, d.changed) : reads.staleLeavesScrolled(frame.lines, d.shift);
+      if (d.shift === 0 && d.aligned === frame.lines.length) {
+        stale = reads.staleLeaves(frame.lines, d.changed);
+      } else {
+        // A scroll is checked row by row, and where section anchors move with the text it rarely
+        // passes: after a failed check the next few scrolls go straight to a full evaluation.
+        if (this.#scrollChecksToSkip > 0) {
+          this.#scrollChecksToSkip -= 1;
+          return false;
+        }
+        stale = reads.staleLeavesScrolled(frame.lines, d.shift);
+        if (!stale) this.#scrollChecksToSkip = SCROLL_CHECKS_SKIPPED_AFTER_FAILURE;
+      }
       if (!stale) return false;
     }
     // Leaves whose own haystack changed read it afresh, from sections over this frame's rows.
