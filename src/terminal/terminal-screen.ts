@@ -530,6 +530,19 @@ export class TerminalScreen implements Disposable {
     const trimmed = this.#trimmed;
     const first = this.#windowFirstId;
     const end = this.#windowEndId;
+    if (from + trimmed >= first && to + trimmed <= end && to > from) {
+      // All in the window (the usual case): at most two runs of ring slots, no per-row modulo.
+      let k = (from + trimmed) % cap;
+      let i = at;
+      const stop = at + (to - from);
+      while (i < stop) {
+        const run = Math.min(stop - i, cap - k);
+        for (let j = 0; j < run; j++) out[i + j] = ring[k + j]!;
+        i += run;
+        k = 0;
+      }
+      return;
+    }
     for (let y = from; y < to; y++) {
       const id = y + trimmed;
       out[at + y - from] = id >= first && id < end ? ring[id % cap]! : this.#deepRowText(y);
