@@ -133,7 +133,8 @@ export interface CondDecision {
  * The object returned is reused by the next call.
  */
 export function frameDecider(ctx: ConditionContext): (cond: Condition) => CondDecision {
-  const st = buildState(ctx);
+  // A decision has no use for debug strings, whatever the extras say.
+  const st = buildState(ctx, false);
   const out: CondDecision = { result: false, remainingMs: undefined };
   return (cond) => {
     try {
@@ -224,12 +225,13 @@ function evaluateWith(cond: Condition, st: EvalState): CondResult {
   }
 }
 
-function buildState(ctx: ConditionContext): EvalState {
+function buildState(ctx: ConditionContext, explainOverride?: boolean): EvalState {
   const c = (ctx && typeof ctx === 'object' ? ctx : {}) as Partial<ConditionContext>;
   const lines = Array.isArray(c.lines) ? c.lines : [];
   const clock = (c.clock && typeof c.clock === 'object' ? c.clock : {}) as Partial<FsmClock>;
   const extras = (c.extras && typeof c.extras === 'object' ? c.extras : {}) as EvalExtras;
   const vsr = extras.viewportStartRow;
+  const explain = explainOverride ?? extras.explain !== false;
   const cursor = c.cursor && typeof c.cursor === 'object' ? c.cursor : undefined;
   return new EvalState(
     c,
@@ -246,10 +248,10 @@ function buildState(ctx: ConditionContext): EvalState {
     typeof c.traceLabel === 'string' ? c.traceLabel : 'condition',
     extras.regexMemo instanceof Map ? extras.regexMemo : undefined,
     extras.rowCache ?? DEFAULT_ROW_CACHE,
-    extras.explain !== false,
+    explain,
     extras.reads,
     // Recorded results carry no matchedText: they serve only a decision.
-    extras.explain === false ? extras.reuse : undefined,
+    explain ? undefined : extras.reuse,
     extras.stale,
   );
 }
