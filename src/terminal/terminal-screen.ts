@@ -5,6 +5,7 @@
  * @module
  */
 
+import { Buffer } from 'node:buffer';
 import xtermHeadless from '@xterm/headless';
 import type { Terminal as XtermTerminal } from '@xterm/headless';
 import { TerminalError, assertDimension } from './errors.js';
@@ -81,6 +82,12 @@ function getInternals(term: XtermTerminal): XtermInternals | null {
 /** The content word's flag for a cell whose text is a combined string (xterm 6.0.0 BufferLine). */
 const COMBINED_CELL_FLAG = 0x200000;
 
+/** A byte view of an xterm row array. */
+interface RowBytes {
+  data: Uint32Array;
+  bytes: Buffer;
+}
+
 /**
  * Rows kept above the viewport in the row window: at least the guard frame's 200
  * (spec-format §9.4), so a guard frame is served from the window.
@@ -146,12 +153,15 @@ export class TerminalScreen implements Disposable {
    */
   #ring: string[] = [];
   /**
-   * Content words of each ring row as last translated (null: unknown, or a combined character
-   * whose text lives outside the cells). TUIs built on Ink erase and rewrite their whole bottom
-   * block on every spinner frame, so most rows reported dirty hold the same characters as before;
-   * comparing one word per cell is far cheaper than building the string again.
+   * The cell words of each ring row as last translated, as bytes (null: unknown, or a combined
+   * character whose text lives outside the cells). TUIs built on Ink erase and rewrite their whole
+   * bottom block on every spinner frame, so most rows reported dirty hold the same cells as before;
+   * comparing them (one `memcmp`, about twice as fast as a JS loop over the content words) is far
+   * cheaper than building the string again. Attribute-only changes are retranslated, to the same text.
    */
-  #ringCells: Array<Uint32Array | null> = [];
+  #ringCells: Array<Buffer | null> = [];
+  /** Per ring slot, a byte view of the xterm row array last seen there (a row keeps its array while it lives). */
+  #ringViews: Array<RowBytes | null> = [];
   #windowFirstId = 0;
   #windowEndId = 0;
   #windowSeq = -1;
@@ -574,13 +584,15 @@ export class TerminalScreen implements Disposable {
       // cells tell). Rows that left the top are overwritten by new ones in the ring.
       for (let id = oldEnd; id < endId; id++) {
         this.#ringCells[id % capacity] = null;
+        this.#ringViews[id % capacity] = null;
         this.#translateWindowRow(id - trimmed, id % capacity);
       }
       const patchTo = Math.min(this.#windowDirtyTo, oldEnd - 1, endId - 1);
       for (let id = Math.max(this.#windowDirtyFrom, firstId); id <= patchTo; id++) this.#translateWindowRow(id - trimmed, id % capacity);
     } else {
       this.#ring = new Array<string>(capacity).fill('');
-      this.#ringCells = new Array<Uint32Array | null>(capacity).fill(null);
+      this.#ringCells = new Array<Buffer | null>(capacity).fill(null);
+      this.#ringViews = new Array<RowBytes | null>(capacity).fill(null);
       for (let id = firstId; id < endId; id++) this.#translateWindowRow(id - trimmed, id % capacity);
     }
     this.#windowFirstId = firstId;
@@ -606,33 +618,35 @@ export class TerminalScreen implements Disposable {
       return;
     }
     const data = line._data;
-    const cols = line.length;
-    const snap = cells[k];
-    if (data && snap && snap.length === cols && data.length >= 3 * cols) {
-      let same = true;
-      for (let c = 0; c < cols; c++) {
-        if (data[3 * c] !== snap[c]) { same = false; break; }
-      }
-      if (same) return;
-    }
-    const text = rowText(line);
-    texts[k] = text;
-    if (!data || data.length < 3 * cols) {
+    const words = 3 * line.length;
+    if (!data || data.length < words) {
       cells[k] = null;
+      texts[k] = rowText(line);
       return;
     }
-    // The slot's snapshot is overwritten in place: one buffer per window row, not per repaint.
-    const out = snap && snap.length === cols ? snap : new Uint32Array(cols);
-    for (let c = 0; c < cols; c++) {
-      const w = data[3 * c]!;
-      // A combined character's text lives outside the cell words: never reuse such a row.
-      if (w & COMBINED_CELL_FLAG) {
+    const bytes = this.#rowBytes(k, data, words);
+    const snap = cells[k];
+    if (snap && snap.length === bytes.length && bytes.equals(snap)) return;
+    texts[k] = rowText(line);
+    // A combined character's text lives outside the cell words: never reuse such a row.
+    for (let w = 0; w < words; w += 3) {
+      if (data[w]! & COMBINED_CELL_FLAG) {
         cells[k] = null;
         return;
       }
-      out[c] = w;
     }
-    cells[k] = out;
+    // The slot's snapshot is overwritten in place: one buffer per window row, not per repaint.
+    if (snap && snap.length === bytes.length) snap.set(bytes);
+    else cells[k] = Buffer.from(bytes);
+  }
+
+  /** The first `words` cell words of `data` as bytes, the view kept per slot while the row keeps its array. */
+  #rowBytes(k: number, data: Uint32Array, words: number): Buffer {
+    const known = this.#ringViews[k];
+    if (known && known.data === data && known.bytes.length === 4 * words) return known.bytes;
+    const bytes = Buffer.from(data.buffer, data.byteOffset, 4 * words);
+    this.#ringViews[k] = { data, bytes };
+    return bytes;
   }
 
   /** A row outside the window (or any row without the internals), cached by id when possible. */
