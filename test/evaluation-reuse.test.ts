@@ -128,6 +128,33 @@ describe('re-decided evaluations', () => {
     expect(enteredAt(reused, 'done')).toBeGreaterThanOrEqual(4500);
   });
 
+  it('a modal state re-decided from its reads still extracts its buttons from the new frame', () => {
+    // The approval refreshes are re-decided; the second button's label then changes on a row no
+    // guard reads, but the extraction read it: the modal view must show the new label.
+    const castPath = path.join(tmp, 'modal.cast');
+    fs.writeFileSync(castPath, [
+      '{"version":2,"width":40,"height":10}',
+      '[0.1,"o","Approve?\\r\\n1. Yes\\r\\n2. No"]',
+      '[0.6,"o","\\r\\u001b[K2. Never"]',
+    ].join('\n') + '\n');
+    const spec = {
+      $schema: 'adhdev:cli/spec@4', id: 'modal', name: 'Modal', binary: 'modal',
+      sections: { modal: { anchor: '^Approve', anchor_last: true } },
+      states: [
+        { id: 'idle', initial: true },
+        { id: 'approval', modal: true, modal_kind: 'approval', extract: { buttons: { section: 'modal', pattern: '^\\s*(\\d+)\\.\\s+(.+)$', flags: 'm' } } },
+      ],
+      transitions: [{ from: 'idle', to: 'approval', when: { matches: '^Approve' } }],
+    } as unknown as CliSpecV4;
+    const reused = replayBothWays(castPath, spec);
+    expect(reused.reusedEvalCount).toBeGreaterThan(0);
+    const labels = reused.events
+      .map((e) => JSON.parse(e) as [number, { kind: string; modal?: { buttons: Array<{ label: string }> } | null }])
+      .filter(([, ev]) => ev.kind === 'state_changed' && ev.modal)
+      .map(([, ev]) => ev.modal!.buttons.map((b) => b.label).join('/'));
+    expect(labels).toEqual(['Yes/No', 'Yes/Never']);
+  });
+
   it('the benchmark session: the same events, and most spinner frames re-decided', () => {
     const castPath = path.join(tmp, 'bench.cast');
     execFileSync(process.execPath, [path.join(root, 'bench/make-recording.mjs'), castPath, '--mb', '2', '--seed', '7'], { stdio: 'ignore' });

@@ -495,9 +495,8 @@ export class FsmDriver {
   #redecide(frame: GuardFrame, title: string, now: number, viewportText: () => string, frameText: () => string, viewport: readonly string[]): boolean {
     const last = this.#lastReads;
     if (!last || last.spec !== this.#spec || last.stateId !== this.#stateId || this.#pickerInProgress) return false;
-    // States that extract a modal or a title read the screen outside the guards.
     const state = stateById(this.#spec, this.#stateId);
-    if (!state || state.modal || state.extract) return false;
+    if (!state) return false;
     const { reads } = last;
     if (reads.usesPrevLines || (reads.usesTitle && title !== last.title)) return false;
     const before = last.frame;
@@ -520,7 +519,9 @@ export class FsmDriver {
       }
       if (!stale) return false;
     }
-    // Leaves whose own haystack changed read it afresh, from sections over this frame's rows.
+    // Leaves whose own haystack changed read it afresh, from sections over this frame's rows. A
+    // modal state's extraction reads its sections' text after the evaluation, and those reads are
+    // noted in the same FrameReads: a frame that changed a row of them was evaluated in full.
     const sections = stale && stale.count > 0 ? rebindSections(last.sections, frame.lines, frameText) : last.sections;
     this.#trackRegionChanges({ lines: frame.lines, sections }, frame.cursor.row, now);
     const input: FrameInput = { spec: this.#spec, stateId: this.#stateId, frame, frameText, prevLines: this.#prevFrame?.lines, clock: this.#clock(now), title };
