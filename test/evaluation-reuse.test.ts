@@ -40,6 +40,13 @@ function readSpec(specPath: string): CliSpecV4 {
   return JSON.parse(fs.readFileSync(specPath, 'utf8')) as CliSpecV4;
 }
 
+/** Writes an asciicast (header line, then event lines) into the test's temp dir; returns its path. */
+function writeCast(name: string, lines: string[]): string {
+  const castPath = path.join(tmp, name);
+  fs.writeFileSync(castPath, lines.join('\n') + '\n');
+  return castPath;
+}
+
 /** Replays both ways and checks they agree; returns the re-decided run. */
 function replayBothWays(castPath: string, spec: CliSpecV4): Run {
   const full = replay(castPath, spec, true);
@@ -75,8 +82,7 @@ describe('re-decided evaluations', () => {
     // must still restart at each tick, and fire only once the ticking stops.
     const lines = ['{"version":2,"width":40,"height":10}', '[0.1,"o","READY\\r\\n"]'];
     for (let i = 0; i < 15; i++) lines.push(`[${(0.3 + i * 0.2).toFixed(1)},"o","\\rtick ${i}"]`);
-    const castPath = path.join(tmp, 'ticks.cast');
-    fs.writeFileSync(castPath, lines.join('\n') + '\n');
+    const castPath = writeCast('ticks.cast', lines);
     const spec = {
       $schema: 'adhdev:cli/spec@4', id: 'ticks', name: 'Ticks', binary: 'ticks',
       states: [{ id: 'waiting', initial: true }, { id: 'settled' }],
@@ -91,12 +97,11 @@ describe('re-decided evaluations', () => {
   it('a leaf whose own haystack changed is evaluated afresh in a re-decision', () => {
     // Only the text of the `box` section changes ("go later" → "go now"): anchors and literal
     // pre-checks answer alike, so the frame is re-decided — the multi-line leaf must read it again.
-    const castPath = path.join(tmp, 'box.cast');
-    fs.writeFileSync(castPath, [
+    const castPath = writeCast('box.cast', [
       '{"version":2,"width":40,"height":10}',
       '[0.1,"o","BOX\\r\\ngo later"]',
       '[0.2,"o","\\r\\u001b[Kgo now"]',
-    ].join('\n') + '\n');
+    ]);
     const spec = {
       $schema: 'adhdev:cli/spec@4', id: 'box', name: 'Box', binary: 'box',
       sections: { box: { anchor: '^BOX', lines: 3 } },
@@ -116,8 +121,7 @@ describe('re-decided evaluations', () => {
     const lines = ['{"version":2,"width":40,"height":6}', `[0.1,"o","${history}"]`];
     for (let i = 0; i < 20; i++) lines.push(`[${(0.3 + i * 0.2).toFixed(1)},"o","log line ${i}\\r\\n"]`);
     lines.push('[4.5,"o","FINISHED"]');
-    const castPath = path.join(tmp, 'scroll.cast');
-    fs.writeFileSync(castPath, lines.join('\n') + '\n');
+    const castPath = writeCast('scroll.cast', lines);
     const spec = {
       $schema: 'adhdev:cli/spec@4', id: 'scroll', name: 'Scroll', binary: 'scroll',
       states: [{ id: 'waiting', initial: true }, { id: 'done' }],
@@ -131,12 +135,11 @@ describe('re-decided evaluations', () => {
   it('a modal state re-decided from its reads still extracts its buttons from the new frame', () => {
     // The approval refreshes are re-decided; the second button's label then changes on a row no
     // guard reads, but the extraction read it: the modal view must show the new label.
-    const castPath = path.join(tmp, 'modal.cast');
-    fs.writeFileSync(castPath, [
+    const castPath = writeCast('modal.cast', [
       '{"version":2,"width":40,"height":10}',
       '[0.1,"o","Approve?\\r\\n1. Yes\\r\\n2. No"]',
       '[0.6,"o","\\r\\u001b[K2. Never"]',
-    ].join('\n') + '\n');
+    ]);
     const spec = {
       $schema: 'adhdev:cli/spec@4', id: 'modal', name: 'Modal', binary: 'modal',
       sections: { modal: { anchor: '^Approve', anchor_last: true } },
