@@ -90,7 +90,6 @@ export class RowTester {
   lines: readonly string[];
   /** Per row of `lines`: {@link ROW_UNTESTED}, {@link ROW_NO_MATCH} or {@link ROW_MATCH} (entries past the frame mean nothing). */
   results: Uint8Array;
-  #spare: Uint8Array | null = null;
   /** The reads this tester was last noted in (see FrameReads.consulted). */
   readBy: FrameReads | null = null;
 
@@ -105,17 +104,20 @@ export class RowTester {
 
   /** Moves to a new frame, keeping the answers of rows that did not change. */
   moveTo(lines: readonly string[]): void {
-    const prevLines = this.lines;
-    const prevResults = this.results;
     const n = lines.length;
-    // Two buffers alternate: the new results are copied out of the previous ones. A buffer is
-    // only replaced when a taller frame comes; `results` may be longer than the frame.
-    let results = this.#spare;
-    if (!results || results.length < n) results = new Uint8Array(Math.max(n, 64));
-    this.#spare = prevResults;
-    const d = this.cache.diff(prevLines, lines);
+    const d = this.cache.diff(this.lines, lines);
     const { shift, aligned } = d;
-    for (let i = 0; i < aligned; i += 1) results[i] = prevResults[i + shift]!;
+    // In place: the frame scrolled up by `shift`, so the kept answers move to the front (a
+    // memmove); a buffer is only replaced when a taller frame comes. `results` may be longer
+    // than the frame.
+    let results = this.results;
+    if (results.length < n) {
+      const grown = new Uint8Array(Math.max(n, 64));
+      grown.set(results.subarray(shift, shift + aligned));
+      results = grown;
+    } else if (shift !== 0 && aligned > 0) {
+      results.copyWithin(0, shift, shift + aligned);
+    }
     results.fill(ROW_UNTESTED, aligned, n);
     const changed = d.changed;
     for (let k = 0; k < changed.length; k += 1) results[changed[k]!] = ROW_UNTESTED;
