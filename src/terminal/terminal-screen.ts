@@ -576,6 +576,8 @@ export class TerminalScreen implements Disposable {
     const firstId = Math.max(trimmed, ybase + trimmed - WINDOW_SCROLLBACK_ROWS);
     const endId = ybase + trimmed + rows; // exclusive
     const capacity = rows + WINDOW_SCROLLBACK_ROWS;
+    // The row caches exist only with the internals (see the constructor).
+    const lines = this.#internalLines!();
     const oldFirst = this.#windowFirstId;
     const oldEnd = this.#windowEndId;
     const overlaps = !this.#windowDirtyAll && this.#ring.length === capacity && firstId >= oldFirst && firstId < oldEnd;
@@ -585,15 +587,15 @@ export class TerminalScreen implements Disposable {
       for (let id = oldEnd; id < endId; id++) {
         this.#ringCells[id % capacity] = null;
         this.#ringViews[id % capacity] = null;
-        this.#translateWindowRow(id - trimmed, id % capacity);
+        this.#translateWindowRow(lines, id - trimmed, id % capacity);
       }
       const patchTo = Math.min(this.#windowDirtyTo, oldEnd - 1, endId - 1);
-      for (let id = Math.max(this.#windowDirtyFrom, firstId); id <= patchTo; id++) this.#translateWindowRow(id - trimmed, id % capacity);
+      for (let id = Math.max(this.#windowDirtyFrom, firstId); id <= patchTo; id++) this.#translateWindowRow(lines, id - trimmed, id % capacity);
     } else {
       this.#ring = new Array<string>(capacity).fill('');
       this.#ringCells = new Array<Buffer | null>(capacity).fill(null);
       this.#ringViews = new Array<RowBytes | null>(capacity).fill(null);
-      for (let id = firstId; id < endId; id++) this.#translateWindowRow(id - trimmed, id % capacity);
+      for (let id = firstId; id < endId; id++) this.#translateWindowRow(lines, id - trimmed, id % capacity);
     }
     this.#windowFirstId = firstId;
     this.#windowEndId = endId;
@@ -608,10 +610,10 @@ export class TerminalScreen implements Disposable {
    * Brings ring slot `k` (buffer row `y`) up to date: kept when the row's cells equal those seen
    * when it was last translated, else translated afresh (its cells recorded).
    */
-  #translateWindowRow(y: number, k: number): void {
+  #translateWindowRow(lines: { get(y: number): CellLine | undefined }, y: number, k: number): void {
     const texts = this.#ring;
     const cells = this.#ringCells;
-    const line = this.#internalLines!().get(y);
+    const line = lines.get(y);
     if (!line) {
       cells[k] = null;
       texts[k] = '';
