@@ -141,17 +141,18 @@ export class FrameReads {
 
 /** Regex leaves to evaluate afresh in a re-decision (their haystack text changed). */
 export class StaleLeaves {
-  readonly #leaves: [Set<object>, Set<object>] = [new Set(), new Set()];
+  /** Made on the first add: most re-decisions have no stale leaf. */
+  #leaves: [Set<object>, Set<object>] | null = null;
   count = 0;
 
   add(cond: object, isAbsenceCheck: boolean): void {
-    const set = this.#leaves[isAbsenceCheck ? 1 : 0];
+    const set = (this.#leaves ??= [new Set(), new Set()])[isAbsenceCheck ? 1 : 0];
     if (set.has(cond)) return;
     set.add(cond);
     this.count += 1;
   }
 
   has(cond: object, isAbsenceCheck: boolean): boolean {
-    return this.count > 0 && this.#leaves[isAbsenceCheck ? 1 : 0].has(cond);
+    return this.count > 0 && this.#leaves![isAbsenceCheck ? 1 : 0].has(cond);
   }
 }

@@ -45,19 +45,20 @@ export class RowCache {
 
   /** A tester for `re` positioned on `lines`. Answers are exactly `testRegex(re, lines[i])`. */
   regex(re: RegExp, lines: readonly string[]): RowTester {
-    return this.#tester(this.#regexTesters, re, (line) => testRegex(re, line), lines);
+    return this.#tester(this.#regexTesters, re, regexPredicate, lines);
   }
 
   /** A tester for "the row contains `literal`" positioned on `lines`. */
   literal(literal: string, lines: readonly string[]): RowTester {
-    return this.#tester(this.#literalTesters, literal, (line) => line.includes(literal), lines);
+    return this.#tester(this.#literalTesters, literal, literalPredicate, lines);
   }
 
-  #tester<K>(testers: Map<K, RowTester>, key: K, predicate: (line: string) => boolean, lines: readonly string[]): RowTester {
+  /** The predicate is made from the key only when a tester is created (not a closure per call). */
+  #tester<K>(testers: Map<K, RowTester>, key: K, predicateOf: (key: K) => (line: string) => boolean, lines: readonly string[]): RowTester {
     let t = testers.get(key);
     if (!t) {
       if (testers.size >= MAX_TESTERS) testers.clear();
-      t = new RowTester(this, predicate, lines);
+      t = new RowTester(this, predicateOf(key), lines);
       testers.set(key, t);
     } else if (t.lines !== lines) {
       t.moveTo(lines);
@@ -77,6 +78,14 @@ export class RowCache {
     this.#diffA = d;
     return d;
   }
+}
+
+function regexPredicate(re: RegExp): (line: string) => boolean {
+  return (line) => testRegex(re, line);
+}
+
+function literalPredicate(literal: string): (line: string) => boolean {
+  return (line) => line.includes(literal);
 }
 
 /** A spec holds well under a hundred patterns; the bound only stops unbounded growth. */
