@@ -20,7 +20,8 @@ export function sameJoinedLines(
   const bStart = Math.max(0, Math.min(bFrom, b.length));
   const bEnd = Math.max(bStart, Math.min(bTo, b.length));
   if (aEnd - aStart === bEnd - bStart) {
-    for (let i = 0; i < aEnd - aStart; i += 1) if (a[aStart + i] !== b[bStart + i]) return false;
+    // From the bottom: a TUI's changes (spinner, prompt, streamed text) are nearest the end.
+    for (let i = aEnd - aStart - 1; i >= 0; i -= 1) if (a[aStart + i] !== b[bStart + i]) return false;
     return true;
   }
   // Texts of different lengths differ: checked without joining (a frame that grew by a row is
