@@ -18,7 +18,7 @@ import { validateSpec } from '../core/spec/index.js';
 import type { CondResult, EvalExtras, FsmClock, FsmEvaluation, ModalSnapshot, RegexMemo, ResolvedSection, TransitionEval } from '../core/eval/types.js';
 import {
   collectStableRegions, compileRegex, decideFsmLines, deriveModal, evaluateFsmLines, soonestFlipMs, extractTitle, FrameReads, rebindSections, regionChanged, resolveSections, RowCache,
-  sectionText, type FsmFrameArgs, type StaleLeaves,
+  sameJoinedLines, sectionText, type FsmFrameArgs, type StaleLeaves,
 } from '../core/eval/index.js';
 import type { GuardFrame } from '../core/screen/guard-frame.js';
 import type { PtyTransport, Disposable } from '../terminal/transport.js';
@@ -1210,12 +1210,9 @@ function toModalView(m: LatchedModal | null): ModalView | null {
   return m ? { title: m.title, buttons: m.buttons.map((b) => ({ index: b.index, label: b.label })), kind: m.kind } : null;
 }
 
-/** Element-wise equality; rows come from the screen's row cache, so unchanged rows are the same string. */
+/** Element-wise equality (from the bottom); rows come from the screen's row cache, so unchanged rows are the same string. */
 function sameLines(a: readonly string[], b: readonly string[]): boolean {
-  if (a === b) return true;
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) return false;
-  return true;
+  return a === b || (a.length === b.length && sameJoinedLines(a, 0, a.length, b, 0, b.length));
 }
 
 function sameModal(a: LatchedModal | null, b: LatchedModal | null): boolean {

@@ -40,6 +40,9 @@ export {
   type StableRegion,
 } from './stable-regions.js';
 
+/** Equality of two line windows as the reference defines it (joined texts), checked from the bottom. */
+export { sameJoinedLines } from './line-compare.js';
+
 /** Result shapes. */
 export type {
   Cursor,
