@@ -197,6 +197,8 @@ export class FsmDriver {
   #evalIsLeading = false;
   #evalDueAt = 0;
   #wakeTimer: TimerHandle | null = null;
+  #wakeDueAt = 0;
+  #wakeIsChain = false;
   #stallTimer: TimerHandle | null = null;
   #lastRefocusAt = 0;
   #nudgeTimer: TimerHandle | null = null;
@@ -703,10 +705,17 @@ export class FsmDriver {
   // ── Timers ────────────────────────────────────────────────────────────
 
   #armWake(delayMs: number): void {
+    const chain = delayMs === 0;
+    const dueAt = this.#scheduler.now() + delayMs;
+    // Most evaluations ask for the wake that is already armed (a hold or a countdown that did not
+    // move): keep that timer rather than cancel it and arm an equal one.
+    if (this.#wakeTimer !== null && this.#wakeDueAt === dueAt && this.#wakeIsChain === chain) return;
     this.#scheduler.clearTimeout(this.#wakeTimer);
+    this.#wakeDueAt = dueAt;
+    this.#wakeIsChain = chain;
     this.#wakeTimer = this.#scheduler.setTimeout(() => {
       this.#wakeTimer = null;
-      this.#reevaluate(delayMs === 0 ? 'chain' : 'timer');
+      this.#reevaluate(chain ? 'chain' : 'timer');
     }, delayMs);
   }
 
@@ -719,9 +728,11 @@ export class FsmDriver {
   #scheduleWakeIn(soonestMs: number): void {
     let soonest = soonestMs;
     if (this.#status() === 'approval') soonest = Math.min(soonest, APPROVAL_REFRESH_MS);
-    this.#scheduler.clearTimeout(this.#wakeTimer);
-    this.#wakeTimer = null;
-    if (!Number.isFinite(soonest)) return;
+    if (!Number.isFinite(soonest)) {
+      this.#scheduler.clearTimeout(this.#wakeTimer);
+      this.#wakeTimer = null;
+      return;
+    }
     this.#armWake(Math.max(soonest + WAKE_SLACK_MS, WAKE_FLOOR_MS));
   }
 
