@@ -122,7 +122,7 @@ export interface FsmDecision {
  * tests check both).
  */
 export function decideFsmLines(...args: FsmFrameArgs): FsmDecision {
-  const [spec, currentStateId, lines, screen, cursor, prevLines, clock, extras] = args;
+  const [spec, currentStateId] = args;
   // No copy of the extras with `explain: false`: the decider never explains (and a spread of
   // caller-shaped objects cost a microsecond per frame).
   const { validSpec, heldFor, ctx } = frameSetup(args, undefined);
