@@ -10,20 +10,10 @@
  * Prints bare/driver throughputs and overhead_ratio = driver time / bare time (target ≤ 1.25).
  * Runs are interleaved and the median of each is reported.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { largeSession } from './large-session.mjs';
 import { replayBare } from './xterm-bare.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const castPath = resolve(here, '.cache/large.cast');
-if (!existsSync(castPath)) execFileSync(process.execPath, [resolve(here, 'make-recording.mjs'), castPath], { stdio: 'ignore' });
-
-const { parseAsciicast } = await import(resolve(here, '../dist/recording/index.js'));
-const { replaySession } = await import(resolve(here, '../dist/harness/replay-session.js'));
-const spec = JSON.parse(readFileSync(resolve(here, '../test/fixtures/specs/valid/claude-like.json'), 'utf8'));
-const cast = parseAsciicast(readFileSync(castPath, 'utf8'), castPath);
+const { castPath, cast, spec, replaySession } = await largeSession();
 const bytes = cast.events.reduce((s, e) => (e.type === 'o' ? s + Buffer.byteLength(e.data) : s), 0);
 
 function runDriver() {

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import os from 'node:os';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const ALL = ['eval.mjs', 'driver-overhead.mjs', 'latency.mjs', 'rss.mjs'];
+const ALL = ['eval.mjs', 'driver-overhead.mjs', 'overhead-breakdown.mjs', 'latency.mjs', 'rss.mjs'];
 const chosen = process.argv.slice(2).length ? process.argv.slice(2) : ALL;
 
 console.log(`machine_cpus=${os.cpus().length}`);
