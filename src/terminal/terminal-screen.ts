@@ -463,9 +463,8 @@ export class TerminalScreen implements Disposable {
     if (extra <= 0) return asViewport;
     // buildGuardFrame: `n - extra` blank rows, then the whole tail (it holds vlen + extra ≤ vlen + n rows).
     const pad = n - extra;
-    const lines = new Array<string>(pad + vlen + extra);
-    for (let i = 0; i < pad; i++) lines[i] = '';
-    this.#copyRows(first, last + 1, lines, pad);
+    const rows = this.#translateRows(first, last + 1);
+    const lines = pad === 0 ? rows : new Array<string>(pad).fill('').concat(rows);
     return { lines, cursor: { row: cursor.row + n, col: cursor.col }, viewportStartRow: n };
   }
 
@@ -517,14 +516,22 @@ export class TerminalScreen implements Disposable {
       while (first < raw.length && raw[first] === '') first++;
       let end = raw.length;
       while (end > first && raw[end - 1] === '') end--;
-      result = { seq: this.#writeSeq, lines: raw.slice(first, end), leadingBlankRows: first };
+      result = { seq: this.#writeSeq, lines: first === 0 && end === raw.length ? raw : raw.slice(first, end), leadingBlankRows: first };
     }
     this.#viewport = result;
     return result;
   }
 
   #translateRows(from: number, to: number): string[] {
-    const lines: string[] = new Array<string>(Math.max(0, to - from));
+    const n = Math.max(0, to - from);
+    if (n > 0 && this.#freshWindow() && from + this.#trimmed >= this.#windowFirstId && to + this.#trimmed <= this.#windowEndId) {
+      // All in the window (the usual case): one or two native slices of the ring.
+      const ring = this.#ring;
+      const k = (from + this.#trimmed) % ring.length;
+      if (k + n <= ring.length) return ring.slice(k, k + n);
+      return ring.slice(k).concat(ring.slice(0, k + n - ring.length));
+    }
+    const lines: string[] = new Array<string>(n);
     this.#copyRows(from, to, lines, 0);
     return lines;
   }
@@ -592,7 +599,8 @@ export class TerminalScreen implements Disposable {
       const patchTo = Math.min(this.#windowDirtyTo, oldEnd - 1, endId - 1);
       for (let id = Math.max(this.#windowDirtyFrom, firstId); id <= patchTo; id++) this.#translateWindowRow(lines, id - trimmed, id % capacity);
     } else {
-      this.#ring = new Array<string>(capacity).fill('');
+      // Packed (not a holey `new Array(n)`): frames are slices of it, read in tight loops.
+      this.#ring = Array.from({ length: capacity }, () => '');
       this.#ringCells = new Array<Buffer | null>(capacity).fill(null);
       this.#ringViews = new Array<RowBytes | null>(capacity).fill(null);
       for (let id = firstId; id < endId; id++) this.#translateWindowRow(lines, id - trimmed, id % capacity);
