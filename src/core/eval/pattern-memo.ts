@@ -9,14 +9,21 @@
  * unbounded growth from editor previews of ad-hoc patterns).
  */
 export function memoizeByPattern<T>(maxEntries: number, compute: (source: string, flags: string) => T): (source: string, flags: string) => T {
-  const memo = new Map<string, T>();
+  // By flags, then by source: a lookup builds no key string (callers ask on every frame).
+  const memo = new Map<string, Map<string, T>>();
+  let size = 0;
   return (source, flags) => {
-    // NUL cannot appear in a flags string, so the key is unambiguous.
-    const key = `${flags}\u0000${source}`;
-    if (memo.has(key)) return memo.get(key) as T;
+    let bySource = memo.get(flags);
+    if (bySource?.has(source)) return bySource.get(source) as T;
     const value = compute(source, flags);
-    if (memo.size >= maxEntries) memo.clear();
-    memo.set(key, value);
+    if (size >= maxEntries) {
+      memo.clear();
+      size = 0;
+      bySource = undefined;
+    }
+    if (!bySource) memo.set(flags, (bySource = new Map()));
+    bySource.set(source, value);
+    size += 1;
     return value;
   };
 }
