@@ -17,7 +17,7 @@ const IS_COMBINED_MASK = 0x200000;
 const HAS_CONTENT_MASK = 0x3fffff;
 const WIDTH_SHIFT = 22;
 /** Words per cell in `BufferLine._data` (content, foreground, background). */
-const CELL_WORDS = 3;
+export const CELL_WORDS = 3;
 
 /** The parts of xterm's internal BufferLine a row's text is made of. */
 export interface CellLine {
@@ -33,6 +33,15 @@ let views: Uint16Array[] = [];
 
 function unitsView(n: number): Uint16Array {
   return (views[n] ??= units.subarray(0, n));
+}
+
+/**
+ * Whether one of the first `words` cell words of `data` holds a combined character, whose text
+ * lives outside the cell words (the cells alone then do not tell the row's text).
+ */
+export function hasCombinedCell(data: Uint32Array, words: number): boolean {
+  for (let w = 0; w < words; w += CELL_WORDS) if (data[w]! & IS_COMBINED_MASK) return true;
+  return false;
 }
 
 /** `line.translateToString(true).trimEnd()`, built from the cell words when they are readable. */

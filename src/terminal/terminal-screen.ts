@@ -12,7 +12,7 @@ import { TerminalError, assertDimension } from './errors.js';
 import { ListenerSet, warnListenerError, type ListenerErrorSink } from './listener-set.js';
 import { readTerminalModes, type TerminalModes } from './terminal-modes.js';
 import type { Disposable } from './transport.js';
-import { rowText, type CellLine } from './row-text.js';
+import { CELL_WORDS, hasCombinedCell, rowText, type CellLine } from './row-text.js';
 import { GUARD_FRAME_SCROLLBACK_LINES, type GuardFrame } from '../core/screen/guard-frame.js';
 
 const { Terminal } = xtermHeadless;
@@ -78,9 +78,6 @@ function getInternals(term: XtermTerminal): XtermInternals | null {
   if (!inputHandler || typeof inputHandler.onRequestRefreshRows !== 'function' || !buffers?.active || typeof buffers.active.ybase !== 'number') return null;
   return { inputHandler, buffers };
 }
-
-/** The content word's flag for a cell whose text is a combined string (xterm 6.0.0 BufferLine). */
-const COMBINED_CELL_FLAG = 0x200000;
 
 /** A byte view of an xterm row array. */
 interface RowBytes {
@@ -531,39 +528,10 @@ export class TerminalScreen implements Disposable {
       if (k + n <= ring.length) return ring.slice(k, k + n);
       return ring.slice(k).concat(ring.slice(0, k + n - ring.length));
     }
+    // Rows partly above the window (deep scrollback), or no row caches: row by row.
     const lines: string[] = new Array<string>(n);
-    this.#copyRows(from, to, lines, 0);
+    for (let y = from; y < to; y++) lines[y - from] = this.#rowText(y);
     return lines;
-  }
-
-  /** Writes the text of rows [from, to) into `out` from index `at`, from the window where it can. */
-  #copyRows(from: number, to: number, out: string[], at: number): void {
-    if (!this.#freshWindow()) {
-      for (let y = from; y < to; y++) out[at + y - from] = this.#deepRowText(y);
-      return;
-    }
-    const ring = this.#ring;
-    const cap = ring.length;
-    const trimmed = this.#trimmed;
-    const first = this.#windowFirstId;
-    const end = this.#windowEndId;
-    if (from + trimmed >= first && to + trimmed <= end && to > from) {
-      // All in the window (the usual case): at most two runs of ring slots, no per-row modulo.
-      let k = (from + trimmed) % cap;
-      let i = at;
-      const stop = at + (to - from);
-      while (i < stop) {
-        const run = Math.min(stop - i, cap - k);
-        for (let j = 0; j < run; j++) out[i + j] = ring[k + j]!;
-        i += run;
-        k = 0;
-      }
-      return;
-    }
-    for (let y = from; y < to; y++) {
-      const id = y + trimmed;
-      out[at + y - from] = id >= first && id < end ? ring[id % cap]! : this.#deepRowText(y);
-    }
   }
 
   /** Row `y`'s text: from the row window when it holds the row, else from the deep-row cache. */
@@ -628,7 +596,7 @@ export class TerminalScreen implements Disposable {
       return;
     }
     const data = line._data;
-    const words = 3 * line.length;
+    const words = CELL_WORDS * line.length;
     if (!data || data.length < words) {
       cells[k] = null;
       texts[k] = rowText(line);
@@ -639,11 +607,9 @@ export class TerminalScreen implements Disposable {
     if (snap && snap.length === bytes.length && bytes.equals(snap)) return;
     texts[k] = rowText(line);
     // A combined character's text lives outside the cell words: never reuse such a row.
-    for (let w = 0; w < words; w += 3) {
-      if (data[w]! & COMBINED_CELL_FLAG) {
-        cells[k] = null;
-        return;
-      }
+    if (hasCombinedCell(data, words)) {
+      cells[k] = null;
+      return;
     }
     // The slot's snapshot is overwritten in place: one buffer per window row, not per repaint.
     if (snap && snap.length === bytes.length) snap.set(bytes);
