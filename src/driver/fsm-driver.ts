@@ -224,7 +224,7 @@ export class FsmDriver {
     this.#transport = opts.transport;
     this.#platform = opts.platform ?? process.platform;
     this.#screen = new TerminalScreen({ cols: opts.cols ?? 80, rows: opts.rows ?? 32, scrollback: opts.scrollback ?? 2000 });
-    this.#signals = new SignalRuleSet(this.#spec.signal_rules);
+    this.#signals = new SignalRuleSet(this.#spec.signal_rules, this.#viewportRowCache);
     const win32SubmitMode = opts.win32SubmitMode ?? resolveWin32SubmitMode(process.env);
     this.#sender = new MessageSender({
       scheduler: this.#scheduler,
@@ -414,6 +414,11 @@ export class FsmDriver {
     return { now, stateEnteredAt: this.#stateEnteredAt, regionLastChangedAt: this.#regionLastChangedAt };
   }
 
+  /** Everything an evaluation of `frame` in the current state takes (full or re-decided). */
+  #frameInput(frame: GuardFrame, frameText: () => string, title: string, now: number): FrameInput {
+    return { spec: this.#spec, stateId: this.#stateId, frame, frameText, prevLines: this.#prevFrame?.lines, clock: this.#clock(now), title };
+  }
+
   /**
    * One evaluation. `output` evaluations are skipped when neither the viewport nor the window
    * title changed (cursor-only changes do not count); timers and forced reasons always run.
@@ -449,9 +454,8 @@ export class FsmDriver {
     this.#trackRegionChanges({ lines: frame.lines, sections }, frame.cursor.row, now);
     // Decided without the debug strings; the explained table (same results) is built only for a
     // commit's snapshot and for debug reads, from the same inputs.
-    const spec = this.#spec;
-    const stateId = this.#stateId;
-    const input: FrameInput = { spec, stateId, frame, frameText, prevLines: this.#prevFrame?.lines, clock: this.#clock(now), title };
+    const input = this.#frameInput(frame, frameText, title, now);
+    const { spec, stateId } = input;
     const shared = { regexMemo: this.#regexMemo, sections, rowCache: this.#rowCache };
     const ev = onFrame(evaluateFsmLines, input, { regexMemo: this.#regexMemo, sections, rowCache: this.#rowCache, explain: false, reads });
     this.#rowCache.reads = null;
@@ -497,8 +501,6 @@ export class FsmDriver {
   #redecide(frame: GuardFrame, title: string, now: number, viewportText: () => string, frameText: () => string, viewport: readonly string[]): boolean {
     const last = this.#lastReads;
     if (!last || last.spec !== this.#spec || last.stateId !== this.#stateId || this.#pickerInProgress) return false;
-    const state = stateById(this.#spec, this.#stateId);
-    if (!state) return false;
     const { reads } = last;
     if (reads.usesPrevLines || (reads.usesTitle && title !== last.title)) return false;
     const before = last.frame;
@@ -526,7 +528,7 @@ export class FsmDriver {
     // noted in the same FrameReads: a frame that changed a row of them was evaluated in full.
     const sections = stale && stale.count > 0 ? rebindSections(last.sections, frame.lines, frameText) : last.sections;
     this.#trackRegionChanges({ lines: frame.lines, sections }, frame.cursor.row, now);
-    const input: FrameInput = { spec: this.#spec, stateId: this.#stateId, frame, frameText, prevLines: this.#prevFrame?.lines, clock: this.#clock(now), title };
+    const input = this.#frameInput(frame, frameText, title, now);
     const decision = onFrame(decideFsmLines, input, { sections, reuse: reads, stale: stale ?? undefined, regexMemo: this.#regexMemo });
     // A commit keeps an explained table and starts a new state: the full evaluation does that.
     if (decision.firedTo !== null) return false;
@@ -914,7 +916,7 @@ export class FsmDriver {
     }
     this.#spec = r.spec;
     this.#regexMemo.clear();
-    this.#signals = new SignalRuleSet(r.spec.signal_rules);
+    this.#signals = new SignalRuleSet(r.spec.signal_rules, this.#viewportRowCache);
     this.#emit({ kind: 'spec_reloaded', warnings: r.warnings ?? [] });
     this.#reevaluate('reload');
     return true;

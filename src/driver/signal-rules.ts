@@ -33,9 +33,15 @@ function cleanParam(value: string): string {
 export class SignalRuleSet {
   #rules: Compiled[];
   /** Per-row rule results carried across frames (rules run on every evaluation; rows repeat). */
-  readonly #rows = new RowCache();
+  readonly #rows: RowCache;
 
-  constructor(rules: readonly SignalRule[] | undefined) {
+  /**
+   * @param rules - the spec's signal rules.
+   * @param rows - the viewport row cache to share (a driver's, so viewport frames are diffed once
+   *   for every reader of the viewport); a cache of its own by default.
+   */
+  constructor(rules: readonly SignalRule[] | undefined, rows: RowCache = new RowCache()) {
+    this.#rows = rows;
     this.#rules = [];
     for (const rule of rules ?? []) {
       const flags = (rule.flags ?? '').replace(/g/g, '');
