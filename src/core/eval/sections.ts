@@ -8,7 +8,7 @@
 import type { AnchorContext, SectionDef, SectionSize } from '../spec/types.js';
 import type { ResolvedSection } from './types.js';
 import { compileRegex } from './regex-cache.js';
-import { DEFAULT_ROW_CACHE, ROW_MATCH, type RowCache, type RowTester } from './row-tester.js';
+import { DEFAULT_ROW_CACHE, type RowCache, type RowTester } from './row-tester.js';
 import type { FrameReads } from './frame-reads.js';
 
 /** A flags string no engine accepts: makes `compileRegex` report a non-string flags field as invalid. */
@@ -252,10 +252,10 @@ function candidateRows(c: AnchorCandidate, lines: string[], cache: RowCache): Ca
 
 /** Whether row i is this candidate's anchor. A context regex on a neighbour row that does not exist fails. */
 function candidateAt(r: CandidateRows, i: number, total: number): boolean {
-  if ((r.re.results[i] || r.re.code(i)) !== ROW_MATCH) return false;
+  if (!r.re.test(i)) return false;
   const { prev, next } = r;
-  if (prev && !(i > 0 && (prev.results[i - 1] || prev.code(i - 1)) === ROW_MATCH)) return false;
-  if (next && !(i < total - 1 && (next.results[i + 1] || next.code(i + 1)) === ROW_MATCH)) return false;
+  if (prev && !(i > 0 && prev.test(i - 1))) return false;
+  if (next && !(i < total - 1 && next.test(i + 1))) return false;
   return true;
 }
 
