@@ -49,6 +49,29 @@ describe('TerminalScreen row cache', () => {
     expect(live.guardFrame().lines).toContain('edited');
   });
 
+  it('reads rows that scroll into a reused ring slot right, whether or not their cells equal the old occupant', () => {
+    // 5 rows + 256 rows of window: 261 slots, so 700 lines pass through every slot more than twice.
+    // Lines repeat with period 7 (coprime with 261): a line entering a slot sometimes has the same
+    // cells as the line it replaces there and sometimes not; wide and coloured cells included.
+    const texts = ['a', 'b b', '日本', '\x1b[31mred\x1b[0m', '', 'a', 'x'.repeat(12)];
+    const live = new TerminalScreen({ cols: 12, rows: 5, scrollback: 1000 });
+    const data: string[] = [];
+    for (let i = 0; i < 700; i++) {
+      const chunk = `${texts[i % 7]}\r\n`;
+      data.push(chunk);
+      live.write(chunk);
+      live.guardFrame();
+      if (i % 97 === 0 || i === 699) {
+        // A screen read only now rebuilds its window from scratch: the uncached reading.
+        const ref = fresh(data, 12, 5, 1000, null);
+        expect(live.guardFrame()).toEqual(ref.guardFrame());
+        expect(live.viewportLines()).toEqual(ref.viewportLines());
+        ref.dispose();
+      }
+    }
+    expect(live.scrollbackLines()).toEqual(fresh(data, 12, 5, 1000, null).scrollbackLines());
+  });
+
   it('reads exactly what an uncached screen reads, after every write', () => {
     fc.assert(
       fc.property(

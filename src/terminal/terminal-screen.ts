@@ -150,13 +150,19 @@ export class TerminalScreen implements Disposable {
    */
   #ring: string[] = [];
   /**
-   * The cell words of each ring row as last translated, as bytes (null: unknown, or a combined
-   * character whose text lives outside the cells). TUIs built on Ink erase and rewrite their whole
+   * The cell words of each ring row as last translated, as bytes (null: no buffer yet; valid only
+   * where `#ringKnown` says so — not for a combined character, whose text lives outside). TUIs built on Ink erase and rewrite their whole
    * bottom block on every spinner frame, so most rows reported dirty hold the same cells as before;
    * comparing them (one `memcmp`, about twice as fast as a JS loop over the content words) is far
    * cheaper than building the string again. Attribute-only changes are retranslated, to the same text.
    */
   #ringCells: Array<Buffer | null> = [];
+  /**
+   * Per ring slot, 1 when `#ringCells` holds the cells its text was translated from. A slot's
+   * buffer outlives the rows that pass through it (it is overwritten in place), and a row entering
+   * the slot is compared with the cells of the row it replaces: equal cells mean equal text.
+   */
+  #ringKnown: Uint8Array = new Uint8Array(0);
   /** Per ring slot, a byte view of the xterm row array last seen there (a row keeps its array while it lives). */
   #ringViews: Array<RowBytes | null> = [];
   #windowFirstId = 0;
@@ -559,18 +565,19 @@ export class TerminalScreen implements Disposable {
     if (overlaps) {
       // New rows at the bottom, then the rows written since (most of them unchanged, which their
       // cells tell). Rows that left the top are overwritten by new ones in the ring.
-      for (let id = oldEnd; id < endId; id++) {
-        this.#ringCells[id % capacity] = null;
-        this.#ringViews[id % capacity] = null;
-        this.#translateWindowRow(lines, id - trimmed, id % capacity);
-      }
+      for (let id = oldEnd; id < endId; id++) this.#translateWindowRow(lines, id - trimmed, id % capacity);
       const patchTo = Math.min(this.#windowDirtyTo, oldEnd - 1, endId - 1);
       for (let id = Math.max(this.#windowDirtyFrom, firstId); id <= patchTo; id++) this.#translateWindowRow(lines, id - trimmed, id % capacity);
     } else {
       // Packed (not a holey `new Array(n)`): frames are slices of it, read in tight loops.
       this.#ring = Array.from({ length: capacity }, () => '');
-      this.#ringCells = new Array<Buffer | null>(capacity).fill(null);
-      this.#ringViews = new Array<RowBytes | null>(capacity).fill(null);
+      if (this.#ringCells.length !== capacity) {
+        this.#ringCells = new Array<Buffer | null>(capacity).fill(null);
+        this.#ringViews = new Array<RowBytes | null>(capacity).fill(null);
+        this.#ringKnown = new Uint8Array(capacity);
+      } else {
+        this.#ringKnown.fill(0);
+      }
       for (let id = firstId; id < endId; id++) this.#translateWindowRow(lines, id - trimmed, id % capacity);
     }
     this.#windowFirstId = firstId;
@@ -588,32 +595,33 @@ export class TerminalScreen implements Disposable {
    */
   #translateWindowRow(lines: { get(y: number): CellLine | undefined }, y: number, k: number): void {
     const texts = this.#ring;
-    const cells = this.#ringCells;
+    const known = this.#ringKnown;
     const line = lines.get(y);
     if (!line) {
-      cells[k] = null;
+      known[k] = 0;
       texts[k] = '';
       return;
     }
     const data = line._data;
     const words = CELL_WORDS * line.length;
     if (!data || data.length < words) {
-      cells[k] = null;
+      known[k] = 0;
       texts[k] = rowText(line);
       return;
     }
     const bytes = this.#rowBytes(k, data, words);
-    const snap = cells[k];
-    if (snap && snap.length === bytes.length && bytes.equals(snap)) return;
+    const snap = this.#ringCells[k];
+    if (known[k] === 1 && snap!.length === bytes.length && bytes.equals(snap!)) return;
     texts[k] = rowText(line);
     // A combined character's text lives outside the cell words: never reuse such a row.
     if (hasCombinedCell(data, words)) {
-      cells[k] = null;
+      known[k] = 0;
       return;
     }
-    // The slot's snapshot is overwritten in place: one buffer per window row, not per repaint.
+    // One buffer per slot, overwritten in place: not one per repaint or per row scrolled in.
     if (snap && snap.length === bytes.length) snap.set(bytes);
-    else cells[k] = Buffer.from(bytes);
+    else this.#ringCells[k] = Buffer.from(bytes);
+    known[k] = 1;
   }
 
   /** The first `words` cell words of `data` as bytes, the view kept per slot while the row keeps its array. */
