@@ -54,6 +54,29 @@ describe('RowCache testers', () => {
     );
   });
 
+  it('find the first and last matching row of any range exactly as a plain scan, across frames and partly tested rows', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(fc.constantFrom(...ROWS), { minLength: 0, maxLength: 40 }), { minLength: 1, maxLength: 6 }),
+        fc.array(fc.tuple(fc.integer({ min: -3, max: 45 }), fc.integer({ min: -3, max: 45 }), fc.boolean()), { minLength: 1, maxLength: 12 }),
+        (frames, queries) => {
+          const cache = new RowCache();
+          const re = /hello|❯/u;
+          const holds = (line: string | undefined) => line !== undefined && testRegex(re, line);
+          for (const lines of frames) {
+            const t = cache.regex(re, lines);
+            for (const [from, to, last] of queries) {
+              const inRange = lines.map((l, i) => (i >= from && i < to && holds(l) ? i : -1)).filter((i) => i !== -1);
+              const want = inRange.length === 0 ? -1 : last ? inRange.at(-1)! : inRange[0]!;
+              expect(last ? t.lastMatch(from, to) : t.firstMatch(from, to)).toBe(want);
+            }
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
   it('finds the scroll between two frames, so rows that moved keep their answers', () => {
     const cache = new RowCache();
     const a = Array.from({ length: 100 }, (_, i) => `row ${i}`);

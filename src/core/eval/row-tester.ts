@@ -154,11 +154,37 @@ export class RowTester {
     return code;
   }
 
-  /** The first row in [from, to) the predicate holds for, or -1 (rows past the frame hold none). */
+  /**
+   * The first row in [from, to) the predicate holds for, or -1 (rows past the frame hold none).
+   * Rows are tested in order up to the match, as a plain scan would; runs of rows known not to
+   * match are skipped with native searches for the next untested or matching row.
+   */
   firstMatch(from: number, to: number): number {
     const end = Math.min(to, this.lines.length);
     const results = this.results;
-    for (let i = Math.max(0, from); i < end; i += 1) if ((results[i] || this.code(i)) === ROW_MATCH) return i;
+    let i = Math.max(0, from);
+    while (i < end) {
+      const match = nextIndex(results, ROW_MATCH, i, end);
+      const untested = nextIndex(results, ROW_UNTESTED, i, match === -1 ? end : match);
+      if (untested === -1) return match;
+      if (this.code(untested) === ROW_MATCH) return untested;
+      i = untested + 1;
+    }
+    return -1;
+  }
+
+  /** The last row in [from, to) the predicate holds for, or -1: {@link firstMatch} from the other end. */
+  lastMatch(from: number, to: number): number {
+    const start = Math.max(0, from);
+    const results = this.results;
+    let i = Math.min(to, this.lines.length) - 1;
+    while (i >= start) {
+      const match = prevIndex(results, ROW_MATCH, i, start);
+      const untested = prevIndex(results, ROW_UNTESTED, i, match === -1 ? start : match + 1);
+      if (untested === -1) return match;
+      if (this.code(untested) === ROW_MATCH) return untested;
+      i = untested - 1;
+    }
     return -1;
   }
 
@@ -166,6 +192,20 @@ export class RowTester {
   codeOf(line: string): number {
     return this.predicate(line) ? ROW_MATCH : ROW_NO_MATCH;
   }
+}
+
+/** The first index in [from, end) holding `code`, or -1. */
+function nextIndex(results: Uint8Array, code: number, from: number, end: number): number {
+  if (from >= end) return -1;
+  const i = results.indexOf(code, from);
+  return i !== -1 && i < end ? i : -1;
+}
+
+/** The last index in [start, from] holding `code`, or -1. */
+function prevIndex(results: Uint8Array, code: number, from: number, start: number): number {
+  if (from < start) return -1;
+  const i = results.lastIndexOf(code, from);
+  return i >= start ? i : -1;
 }
 
 function computeDiff(prev: readonly string[], next: readonly string[]): FrameDiff {

@@ -1,5 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { SectionDef } from '../spec/types.js';
+import { RowCache } from './row-tester.js';
 import { resolveSections, sectionText } from './sections.js';
 
 const D = '─'.repeat(40);
@@ -150,5 +152,55 @@ describe('sectionText', () => {
     expect(sectionText(sections, undefined, 'a\nb')).toBe('a\nb');
     expect(sectionText(sections, 'top', 'a\nb')).toBe('a');
     expect(sectionText(sections, 'missing', 'a\nb')).toBe('');
+  });
+});
+
+describe('resolveSections — anchor search', () => {
+  const ROWS = ['', D, '❯ ', '❯ 1. Yes', '  2. No', 'text', '✻ Thinking…', ' Do you want to proceed?'];
+  const PATTERNS = ['^[─╌]+$', '\\S', '^❯', '1\\.', '^(?![─╌]+$)', '^$', 'No'];
+  const candidate = fc.record({
+    anchor: fc.constantFrom(...PATTERNS),
+    prev: fc.option(fc.constantFrom(...PATTERNS), { nil: undefined }),
+    next: fc.option(fc.constantFrom(...PATTERNS), { nil: undefined }),
+  });
+
+  /** The anchor row by definition: per candidate the first (or last) row whose context rows exist and match; the topmost wins. */
+  function plainAnchor(cands: Array<{ anchor: string; prev?: string; next?: string }>, last: boolean, lines: string[]): number {
+    let best = -1;
+    for (const c of cands) {
+      const at = (i: number) => new RegExp(c.anchor, 'u').test(lines[i]!)
+        && (c.prev === undefined || (i > 0 && new RegExp(c.prev, 'u').test(lines[i - 1]!)))
+        && (c.next === undefined || (i < lines.length - 1 && new RegExp(c.next, 'u').test(lines[i + 1]!)));
+      const rows = lines.map((_, i) => i).filter(at);
+      const found = rows.length === 0 ? -1 : last ? rows.at(-1)! : rows[0]!;
+      if (found !== -1 && (best === -1 || found < best)) best = found;
+    }
+    return best;
+  }
+
+  it('finds the same anchor row as a row-by-row scan, frame after frame on one row cache', () => {
+    fc.assert(
+      fc.property(
+        fc.array(candidate, { minLength: 1, maxLength: 3 }),
+        fc.boolean(),
+        fc.array(fc.array(fc.constantFrom(...ROWS), { minLength: 0, maxLength: 30 }), { minLength: 1, maxLength: 5 }),
+        (cands, last, frames) => {
+          const def: SectionDef = {
+            anchor: cands.map((c) => c.anchor),
+            anchor_context: cands.map((c) => ({ ...(c.prev !== undefined && { prev: c.prev }), ...(c.next !== undefined && { next: c.next }) })),
+            anchor_last: last,
+            anchor_miss: 'empty',
+          };
+          const cache = new RowCache();
+          for (const lines of frames) {
+            const want = plainAnchor(cands, last, lines);
+            const [s] = resolveSections({ s: def }, lines, undefined, cache);
+            expect(s!.fromLine).toBe(want === -1 ? 0 : want);
+            expect(s!.toLine).toBe(want === -1 ? 0 : lines.length);
+          }
+        },
+      ),
+      { numRuns: 400 },
+    );
   });
 });

@@ -259,20 +259,50 @@ function candidateAt(r: CandidateRows, i: number, total: number): boolean {
   return true;
 }
 
+/**
+ * Last anchor row. The scan jumps between rows the anchor matches (and, with a `next` context,
+ * rows the context matches right below): a frame of 240 rows mostly costs a few searches of the
+ * testers' known answers, not a visit per row — even for an anchor like `\S` whose context
+ * matches nowhere.
+ */
 function findCandidateLast(c: AnchorCandidate, lines: string[], total: number, cache: RowCache): number {
   const rows = candidateRows(c, lines, cache);
-  for (let i = total - 1; i >= 0; i -= 1) if (candidateAt(rows, i, total)) return i;
+  let end = total; // candidates lie in [0, end)
+  while (end > 0) {
+    const i = rows.re.lastMatch(0, end);
+    if (i === -1) return -1;
+    if (rows.next) {
+      // The context row of an anchor at i ≤ k is at most k + 1.
+      const j = rows.next.lastMatch(1, i + 2);
+      if (j === -1) return -1;
+      if (j !== i + 1) { end = j; continue; }
+    }
+    if (candidateAt(rows, i, total)) return i;
+    end = i;
+  }
   return -1;
 }
 
 /**
- * First matching line. Scanning past the best index found so far cannot change the topmost
- * result, so the scan stops there (keeps multi-candidate anchors linear on tall frames).
+ * First anchor row, jumping like {@link findCandidateLast}. Scanning past the best index found
+ * so far cannot change the topmost result, so the scan stops there (keeps multi-candidate anchors
+ * linear on tall frames).
  */
 function findCandidateFirst(c: AnchorCandidate, lines: string[], total: number, bestSoFar: number, cache: RowCache): number {
   const stop = bestSoFar === -1 ? total : bestSoFar;
   const rows = candidateRows(c, lines, cache);
-  for (let i = 0; i < stop; i += 1) if (candidateAt(rows, i, total)) return i;
+  let from = 0; // candidates lie in [from, stop)
+  while (from < stop) {
+    const i = rows.re.firstMatch(from, stop);
+    if (i === -1) return -1;
+    if (rows.next) {
+      const j = rows.next.firstMatch(i + 1, Math.min(stop, total - 1) + 1);
+      if (j === -1) return -1;
+      if (j !== i + 1) { from = j - 1; continue; }
+    }
+    if (candidateAt(rows, i, total)) return i;
+    from = i + 1;
+  }
   return -1;
 }
 
