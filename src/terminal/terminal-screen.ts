@@ -151,10 +151,11 @@ export class TerminalScreen implements Disposable {
   #ring: string[] = [];
   /**
    * The cell words of each ring row as last translated, as bytes (null: no buffer yet; valid only
-   * where `#ringKnown` says so — not for a combined character, whose text lives outside). TUIs built on Ink erase and rewrite their whole
-   * bottom block on every spinner frame, so most rows reported dirty hold the same cells as before;
-   * comparing them (one `memcmp`, about twice as fast as a JS loop over the content words) is far
-   * cheaper than building the string again. Attribute-only changes are retranslated, to the same text.
+   * where `#ringKnown` says so — not for a combined character, whose text lives outside). TUIs
+   * built on Ink erase and rewrite their whole bottom block on every spinner frame, so most rows
+   * reported dirty hold the same cells as before; comparing them (one `memcmp`, about twice as fast
+   * as a JS loop over the content words) is far cheaper than building the string again.
+   * Attribute-only changes are retranslated, to the same text.
    */
   #ringCells: Array<Buffer | null> = [];
   /**
