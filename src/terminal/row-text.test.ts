@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import xtermHeadless from '@xterm/headless';
 import { describe, expect, it } from 'vitest';
-import { rowText, type CellLine } from './row-text.js';
+import { cellText, rowText, type CellLine } from './row-text.js';
 
 const { Terminal } = xtermHeadless;
 
@@ -23,9 +23,15 @@ describe('rowText', () => {
         const term = new Terminal({ cols, rows: 6, allowProposedApi: true });
         const writer = (term as unknown as { _core: { _writeBuffer: { writeSync(d: string): void } } })._core._writeBuffer;
         writer.writeSync(pieces.join(''));
+        // Without combining marks every row's text is in its cells; with them, cellText says so.
+        const combining = pieces.some((p) => /\p{M}|\u{1F3FD}/u.test(p));
         for (let y = 0; y < 6; y++) {
           const line = lineOf(term, y);
-          expect(rowText(line)).toBe(line.translateToString(true).trimEnd());
+          const want = line.translateToString(true).trimEnd();
+          expect(rowText(line)).toBe(want);
+          const fromCells = cellText(line);
+          if (fromCells !== null) expect(fromCells).toBe(want);
+          if (!combining) expect(fromCells).not.toBeNull();
         }
         term.dispose();
       }),
@@ -36,5 +42,6 @@ describe('rowText', () => {
   it('falls back to xterm when the cell words are not readable', () => {
     const line: CellLine = { length: 4, translateToString: () => 'ab  ' };
     expect(rowText(line)).toBe('ab');
+    expect(cellText(line)).toBeNull();
   });
 });

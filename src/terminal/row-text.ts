@@ -35,20 +35,20 @@ function unitsView(n: number): Uint16Array {
   return (views[n] ??= units.subarray(0, n));
 }
 
-/**
- * Whether one of the first `words` cell words of `data` holds a combined character, whose text
- * lives outside the cell words (the cells alone then do not tell the row's text).
- */
-export function hasCombinedCell(data: Uint32Array, words: number): boolean {
-  for (let w = 0; w < words; w += CELL_WORDS) if (data[w]! & IS_COMBINED_MASK) return true;
-  return false;
-}
-
 /** `line.translateToString(true).trimEnd()`, built from the cell words when they are readable. */
 export function rowText(line: CellLine): string {
+  return cellText(line) ?? line.translateToString(true).trimEnd();
+}
+
+/**
+ * The row's text as {@link rowText} gives it, from the cell words alone — or null when they do
+ * not tell it: unreadable words, or a combined character (its text lives outside the cells). A
+ * caller that keeps rows by their cells learns from the null that this row cannot be kept so.
+ */
+export function cellText(line: CellLine): string | null {
   const data = line._data;
   const cols = line.length;
-  if (!data || typeof cols !== 'number' || data.length < cols * CELL_WORDS) return line.translateToString(true).trimEnd();
+  if (!data || typeof cols !== 'number' || data.length < cols * CELL_WORDS) return null;
   // translateToString(true) stops at the last cell with content (plus its width).
   let end = 0;
   for (let c = cols - 1; c >= 0; c -= 1) {
@@ -67,7 +67,7 @@ export function rowText(line: CellLine): string {
   for (let c = 0; c < end; ) {
     const w = data[c * CELL_WORDS]!;
     // A combined character's text lives outside the cell words.
-    if (w & IS_COMBINED_MASK) return line.translateToString(true).trimEnd();
+    if (w & IS_COMBINED_MASK) return null;
     const cp = w & CODEPOINT_MASK;
     if (cp === 0) {
       units[n++] = 0x20; // an empty cell reads as a space, as in xterm

@@ -8,7 +8,7 @@ const FRAGMENTS = [
   'hello', 'spinner ⠋', 'line\r\n'.repeat(7), '✻ Thinking… (3s · esc to interrupt)', '\r\n', '\r\n\r\n\r\n', '\n',
   '\x1b[2K', '\x1b[1A', '\x1b[3A\x1b[2K', '\x1b[H', '\x1b[2J', '\x1b[3J', '\x1b[J', '\x1b[K',
   '\x1b[5;1H', '\x1b[2;4r', '\x1b[r', '\x1b[S', '\x1b[T', '\x1bM', '\x1b[2L', '\x1b[2M', '\x1b[3P', '\x1b[4@',
-  '\x1b[?1049h', '\x1b[?1049l', '\x1bc', '日本語', '\x1b[31mred\x1b[0m', 'x'.repeat(30),
+  '\x1b[?1049h', '\x1b[?1049l', '\x1bc', '日本語', 'e\u0301', 'e\u0300', '\x1b[31mred\x1b[0m', 'x'.repeat(30),
 ];
 
 function fresh(data: string[], cols: number, rows: number, scrollback: number, resizeAt: number | null): TerminalScreen {
@@ -47,6 +47,15 @@ describe('TerminalScreen row cache', () => {
     expect(live.scrollbackLines()).toEqual(ref.scrollbackLines());
     expect(live.guardFrame()).toEqual(ref.guardFrame());
     expect(live.guardFrame().lines).toContain('edited');
+  });
+
+  it('never keeps a row with a combined character by its cells (its text lives outside them)', () => {
+    const live = new TerminalScreen({ cols: 10, rows: 3, scrollback: 0 });
+    live.write('e\u0301');
+    expect(live.viewportLines()).toEqual(['e\u0301']);
+    // Same cell words (a combined cell holds a flag and a width), another text.
+    live.write('\r\x1b[2Ke\u0300');
+    expect(live.viewportLines()).toEqual(['e\u0300']);
   });
 
   it('reads rows that scroll into a reused ring slot right, whether or not their cells equal the old occupant', () => {

@@ -12,7 +12,7 @@ import { TerminalError, assertDimension } from './errors.js';
 import { ListenerSet, warnListenerError, type ListenerErrorSink } from './listener-set.js';
 import { readTerminalModes, type TerminalModes } from './terminal-modes.js';
 import type { Disposable } from './transport.js';
-import { CELL_WORDS, hasCombinedCell, rowText, type CellLine } from './row-text.js';
+import { CELL_WORDS, cellText, rowText, type CellLine } from './row-text.js';
 import { GUARD_FRAME_SCROLLBACK_LINES, type GuardFrame } from '../core/screen/guard-frame.js';
 
 const { Terminal } = xtermHeadless;
@@ -613,12 +613,14 @@ export class TerminalScreen implements Disposable {
     const bytes = this.#rowBytes(k, data, words);
     const snap = this.#ringCells[k];
     if (known[k] === 1 && snap!.length === bytes.length && bytes.equals(snap!)) return;
-    texts[k] = rowText(line);
+    const text = cellText(line);
     // A combined character's text lives outside the cell words: never reuse such a row.
-    if (hasCombinedCell(data, words)) {
+    if (text === null) {
       known[k] = 0;
+      texts[k] = rowText(line);
       return;
     }
+    texts[k] = text;
     // One buffer per slot, overwritten in place: not one per repaint or per row scrolled in.
     if (snap && snap.length === bytes.length) snap.set(bytes);
     else this.#ringCells[k] = Buffer.from(bytes);
