@@ -87,14 +87,17 @@ function copyButton(b: ModalButton): ModalButton {
 
 const lastButtons = new WeakMap<object, { haystack: string; fields: unknown[]; buttons: ModalButton[] }>();
 
+/** The fields of a buttons rule its parse depends on. */
+const BUTTON_RULE_KEYS = ['pattern', 'flags', 'label_group', 'key_group', 'key_for_index', 'continuation_lines', 'cursor_marker', 'select_mode'] as const;
+
 function buttonRuleFields(rule: ExtractButtons): unknown[] {
-  const r = rule as unknown as Record<string, unknown>;
-  return [r.pattern, r.flags, r.label_group, r.key_group, r.key_for_index, r.continuation_lines, r.cursor_marker, r.select_mode];
+  return BUTTON_RULE_KEYS.map((k) => rule[k]);
 }
 
+/** Compared in place: this runs on every evaluation of a modal state. */
 function sameButtonRule(fields: unknown[], rule: ExtractButtons): boolean {
-  const now = buttonRuleFields(rule);
-  return now.every((v, i) => v === fields[i]);
+  for (let i = 0; i < BUTTON_RULE_KEYS.length; i += 1) if (rule[BUTTON_RULE_KEYS[i]!] !== fields[i]) return false;
+  return true;
 }
 
 function parseButtons(rule: ExtractButtons, haystack: string): ModalButton[] {

@@ -250,13 +250,9 @@ function candidateRows(c: AnchorCandidate, lines: string[], cache: RowCache): Ca
   };
 }
 
-/** Whether row i is this candidate's anchor. A context regex on a neighbour row that does not exist fails. */
-function candidateAt(r: CandidateRows, i: number, total: number): boolean {
-  if (!r.re.test(i)) return false;
-  const { prev, next } = r;
-  if (prev && !(i > 0 && prev.test(i - 1))) return false;
-  if (next && !(i < total - 1 && next.test(i + 1))) return false;
-  return true;
+/** Whether row i is this candidate's anchor. A context regex on a neighbour row that does not exist fails (`test` is false off the frame). */
+function candidateAt(r: CandidateRows, i: number): boolean {
+  return r.re.test(i) && (!r.prev || r.prev.test(i - 1)) && (!r.next || r.next.test(i + 1));
 }
 
 /**
@@ -277,7 +273,7 @@ function findCandidateLast(c: AnchorCandidate, lines: string[], total: number, c
       if (j === -1) return -1;
       if (j !== i + 1) { end = j; continue; }
     }
-    if (candidateAt(rows, i, total)) return i;
+    if (candidateAt(rows, i)) return i;
     end = i;
   }
   return -1;
@@ -300,7 +296,7 @@ function findCandidateFirst(c: AnchorCandidate, lines: string[], total: number, 
       if (j === -1) return -1;
       if (j !== i + 1) { from = j - 1; continue; }
     }
-    if (candidateAt(rows, i, total)) return i;
+    if (candidateAt(rows, i)) return i;
     from = i + 1;
   }
   return -1;
