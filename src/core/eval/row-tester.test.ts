@@ -55,26 +55,49 @@ describe('RowCache testers', () => {
   });
 
   it('find the first and last matching row of any range exactly as a plain scan, across frames and partly tested rows', () => {
+    // Matches are rare and many rows are tested beforehand, so scans cross long runs of rows
+    // known not to match (where they search natively) as well as untested rows.
+    const sparse = ['', '', 'x', 'y y', '─'.repeat(4), '  2. No', 'hello'];
+    // Which rows are tested before the queries: a random half, or all but a few.
+    const pretested = fc.oneof(
+      fc.array(fc.boolean(), { maxLength: 60 }).map((mask) => (i: number) => mask[i] === true),
+      fc.array(fc.nat(999), { maxLength: 4 }).map((left) => (i: number, n: number) => !left.some((k) => Math.floor((k * n) / 1000) === i)),
+    );
     fc.assert(
       fc.property(
-        fc.array(fc.array(fc.constantFrom(...ROWS), { minLength: 0, maxLength: 40 }), { minLength: 1, maxLength: 6 }),
-        fc.array(fc.tuple(fc.integer({ min: -3, max: 45 }), fc.integer({ min: -3, max: 45 }), fc.boolean()), { minLength: 1, maxLength: 12 }),
+        fc.array(fc.tuple(fc.array(fc.constantFrom(...sparse), { minLength: 0, maxLength: 60 }), pretested), { minLength: 1, maxLength: 6 }),
+        fc.array(fc.tuple(fc.integer({ min: -3, max: 65 }), fc.integer({ min: -3, max: 65 }), fc.boolean()), { minLength: 1, maxLength: 12 }),
         (frames, queries) => {
           const cache = new RowCache();
-          const re = /hello|❯/u;
-          const holds = (line: string | undefined) => line !== undefined && testRegex(re, line);
-          for (const lines of frames) {
+          const re = /hello/u;
+          for (const [lines, pretest] of frames) {
             const t = cache.regex(re, lines);
+            lines.forEach((_, i) => { if (pretest(i, lines.length)) t.code(i); });
             for (const [from, to, last] of queries) {
-              const inRange = lines.map((l, i) => (i >= from && i < to && holds(l) ? i : -1)).filter((i) => i !== -1);
+              const inRange = lines.map((l, i) => (i >= from && i < to && testRegex(re, l) ? i : -1)).filter((i) => i !== -1);
               const want = inRange.length === 0 ? -1 : last ? inRange.at(-1)! : inRange[0]!;
               expect(last ? t.lastMatch(from, to) : t.firstMatch(from, to)).toBe(want);
             }
           }
         },
       ),
-      { numRuns: 300 },
+      { numRuns: 500 },
     );
+  });
+
+  it('past a long run of rows known not to match, still test the untested row and stop at the range end', () => {
+    const lines = [...Array<string>(12).fill('x'), 'hello', 'x', 'hello'];
+    const t = new RowCache().regex(/hello/u, lines);
+    for (let i = 0; i < 12; i += 1) t.code(i); // rows 0–11 known, 12 (a match) untested
+    expect(t.firstMatch(0, 15)).toBe(12);
+    expect(t.firstMatch(0, 12)).toBe(-1); // the match at the range end is outside it
+    // And upwards: rows 1–12 known, the match at row 0 (the range start) untested.
+    const up = ['hello', ...Array<string>(12).fill('x')];
+    const u = new RowCache().regex(/hello/u, up);
+    for (let i = 1; i < 13; i += 1) u.code(i);
+    expect(u.lastMatch(1, 13)).toBe(-1);
+    expect(u.lastMatch(0, 13)).toBe(0);
+    expect(u.lastMatch(0, 13)).toBe(0); // now known: found by the native search itself
   });
 
   it('finds the scroll between two frames, so rows that moved keep their answers', () => {
