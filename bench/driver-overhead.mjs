@@ -11,9 +11,9 @@
  * Runs are interleaved and the median of each is reported.
  */
 import { largeSession } from './large-session.mjs';
-import { replayBare } from './xterm-bare.mjs';
+import { bareReplayMs } from './xterm-bare.mjs';
 
-const { castPath, cast, spec, replaySession } = await largeSession();
+const { cast, spec, replaySession } = await largeSession();
 const bytes = cast.events.reduce((s, e) => (e.type === 'o' ? s + Buffer.byteLength(e.data) : s), 0);
 
 function runDriver() {
@@ -32,10 +32,10 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const bare = [];
 const driver = [];
 let last;
-await replayBare(castPath, { runs: 1 }); // warm-up (JIT, file cache)
+bareReplayMs(cast); // warm-up (JIT)
 runDriver();
 for (let i = 0; i < RUNS; i++) {
-  bare.push((await replayBare(castPath, { runs: 1 })).ms);
+  bare.push(bareReplayMs(cast).ms);
   last = runDriver();
   driver.push(last.ms);
 }

@@ -3,7 +3,7 @@
  * Where the driver's overhead over bare @xterm/headless goes, on the same large recording as
  * driver-overhead.mjs, in one process with interleaved runs (medians of BENCH_RUNS, default 5):
  *
- *   bare      every output chunk written into a bare headless terminal;
+ *   bare      every output chunk (and resize) written into a bare headless terminal (xterm-bare.mjs);
  *   screen    the same through TerminalScreen, with a guard frame read after every third chunk
  *             (about the driver's evaluation cadence on this recording: 3357 evaluations for
  *             9788 chunks) — the cost of keeping the screen readable;
@@ -16,14 +16,13 @@
  */
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import xtermHeadless from '@xterm/headless';
 import { largeSession } from './large-session.mjs';
+import { bareReplayMs } from './xterm-bare.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const { TerminalScreen } = await import(resolve(here, '../dist/terminal/index.js'));
 const { cast, spec: full, replaySession } = await largeSession();
 const empty = { ...full, sections: {}, transitions: [], signal_rules: [], notifications: [], control_bar: [] };
-const output = cast.events.filter((e) => e.type === 'o').map((e) => e.data);
 const { width: cols, height: rows } = cast.header;
 
 function timed(run) {
@@ -33,19 +32,19 @@ function timed(run) {
 }
 
 const variants = {
-  bare: () => {
-    const term = new xtermHeadless.Terminal({ cols, rows, scrollback: 2000, allowProposedApi: true });
-    const ms = timed(() => { for (const data of output) term._core._writeBuffer.writeSync(data); });
-    term.dispose();
-    return ms;
-  },
+  bare: () => bareReplayMs(cast).ms,
   screen: () => {
     const screen = new TerminalScreen({ cols, rows, scrollback: 2000 });
     const ms = timed(() => {
       let i = 0;
-      for (const data of output) {
-        screen.write(data);
-        if (++i % 3 === 0) screen.guardFrame();
+      for (const event of cast.events) {
+        if (event.type === 'r') {
+          const [c, r] = event.data.split('x').map(Number);
+          screen.resize(c, r);
+        } else if (event.type === 'o') {
+          screen.write(event.data);
+          if (++i % 3 === 0) screen.guardFrame();
+        }
       }
     });
     screen.dispose();

@@ -33,6 +33,33 @@ export async function loadRecording(castPath) {
 }
 
 /**
+ * One timed replay of a parsed recording's `o` (and `r`) events into a fresh bare headless
+ * terminal: the baseline every pipeline figure is compared with.
+ *
+ * @param {{ header: { width: number, height: number }, events: Array<{ type: string, data: string }> }} cast
+ * @returns {{ ms: number, finalText: string }}
+ */
+export function bareReplayMs(cast) {
+  const term = new xtermHeadless.Terminal({ cols: cast.header.width, rows: cast.header.height, scrollback: 2000, allowProposedApi: true });
+  const writeBuffer = term._core._writeBuffer;
+  const started = process.hrtime.bigint();
+  for (const event of cast.events) {
+    if (event.type === 'o') {
+      writeBuffer.writeSync(event.data);
+    } else if (event.type === 'r') {
+      const [cols, rows] = event.data.split('x').map(Number);
+      term.resize(cols, rows);
+    }
+  }
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  const buffer = term.buffer.active;
+  const lines = [];
+  for (let y = buffer.baseY; y < buffer.baseY + term.rows; y++) lines.push(buffer.getLine(y)?.translateToString(true).trimEnd() ?? '');
+  term.dispose();
+  return { ms, finalText: lines.join('\n') };
+}
+
+/**
  * Replays the recording's `o` (and `r`) events into a bare headless terminal, timed.
  *
  * @param {string} castPath - recording to replay.
@@ -42,32 +69,18 @@ export async function loadRecording(castPath) {
 export async function replayBare(castPath = DEFAULT_CAST, options = {}) {
   const cast = await loadRecording(castPath);
   const runs = Math.max(1, options.runs ?? 1);
-  const chunks = cast.events.filter((e) => e.type === 'o' || e.type === 'r');
+  const chunks = cast.events.filter((e) => e.type === 'o' || e.type === 'r').length;
   const bytes = cast.events.reduce((sum, e) => (e.type === 'o' ? sum + Buffer.byteLength(e.data) : sum), 0);
   const times = [];
   let finalText = '';
   for (let run = 0; run < runs; run++) {
-    const term = new xtermHeadless.Terminal({ cols: cast.header.width, rows: cast.header.height, scrollback: 2000, allowProposedApi: true });
-    const writeBuffer = term._core._writeBuffer;
-    const started = process.hrtime.bigint();
-    for (const event of chunks) {
-      if (event.type === 'o') {
-        writeBuffer.writeSync(event.data);
-      } else {
-        const [cols, rows] = event.data.split('x').map(Number);
-        term.resize(cols, rows);
-      }
-    }
-    times.push(Number(process.hrtime.bigint() - started) / 1e6);
-    const buffer = term.buffer.active;
-    const lines = [];
-    for (let y = buffer.baseY; y < buffer.baseY + term.rows; y++) lines.push(buffer.getLine(y)?.translateToString(true).trimEnd() ?? '');
-    finalText = lines.join('\n');
-    term.dispose();
+    const r = bareReplayMs(cast);
+    times.push(r.ms);
+    finalText = r.finalText;
   }
   times.sort((a, b) => a - b);
   const ms = times[Math.floor(times.length / 2)];
-  return { bytes, ms, mbPerS: bytes / 1e6 / (ms / 1000), chunks: chunks.length, finalText };
+  return { bytes, ms, mbPerS: bytes / 1e6 / (ms / 1000), chunks, finalText };
 }
 
 const isMain = process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
