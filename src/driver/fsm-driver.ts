@@ -472,18 +472,28 @@ export class FsmDriver {
       this.#commit(explained.fired ?? fired, explained, now);
     }
     this.#markReady();
-    this.#emitState(reason === 'init' || reason === 'reload' || reason === 'refresh', viewportText, { sections, text: frameText, viewport });
-    this.#sender.afterEvaluation();
-    if (this.#status() === 'generating') this.#lastBusyAt = now;
-
     // A self-transition ("*" → the current state, §13.24) is committed as the reference does,
     // but never chained: its guard stays true and would spin.
-    if (fired && fired.to !== from && this.#chainedTransitions < MAX_CHAINED_TRANSITIONS) {
-      // §15.6: settle chains (A→B→C) at once instead of waiting for output or a wake from a stale table.
+    const movedState = fired !== null && fired.to !== from;
+    const force = reason === 'init' || reason === 'reload' || reason === 'refresh';
+    this.#afterDecision(force, viewportText, { sections, text: frameText, viewport }, now, movedState, soonestFlipMs(ev));
+  }
+
+  /**
+   * What follows every decision, full or re-decided: the state emitted, the sender told, and the
+   * timers armed. After a move to another state the wake comes at once (up to
+   * MAX_CHAINED_TRANSITIONS in a row), so chains (A→B→C, §15.6) settle instead of waiting for
+   * output or a wake from a stale table; otherwise `soonestMs` from now.
+   */
+  #afterDecision(force: boolean, viewportText: () => string, view: { sections: ResolvedSection[]; text: () => string; viewport: readonly string[] }, now: number, movedState: boolean, soonestMs: number): void {
+    this.#emitState(force, viewportText, view);
+    this.#sender.afterEvaluation();
+    if (this.#status() === 'generating') this.#lastBusyAt = now;
+    if (movedState && this.#chainedTransitions < MAX_CHAINED_TRANSITIONS) {
       this.#chainedTransitions += 1;
       this.#armWake(0);
     } else {
-      this.#scheduleWake(ev);
+      this.#scheduleWake(soonestMs);
     }
     this.#scheduleStallWatchdog(now);
     this.#scheduleRedrawNudge(now);
@@ -533,15 +543,11 @@ export class FsmDriver {
     // A commit keeps an explained table and starts a new state: the full evaluation does that.
     if (decision.firedTo !== null) return false;
     this.#reusedEvalCount += 1;
-    // Explained on the shared row cache, so the session's testers stay on the recorded frame.
+    // Explained (when asked) on the default row cache, not the session's: the session's testers
+    // stay on the recorded frame the next re-decisions check against.
     this.#lastExplain = { input, extras: {}, explained: undefined };
     this.#prevFrame = { lines: frame.lines, sections };
-    this.#emitState(false, viewportText, { sections, text: frameText, viewport });
-    this.#sender.afterEvaluation();
-    if (this.#status() === 'generating') this.#lastBusyAt = now;
-    this.#scheduleWakeIn(decision.soonestMs);
-    this.#scheduleStallWatchdog(now);
-    this.#scheduleRedrawNudge(now);
+    this.#afterDecision(false, viewportText, { sections, text: frameText, viewport }, now, false, decision.soonestMs);
     return true;
   }
 
@@ -721,13 +727,11 @@ export class FsmDriver {
     }, delayMs);
   }
 
-  /** Re-evaluate when the soonest time condition or hold could flip (§10.1), ≤ 2 s in approval. */
-  #scheduleWake(ev: FsmEvaluation): void {
-    this.#scheduleWakeIn(soonestFlipMs(ev));
-  }
-
-  /** Arms the wake `soonest` ms from now (+slack, floored), or none; ≤ 2 s in approval. */
-  #scheduleWakeIn(soonestMs: number): void {
+  /**
+   * Re-evaluate when the soonest time condition or hold could flip (§10.1): `soonestMs` from now
+   * (+slack, floored), or never (Infinity); at most 2 s away in approval.
+   */
+  #scheduleWake(soonestMs: number): void {
     let soonest = soonestMs;
     if (this.#status() === 'approval') soonest = Math.min(soonest, APPROVAL_REFRESH_MS);
     if (!Number.isFinite(soonest)) {

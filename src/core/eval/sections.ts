@@ -68,7 +68,7 @@ export function resolveSections(
       }
     }
     if (to < from) to = from;
-    out[k] = lazySection(id, from, to, lines, screen, reads);
+    out[k] = new LazySection(id, from, to, lines, screen, reads);
   }
   return out;
 }
@@ -78,7 +78,7 @@ export function resolveSections(
  * the one they were resolved on (see FrameReads), whose text may differ inside them.
  */
 export function rebindSections(sections: readonly ResolvedSection[], lines: string[], screen?: string | (() => string)): ResolvedSection[] {
-  return sections.map((s) => lazySection(s.id, s.fromLine, s.toLine, lines, screen, undefined));
+  return sections.map((s) => new LazySection(s.id, s.fromLine, s.toLine, lines, screen, undefined));
 }
 
 /** A definitions object's ids and (sanitised) definitions in key order, and each id's position. */
@@ -371,10 +371,6 @@ const TEXT_PROPERTY: PropertyDescriptor = {
     return LazySection.textOf(this);
   },
 };
-
-function lazySection(id: string, fromLine: number, toLine: number, lines: string[], screen: string | (() => string) | undefined, reads: FrameReads | undefined): ResolvedSection {
-  return new LazySection(id, fromLine, toLine, lines, screen, reads);
-}
 
 function joinRange(lines: string[], from: number, to: number): string {
   if (to <= from) return '';
