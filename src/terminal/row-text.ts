@@ -37,7 +37,12 @@ function unitsView(n: number): Uint16Array {
 
 /** `line.translateToString(true).trimEnd()`, built from the cell words when they are readable. */
 export function rowText(line: CellLine): string {
-  return cellText(line) ?? line.translateToString(true).trimEnd();
+  return cellText(line) ?? xtermRowText(line);
+}
+
+/** The row's text as xterm builds it: for a row whose cells do not tell it ({@link cellText} gave null). */
+export function xtermRowText(line: CellLine): string {
+  return line.translateToString(true).trimEnd();
 }
 
 /**

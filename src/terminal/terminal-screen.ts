@@ -12,7 +12,7 @@ import { TerminalError, assertDimension } from './errors.js';
 import { ListenerSet, warnListenerError, type ListenerErrorSink } from './listener-set.js';
 import { readTerminalModes, type TerminalModes } from './terminal-modes.js';
 import type { Disposable } from './transport.js';
-import { CELL_WORDS, cellText, rowText, type CellLine } from './row-text.js';
+import { CELL_WORDS, cellText, rowText, xtermRowText, type CellLine } from './row-text.js';
 import { GUARD_FRAME_SCROLLBACK_LINES, type GuardFrame } from '../core/screen/guard-frame.js';
 
 const { Terminal } = xtermHeadless;
@@ -607,7 +607,7 @@ export class TerminalScreen implements Disposable {
     const words = CELL_WORDS * line.length;
     if (!data || data.length < words) {
       known[k] = 0;
-      texts[k] = rowText(line);
+      texts[k] = xtermRowText(line);
       return;
     }
     const bytes = this.#rowBytes(k, data, words);
@@ -617,7 +617,7 @@ export class TerminalScreen implements Disposable {
     // A combined character's text lives outside the cell words: never reuse such a row.
     if (text === null) {
       known[k] = 0;
-      texts[k] = rowText(line);
+      texts[k] = xtermRowText(line);
       return;
     }
     texts[k] = text;
