@@ -496,6 +496,21 @@ describe('FsmDriver spawn prime, watchdogs and controls', () => {
     expect(hits[0]).toMatchObject({ id: 'limit', signal_kind: 'usage_limit', params: { when: '5pm' } });
   });
 
+  it('reports a section-scoped signal rule only for text inside its section', () => {
+    // `prompt` is the last ❯ row and below: the same words above it are not the signal.
+    const spec = baseSpec({ signal_rules: [{ id: 'auth', kind: 'auth_error', section: 'prompt', pattern: '401 (?<what>unauthorized)' }] });
+    const h = harness(spec);
+    toIdle(h);
+    h.tx.emit(paint(['Agent v1', 'log: 401 unauthorized (old)', D, '❯ ', D]));
+    h.at(700);
+    expect(h.events.filter((e) => e.kind === 'signal_detected')).toHaveLength(0);
+    h.tx.emit(paint(['Agent v1', D, '❯ ', D, '  401 unauthorized: log in again']));
+    h.at(900);
+    const hits = h.events.filter((e) => e.kind === 'signal_detected');
+    expect(hits).toHaveLength(1);
+    expect(hits[0]).toMatchObject({ id: 'auth', signal_kind: 'auth_error', params: { what: 'unauthorized' } });
+  });
+
   it('answers a startup prompt with startup_dismiss, a bounded number of times', () => {
     const spec = baseSpec({ startup_dismiss: { patterns: [{ regex: 'Press Enter to continue' }], key: '\r', max_attempts: 2 } });
     const h = harness(spec);

@@ -670,8 +670,8 @@ export class FsmDriver {
 
   #evaluateSignals(viewport: readonly string[], viewportText: () => string): void {
     if (!this.#spec.signal_rules?.length) return;
-    const needsSections = this.#spec.signal_rules.some((r) => r.section !== undefined);
-    const sections = needsSections ? resolveSections(this.#spec.sections, viewport as string[], viewportText, this.#viewportRowCache) : [];
+    // Known per rule set (made with the spec): this runs on every evaluation.
+    const sections = this.#signals.needsSections ? resolveSections(this.#spec.sections, viewport as string[], viewportText, this.#viewportRowCache) : [];
     for (const hit of this.#signals.evaluate(sections, viewport, viewportText, this.#scheduler.now())) {
       this.#emit({ kind: 'signal_detected', id: hit.id, signal_kind: hit.kind, params: hit.params, text: hit.text });
     }

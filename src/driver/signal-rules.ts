@@ -34,6 +34,8 @@ export class SignalRuleSet {
   #rules: Compiled[];
   /** Per-row rule results carried across frames (rules run on every evaluation; rows repeat). */
   readonly #rows: RowCache;
+  /** Whether a rule reads a section: only then does `evaluate` need the viewport's sections (else pass []). */
+  readonly needsSections: boolean;
 
   /**
    * @param rules - the spec's signal rules.
@@ -48,6 +50,7 @@ export class SignalRuleSet {
       const re = compileRegex(rule.pattern, flags);
       if (re) this.#rules.push({ rule, re, lastAt: null, lastParamsKey: null });
     }
+    this.needsSections = this.#rules.some((c) => c.rule.section !== undefined);
   }
 
   /**
