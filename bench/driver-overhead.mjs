@@ -13,20 +13,10 @@
 import { largeSession } from './large-session.mjs';
 import { bareReplayMs } from './xterm-bare.mjs';
 
-const { cast, spec, replaySession } = await largeSession();
+const { cast, spec, driverReplay } = await largeSession();
 const bytes = cast.events.reduce((s, e) => (e.type === 'o' ? s + Buffer.byteLength(e.data) : s), 0);
 
-function runDriver() {
-  const t0 = process.hrtime.bigint();
-  const r = replaySession({ cast, spec, tailMs: 0 });
-  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-  const debug = r.driver.getFsmDebug();
-  const evals = debug.evalCount;
-  const reused = debug.reusedEvalCount;
-  const changes = r.changes.length;
-  r.driver.shutdown();
-  return { ms, evals, reused, changes };
-}
+const runDriver = () => driverReplay(spec);
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const bare = [];

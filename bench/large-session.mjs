@@ -17,12 +17,24 @@ export function largeCastPath() {
   return castPath;
 }
 
-/** The parsed recording, the spec, and the pipeline entry points from dist/. */
+/**
+ * The parsed recording, the spec, the pipeline entry points from dist/, and `driverReplay(spec)`:
+ * one timed replay of the recording through the whole driver (virtual time, no tail), with its
+ * evaluation counts; the driver is shut down before it returns.
+ */
 export async function largeSession() {
   const castPath = largeCastPath();
   const { parseAsciicast } = await import(resolve(here, '../dist/recording/index.js'));
   const { replaySession } = await import(resolve(here, '../dist/harness/replay-session.js'));
   const spec = JSON.parse(readFileSync(resolve(here, '../test/fixtures/specs/valid/claude-like.json'), 'utf8'));
   const cast = parseAsciicast(readFileSync(castPath, 'utf8'), castPath);
-  return { castPath, cast, spec, replaySession };
+  const driverReplay = (replaySpec) => {
+    const t0 = process.hrtime.bigint();
+    const r = replaySession({ cast, spec: replaySpec, tailMs: 0 });
+    const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+    const debug = r.driver.getFsmDebug();
+    r.driver.shutdown();
+    return { ms, evals: debug.evalCount, reused: debug.reusedEvalCount, changes: r.changes.length };
+  };
+  return { castPath, cast, spec, replaySession, driverReplay };
 }

@@ -30,15 +30,9 @@ const here = dirname(fileURLToPath(import.meta.url));
 const { TerminalScreen } = await import(resolve(here, '../dist/terminal/index.js'));
 const { ReplayTransport } = await import(resolve(here, '../dist/recording/index.js'));
 const { VirtualScheduler } = await import(resolve(here, '../dist/driver/schedulers.js'));
-const { cast, spec: full, replaySession } = await largeSession();
+const { cast, spec: full, driverReplay } = await largeSession();
 const empty = { ...full, sections: {}, transitions: [], signal_rules: [], notifications: [], control_bar: [] };
 const { width: cols, height: rows } = cast.header;
-
-function timed(run) {
-  const t0 = process.hrtime.bigint();
-  run();
-  return Number(process.hrtime.bigint() - t0) / 1e6;
-}
 
 /**
  * The driver's screen reads on this recording, as the number of chunks written before each
@@ -53,10 +47,7 @@ function driverReadPoints() {
   proto.write = function (data) { chunks += 1; return write.call(this, data); };
   proto.viewportLines = function () { points.add(chunks); return viewportLines.call(this); };
   try {
-    const r = replaySession({ cast, spec: full, tailMs: 0 });
-    const evaluations = r.driver.getFsmDebug().evalCount;
-    r.driver.shutdown();
-    return { points, evaluations };
+    return { points, evaluations: driverReplay(full).evals };
   } finally {
     proto.write = write;
     proto.viewportLines = viewportLines;
@@ -78,10 +69,10 @@ function feed(readAfter) {
     }
   });
   transport.onResize((size) => screen.resize(size.cols, size.rows));
-  const ms = timed(() => {
-    transport.spawn({ file: 'replay', args: [], cwd: '.', env: {}, cols, rows });
-    scheduler.advanceTo(transport.endTimeMs);
-  });
+  const t0 = process.hrtime.bigint();
+  transport.spawn({ file: 'replay', args: [], cwd: '.', env: {}, cols, rows });
+  scheduler.advanceTo(transport.endTimeMs);
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
   screen.dispose();
   return ms;
 }
@@ -92,18 +83,8 @@ const variants = {
   bare: () => bareReplayMs(cast).ms,
   fed: () => feed(null),
   reads: () => feed(points),
-  empty: () => {
-    let r;
-    const ms = timed(() => { r = replaySession({ cast, spec: empty, tailMs: 0 }); });
-    r.driver.shutdown();
-    return ms;
-  },
-  full: () => {
-    let r;
-    const ms = timed(() => { r = replaySession({ cast, spec: full, tailMs: 0 }); });
-    r.driver.shutdown();
-    return ms;
-  },
+  empty: () => driverReplay(empty).ms,
+  full: () => driverReplay(full).ms,
 };
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
