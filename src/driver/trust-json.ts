@@ -74,14 +74,14 @@ export function setGeminiFolderTrust(root: JsonObject, file: string, ws: string)
   // Our exact-path entry would be the longest match and so override a user's "DO_NOT_TRUST" on an ancestor.
   const distrustingAncestor = Object.keys(root).find((k) => root[k] === 'DO_NOT_TRUST' && k !== ws && ws.startsWith(k.endsWith(path.sep) ? k : k + path.sep));
   if (entry === undefined && distrustingAncestor !== undefined) {
-    return { skip: `${file} marks ${distrustingAncestor} (a parent of ${ws}) as DO_NOT_TRUST; that decision is left as it is` };
+    return { skip: `${file} marks ${distrustingAncestor} (a parent of ${ws}) as DO_NOT_TRUST; that decision is left as it is — change it there by hand to trust the folder` };
   }
   if (entry === undefined) {
     root[ws] = 'TRUST_FOLDER';
     return 'changed';
   }
   if (typeof entry === 'string' && GEMINI_TRUSTING_LEVELS.includes(entry)) return 'already';
-  if (entry === 'DO_NOT_TRUST') return { skip: `${file} marks ${ws} as DO_NOT_TRUST; that decision is left as it is` };
+  if (entry === 'DO_NOT_TRUST') return { skip: `${file} marks ${ws} as DO_NOT_TRUST; that decision is left as it is — change it there by hand to trust the folder` };
   return { refuse: `${file}: ${JSON.stringify(ws)} is ${JSON.stringify(entry)}, expected "TRUST_FOLDER", "TRUST_PARENT" or "DO_NOT_TRUST"; fix it by hand` };
 }
 

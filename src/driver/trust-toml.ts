@@ -79,7 +79,7 @@ function planTomlEdit(original: string, file: string, ws: string, scheme: TomlTr
   if (current !== undefined) {
     const verdict = scheme.judge(current);
     if (verdict === 'trusted') return { status: 'already', file, path: ws };
-    if (verdict === 'untrusted') return { status: 'skipped', file, path: ws, message: `${file} marks ${ws} as not trusted (${scheme.decidingKey} = ${formatTomlValue(current)}); that decision is left as it is` };
+    if (verdict === 'untrusted') return { status: 'skipped', file, path: ws, message: `${file} marks ${ws} as not trusted (${scheme.decidingKey} = ${formatTomlValue(current)}); that decision is left as it is — change it there by hand to trust the folder` };
     return untouched(`${scheme.decidingKey} of ${ws} is ${formatTomlValue(current)}, a value specterm does not know`);
   }
 
