@@ -113,6 +113,16 @@ describe('array form {settings_path, key}', () => {
     expect(fs.statSync(file()).mode & 0o777).toBe(0o444);
   });
 
+  it('leaves a settings file that is not valid UTF-8 byte-identical', () => {
+    const before = Buffer.concat([Buffer.from('{"name": "caf'), Buffer.from([0xe9]), Buffer.from('"}\n')]);
+    fs.mkdirSync(path.dirname(file()), { recursive: true });
+    fs.writeFileSync(file(), before);
+    const r = applyPreLaunchTrust(cfg, ws, opts());
+    expect(r.status).toBe('error');
+    expect(r.message).toMatch(/not valid UTF-8/);
+    expect(fs.readFileSync(file()).equals(before)).toBe(true);
+  });
+
   it('keeps a byte-order mark and refuses JSON with comments', () => {
     write(file(), '\uFEFF{"a": 1}\n');
     expect(applyPreLaunchTrust(cfg, ws, opts()).status).toBe('added');

@@ -18,7 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { PreLaunchTrust } from '../core/spec/types.js';
 import { expandHome } from './find-binary.js';
-import { writeNewFile, type TrustResult } from './trust-files.js';
+import { UneditableSettingsError, writeNewFile, type TrustResult } from './trust-files.js';
 import { appendToArray, geminiTrustedFoldersFile, setClaudeProjectTrust, setGeminiFolderTrust, updateJsonFile } from './trust-json.js';
 import { CODEX_TRUST, grokTrust, updateTomlFile } from './trust-toml.js';
 
@@ -52,6 +52,7 @@ export function applyPreLaunchTrust(cfg: PreLaunchTrust, workingDir: string, opt
   try {
     return applyOrThrow(cfg, workingDir, opts);
   } catch (err) {
+    if (err instanceof UneditableSettingsError) return { status: 'error', file: err.file, message: err.message };
     return { status: 'error', message: `pre-launch trust failed: ${(err as Error)?.message ?? String(err)}; settings left as they were` };
   }
 }

@@ -63,13 +63,37 @@ export function readOnlyRefusal(target: string, file: string, ws: string): Trust
   return { status: 'skipped', file, path: ws, message: `${file} is read-only (mode ${(mode & 0o777).toString(8)}), so it was left untouched; make it writable (chmod u+w) to let specterm record the trust, or pass --no-trust` };
 }
 
+/** A settings file whose bytes are not text we can edit without changing them. */
+export class UneditableSettingsError extends Error {
+  constructor(readonly file: string, message: string) {
+    super(message);
+    this.name = 'UneditableSettingsError';
+  }
+}
+
+/**
+ * The file's text, or null when it does not exist.
+ *
+ * @throws UneditableSettingsError when it is not valid UTF-8: decoding would turn the bad bytes
+ *   into U+FFFD and a rewrite would silently replace them.
+ */
 export function readTextOrNull(file: string): string | null {
+  let bytes: Buffer;
   try {
-    return fs.readFileSync(file, 'utf8');
+    bytes = fs.readFileSync(file);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw err;
   }
+  const text = bytes.toString('utf8');
+  const reencoded = Buffer.from(text, 'utf8');
+  if (!reencoded.equals(bytes)) {
+    // The valid prefix re-encodes identically, so the first difference is the first bad byte.
+    let offset = 0;
+    while (offset < bytes.length && bytes[offset] === reencoded[offset]) offset++;
+    throw new UneditableSettingsError(file, `${file} is not valid UTF-8 text (first bad byte at offset ${offset}), so it was left untouched — save it as UTF-8, or pass --no-trust`);
+  }
+  return text;
 }
 
 /**

@@ -132,6 +132,17 @@ describe('codex_toml_file: files it must not touch', () => {
     expect(leftovers(path.dirname(codexFile()))).toEqual([]);
   });
 
+  it('leaves a file that is not valid UTF-8 byte-identical instead of rewriting its bad bytes as U+FFFD', () => {
+    const before = Buffer.concat([Buffer.from('model = "o3"\n# caf'), Buffer.from([0xe9]), Buffer.from('\n')]);
+    fs.mkdirSync(path.dirname(codexFile()), { recursive: true });
+    fs.writeFileSync(codexFile(), before);
+    const r = applyPreLaunchTrust(codex, ws, opts());
+    expect(r.status).toBe('error');
+    expect(r.file).toBe(codexFile());
+    expect(r.message).toMatch(/not valid UTF-8.*offset 18/);
+    expect(fs.readFileSync(codexFile()).equals(before)).toBe(true);
+  });
+
   it('leaves a read-only file as it is and says so, even when the process could write it', () => {
     const before = 'model = "o3"\n';
     write(codexFile(), before, 0o444);
