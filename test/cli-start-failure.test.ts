@@ -52,6 +52,20 @@ describe('a binary that is not installed', () => {
   });
 });
 
+describe('a recording path that cannot be written', () => {
+  it('is refused with exit 2 before the agent starts, and leaves nothing behind', () => {
+    const dir = tempDir();
+    fs.mkdirSync(path.join(dir, 'x.cast'));
+    const log = path.join(tempDir(), 'agent.log');
+    const r = runCli(['record', path.join(REPO_ROOT, 'test/fixtures/specs/fake-agent.json'), '-o', path.join(dir, 'x.cast'), '--', FAKE_AGENT, '--log', log, '--exit-after-ms', '300'], { env: { HOME: tempDir() } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/cannot create recording .*x\.cast.*directory/);
+    expect(r.stderr).not.toMatch(/\n\s+at .+:\d+:\d+/);
+    expect(fs.readdirSync(dir)).toEqual(['x.cast']);
+    expect(fs.existsSync(log)).toBe(false);
+  });
+});
+
 describe('--binary PATH', () => {
   it('runs the agent from the given executable instead of the spec\'s binary', () => {
     const r = runCli(['run', MISSING, '--binary', process.execPath, '--', FAKE_AGENT, '--exit-after-ms', '300'], { env: { HOME: tempDir() } });

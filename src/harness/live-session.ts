@@ -289,6 +289,8 @@ export function startLiveSession(opts: LiveSessionOptions): LiveSession {
     try {
       recorder.commit();
     } catch (err) {
+      // The caller gets the error instead of a session: end the agent, keep no half-recording.
+      recorder.discard();
       void session.stop();
       throw err;
     }

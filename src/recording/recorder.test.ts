@@ -99,6 +99,17 @@ describe('AsciicastRecorder', () => {
     expect(readdirSync(sub)).toEqual(['keep.cast']);
   });
 
+  it('refuses a directory or a read-only file at the path at open, leaving it as it was', () => {
+    const sub = join(dir, 'refuse');
+    mkdirSync(join(sub, 'd.cast'), { recursive: true });
+    expect(() => AsciicastRecorder.open(join(sub, 'd.cast'), { cols: 80, rows: 24, clock: () => 0 })).toThrow(/cannot create recording .*d\.cast.*: it is a directory/);
+    writeFileSync(join(sub, 'ro.cast'), 'keep');
+    chmodSync(join(sub, 'ro.cast'), 0o444);
+    expect(() => AsciicastRecorder.open(join(sub, 'ro.cast'), { cols: 80, rows: 24, clock: () => 0 })).toThrow(/read-only/);
+    expect(readFileSync(join(sub, 'ro.cast'), 'utf8')).toBe('keep');
+    expect(readdirSync(sub).sort()).toEqual(['d.cast', 'ro.cast']);
+  });
+
   it('fails with RECORDING_IO_FAILED naming the path when the directory is missing', () => {
     const path = join(dir, 'missing', 'x.cast');
     let caught: unknown;

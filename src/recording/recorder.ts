@@ -5,7 +5,7 @@
  */
 
 import { randomBytes } from 'node:crypto';
-import { closeSync, lstatSync, openSync, realpathSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, lstatSync, openSync, realpathSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { serializeAsciicastEvent, serializeAsciicastHeader, type AsciicastHeader, type CastEventType } from './asciicast.js';
 import { RecordingError } from './errors.js';
@@ -69,6 +69,10 @@ export class AsciicastRecorder {
     if (options.title !== undefined) header.title = options.title;
     if (options.env !== undefined) header.env = options.env;
     const target = followSymlink(path);
+    const refusal = refuseTarget(target);
+    if (refusal) {
+      throw new RecordingError('RECORDING_IO_FAILED', `cannot create recording ${JSON.stringify(path)}: ${refusal}`, { source: path });
+    }
     // Same directory as the target, so the final rename is atomic and never crosses devices.
     const tempPath = join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
     let fd: number;
@@ -111,7 +115,7 @@ export class AsciicastRecorder {
     try {
       renameSync(this.#tempPath, this.#path);
     } catch (cause) {
-      throw new RecordingError('RECORDING_IO_FAILED', `cannot move the recording into place at ${JSON.stringify(this.#path)}: ${(cause as Error).message}; it is kept as ${JSON.stringify(this.#tempPath)}`, {
+      throw new RecordingError('RECORDING_IO_FAILED', `cannot move the recording into place at ${JSON.stringify(this.#path)}: ${(cause as Error).message}; the recording so far is in ${JSON.stringify(this.#tempPath)}`, {
         source: this.#path,
         cause,
       });
@@ -190,6 +194,21 @@ export class AsciicastRecorder {
       });
     }
   }
+}
+
+/** Why an existing file at `target` must not be replaced, or null (absent, or a writable file). */
+function refuseTarget(target: string): string | null {
+  let st;
+  try {
+    st = statSync(target);
+  } catch {
+    return null;
+  }
+  if (st.isDirectory()) return 'it is a directory; pass the path of a .cast file';
+  if (!st.isFile()) return 'it is not a regular file; pass the path of a .cast file';
+  // The rename would succeed, but a file made read-only is one its owner meant to keep.
+  if ((st.mode & 0o222) === 0) return 'the existing file is read-only; make it writable or choose another path';
+  return null;
 }
 
 /** A symlink's target (written through, as opening the link for writing did); otherwise `path`. */
