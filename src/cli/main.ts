@@ -49,7 +49,7 @@ export function formatMainHelp(): string {
     ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${firstSentence(c.summary)}`),
     '',
     'Run `specterm <command> --help` for the flags of a command.',
-    'Exit code 2 means bad input (flags, arguments, specs, recordings).',
+    'Exit code 2 means bad input (flags, arguments, specs, recordings); 127 that the agent could not be started; 70 an internal error.',
     '',
   ].join('\n');
 }
