@@ -28,7 +28,28 @@ function usageError(fn: () => unknown): string {
   throw new Error('expected a CliUsageError');
 }
 
+function usageCode(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (err) {
+    expect(err).toBeInstanceOf(CliUsageError);
+    return (err as CliUsageError).code;
+  }
+  throw new Error('expected a CliUsageError');
+}
+
 describe('parseCommandLine', () => {
+  it('gives each kind of mistake its own stable code', () => {
+    expect(usageCode(() => parseCommandLine(syntax, ['a.cast', '--jsn']))).toBe('CLI_UNKNOWN_FLAG');
+    expect(usageCode(() => parseCommandLine(syntax, []))).toBe('CLI_MISSING_ARGUMENT');
+    expect(usageCode(() => parseCommandLine(syntax, ['a.cast', 'b.cast']))).toBe('CLI_UNEXPECTED_ARGUMENT');
+    expect(usageCode(() => parseCommandLine(syntax, ['a.cast', '--spec']))).toBe('CLI_MISSING_VALUE');
+    expect(usageCode(() => parseCommandLine(syntax, ['a.cast', '--tail-ms', 'soon']))).toBe('CLI_BAD_VALUE');
+    expect(usageCode(() => parseCommandLine(syntax, ['a.cast', '--tail-ms', '-1']))).toBe('CLI_BAD_VALUE');
+    expect(usageCode(() => parseCommandLine(syntax, ['a.cast', '--format', 'png']))).toBe('CLI_BAD_VALUE');
+    expect(usageCode(() => parseCommandLine(syntax, ['a.cast', '--json=yes']))).toBe('CLI_BAD_VALUE');
+  });
+
   it('reads typed values in both spellings and keeps pass-through arguments', () => {
     const r = parseCommandLine(syntax, ['a.cast', '--spec', 'demo', '--json', '--tail-ms=250', '-o', 'x.cast', '--', '--speed', '0.2']);
     expect(r.flags).toEqual({ spec: 'demo', json: true, tailMs: 250, format: undefined, output: 'x.cast' });

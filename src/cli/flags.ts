@@ -99,7 +99,7 @@ export function parseCommandLine<T extends FlagTable>(syntax: CommandSyntax<T>, 
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--') {
-      if (!syntax.passthrough) throw new CliUsageError(syntax.name, `unexpected "--": this command takes no pass-through arguments`);
+      if (!syntax.passthrough) throw new CliUsageError(syntax.name, `unexpected "--": this command takes no pass-through arguments`, 'CLI_UNEXPECTED_ARGUMENT');
       passthrough = argv.slice(i + 1);
       break;
     }
@@ -121,11 +121,11 @@ export function parseCommandLine<T extends FlagTable>(syntax: CommandSyntax<T>, 
     }
     if (!entry) {
       const known = entries.map(([, s]) => `--${s.flag}`).join(', ') || 'none';
-      throw new CliUsageError(syntax.name, `unknown flag "${spelled}" (flags: ${known}, --help)`);
+      throw new CliUsageError(syntax.name, `unknown flag "${spelled}" (flags: ${known}, --help)`, 'CLI_UNKNOWN_FLAG');
     }
     const [key, spec] = entry;
     if (spec.type === 'boolean') {
-      if (inline !== undefined) throw new CliUsageError(syntax.name, `${spelled} takes no value, got "${inline}"; write just ${spelled}`);
+      if (inline !== undefined) throw new CliUsageError(syntax.name, `${spelled} takes no value, got "${inline}"; write just ${spelled}`, 'CLI_BAD_VALUE');
       values[key] = true;
       continue;
     }
@@ -133,7 +133,7 @@ export function parseCommandLine<T extends FlagTable>(syntax: CommandSyntax<T>, 
     if (raw === undefined) {
       const next = argv[i + 1];
       if (next === undefined || (next.startsWith('-') && next !== '-' && !/^-\d/.test(next))) {
-        throw new CliUsageError(syntax.name, `${spelled} needs a value (${spec.value})`);
+        throw new CliUsageError(syntax.name, `${spelled} needs a value (${spec.value})`, 'CLI_MISSING_VALUE');
       }
       raw = next;
       i++;
@@ -148,13 +148,13 @@ export function parseCommandLine<T extends FlagTable>(syntax: CommandSyntax<T>, 
 function convertValue(command: string, spelled: string, spec: StringFlagSpec | NumberFlagSpec, raw: string): string | number {
   if (spec.type === 'string') {
     if (spec.choices && !spec.choices.includes(raw)) {
-      throw new CliUsageError(command, `${spelled} must be one of ${spec.choices.join(', ')}, got "${raw}"`);
+      throw new CliUsageError(command, `${spelled} must be one of ${spec.choices.join(', ')}, got "${raw}"`, 'CLI_BAD_VALUE');
     }
     return raw;
   }
   const n = raw.trim() === '' ? NaN : Number(raw);
-  if (!Number.isFinite(n)) throw new CliUsageError(command, `${spelled} must be a number (${spec.value}), got "${raw}"`);
-  if (spec.min !== undefined && n < spec.min) throw new CliUsageError(command, `${spelled} must be at least ${spec.min}, got ${raw}`);
+  if (!Number.isFinite(n)) throw new CliUsageError(command, `${spelled} must be a number (${spec.value}), got "${raw}"`, 'CLI_BAD_VALUE');
+  if (spec.min !== undefined && n < spec.min) throw new CliUsageError(command, `${spelled} must be at least ${spec.min}, got ${raw}`, 'CLI_BAD_VALUE');
   return n;
 }
 
@@ -162,13 +162,13 @@ function checkPositionals<T extends FlagTable>(syntax: CommandSyntax<T>, positio
   const required = syntax.positionals.filter((p) => p.required);
   if (positionals.length < required.length) {
     const missing = required[positionals.length]!;
-    throw new CliUsageError(syntax.name, `missing argument ${missing.name} (${missing.help})`);
+    throw new CliUsageError(syntax.name, `missing argument ${missing.name} (${missing.help})`, 'CLI_MISSING_ARGUMENT');
   }
   const variadic = syntax.positionals.some((p) => p.variadic);
   if (!variadic && positionals.length > syntax.positionals.length) {
     const extra = positionals[syntax.positionals.length]!;
     const hint = syntax.passthrough ? `; put arguments for the agent after "--"` : '';
-    throw new CliUsageError(syntax.name, `unexpected argument "${extra}"${hint}`);
+    throw new CliUsageError(syntax.name, `unexpected argument "${extra}"${hint}`, 'CLI_UNEXPECTED_ARGUMENT');
   }
 }
 

@@ -11,7 +11,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { constants as osConstants } from 'node:os';
 import type { DashboardEvent } from '../driver/events.js';
-import { findBinary, isBinaryNotFound } from '../driver/find-binary.js';
+import { findBinary, isBinaryNotFound, isExecutableFile } from '../driver/find-binary.js';
+import type { TrustResult } from '../driver/pre-launch-trust.js';
 import { startLiveSession, type LiveSession } from '../harness/live-session.js';
 import { RecordingError } from '../recording/index.js';
 import type { ExitInfo } from '../terminal/index.js';
@@ -19,6 +20,7 @@ import { CliUsageError, EXIT_SPAWN_FAILED } from './errors.js';
 import type { CliIo } from './io.js';
 import { loadSpecArg } from './spec-arg.js';
 import { StatusBarScreen, type StatusBarContent } from './status-bar.js';
+import { chooseTerminalSize } from './terminal-size.js';
 
 /** Redraw the bar at most this often while the child prints (it may have erased it). */
 const BAR_REDRAW_THROTTLE_MS = 50;
@@ -34,6 +36,8 @@ export interface InteractiveOptions {
   cwd?: string;
   record?: string;
   applyTrust: boolean;
+  /** `--binary PATH`: the agent's executable instead of the spec's `binary`. */
+  binary?: string;
   extraArgs: string[];
 }
 
@@ -63,8 +67,39 @@ function checkDirectory(command: string, dir: string): string {
   const abs = path.resolve(dir);
   let ok = false;
   try { ok = fs.statSync(abs).isDirectory(); } catch { ok = false; }
-  if (!ok) throw new CliUsageError(command, `--cwd ${dir}: not an existing directory; pass the folder the agent should work in`);
+  if (!ok) throw new CliUsageError(command, `--cwd ${dir}: not an existing directory; pass the folder the agent should work in`, 'CLI_BAD_VALUE');
   return abs;
+}
+
+/** `--binary PATH` made absolute (against the current directory) and checked to be an executable file. */
+function checkBinary(command: string, given: string, cwd: string): string {
+  const abs = path.resolve(cwd, given);
+  let st: fs.Stats;
+  try {
+    st = fs.statSync(abs);
+  } catch {
+    throw new CliUsageError(command, `--binary ${given}: no such file; pass the path of the agent's executable`, 'CLI_BAD_VALUE');
+  }
+  if (!st.isFile()) throw new CliUsageError(command, `--binary ${given}: not a file; pass the path of the agent's executable`, 'CLI_BAD_VALUE');
+  if (!isExecutableFile(abs)) throw new CliUsageError(command, `--binary ${given}: not executable; run \`chmod +x ${abs}\` or pass another file`, 'CLI_BAD_VALUE');
+  return abs;
+}
+
+/**
+ * The line `run` prints for a trust outcome that changed, or refused to change, a settings
+ * file; null when there is nothing to say (already trusted, or nothing configured).
+ */
+export function describeTrustOutcome(r: TrustResult): string | null {
+  switch (r.status) {
+    case 'added':
+      return `pre-launch trust: marked ${r.path ?? 'the folder'} as trusted in ${r.file ?? 'the agent\'s settings'} (so the agent does not ask); pass --no-trust to leave its settings alone`;
+    case 'already':
+      return null;
+    case 'skipped':
+    case 'error':
+      if (!r.file && r.status === 'skipped') return null; // nothing configured: no file involved
+      return `pre-launch trust: ${r.message ?? `${r.file} was left untouched`}${r.status === 'error' ? ' (the agent may ask whether to trust the folder)' : ''}`;
+  }
 }
 
 /**
@@ -75,11 +110,13 @@ function checkDirectory(command: string, dir: string): string {
 export async function runInteractive(opts: InteractiveOptions, io: CliIo): Promise<number> {
   const spec = loadSpecArg(opts.command, opts.specRef, io.cwd);
   const cwd = checkDirectory(opts.command, opts.cwd ? path.resolve(io.cwd, opts.cwd) : io.cwd);
+  const binary = opts.binary === undefined ? undefined : checkBinary(opts.command, opts.binary, io.cwd);
   const stdout = process.stdout;
   const stdin = process.stdin;
   const tty = stdout.isTTY === true;
-  const cols = tty ? stdout.columns : Number(io.env.COLUMNS) || 80;
-  const rows = tty ? stdout.rows : Number(io.env.LINES) || 24;
+  const size = chooseTerminalSize({ isTTY: tty, columns: stdout.columns, rows: stdout.rows }, io.env);
+  if (size.note) io.stderr.write(`specterm ${opts.command}: ${size.note}\n`);
+  const { cols, rows } = size;
   const content: StatusBarContent = { state: null, modal: null, specId: spec.spec.id, message: null };
   const out = (data: string): void => { stdout.write(data); };
   const bar = tty ? new StatusBarScreen(out, cols, rows, content) : null;
@@ -89,51 +126,14 @@ export async function runInteractive(opts: InteractiveOptions, io: CliIo): Promi
     io.stderr.write(`specterm: ${opts.specRef} has ${spec.warnings.length} warning(s); run \`specterm validate ${opts.specRef}\` for details\n`);
   }
 
-  let session: LiveSession;
-  try {
-    session = startLiveSession({
-      spec: spec.spec,
-      specPath: spec.path,
-      cwd,
-      extraArgs: opts.extraArgs,
-      record: opts.record ? path.resolve(io.cwd, opts.record) : undefined,
-      cols,
-      rows: childRows,
-      hotReload: true,
-      applyTrust: opts.applyTrust,
-    });
-  } catch (err) {
-    if (err instanceof RecordingError) throw new CliUsageError(opts.command, err.message);
-    throw err;
-  }
-
-  // ── Terminal restoration, on every path ────────────────────────────
-  let restored = false;
-  const rawMode = stdin.isTTY === true;
-  const restore = (): void => {
-    if (restored) return;
-    restored = true;
-    // Writes to a TTY are synchronous in Node, so this also works inside an 'exit' handler.
-    bar?.uninstall();
-    if (rawMode) {
-      try { stdin.setRawMode(false); } catch { /* stdin already closed */ }
-    }
-  };
-  const onProcessExit = (): void => restore();
-  const onCrash = (err: unknown): void => {
-    restore();
-    try { fs.writeSync(2, `specterm: internal error: ${err instanceof Error ? err.message : String(err)}\n`); } catch { /* stderr gone */ }
-    session.driver.shutdown();
-    process.exit(70);
-  };
-  process.on('exit', onProcessExit);
-  process.on('uncaughtException', onCrash);
-  process.on('unhandledRejection', onCrash);
-
   // ── Child → terminal ───────────────────────────────────────────────
+  // Defined before the session starts: the events emitted while starting (the first state, a
+  // spawn_error) reach this listener too.
+  let restored = false;
   let redrawTimer: ReturnType<typeof setTimeout> | null = null;
   let messageTimer: ReturnType<typeof setTimeout> | null = null;
   let spawnError: string | null = null;
+  const startedAt = Date.now();
   const notify = desktopNotifier();
   const showMessage = (message: string): void => {
     content.message = message;
@@ -141,7 +141,7 @@ export async function runInteractive(opts: InteractiveOptions, io: CliIo): Promi
     if (messageTimer) clearTimeout(messageTimer);
     messageTimer = setTimeout(() => { content.message = null; bar?.update(content); }, BAR_MESSAGE_MS);
   };
-  const log = (line: string): void => { if (!bar) io.stderr.write(`specterm: [${(session.elapsedMs() / 1000).toFixed(3)}s] ${line}\n`); };
+  const log = (line: string): void => { if (!bar) io.stderr.write(`specterm: [${((Date.now() - startedAt) / 1000).toFixed(3)}s] ${line}\n`); };
   const onEvent = (ev: DashboardEvent): void => {
     switch (ev.kind) {
       case 'pty_data':
@@ -176,10 +176,50 @@ export async function runInteractive(opts: InteractiveOptions, io: CliIo): Promi
         break;
     }
   };
-  const unsubscribe = session.driver.subscribe(onEvent);
-  // The driver emitted its initial state while starting, before this subscription.
-  const initial = session.driver.getCurrentView();
-  if (initial) { content.state = initial.state; content.modal = initial.modal; }
+
+  let session: LiveSession;
+  try {
+    session = startLiveSession({
+      spec: binary === undefined ? spec.spec : { ...spec.spec, binary },
+      specPath: spec.path,
+      cwd,
+      extraArgs: opts.extraArgs,
+      record: opts.record ? path.resolve(io.cwd, opts.record) : undefined,
+      cols,
+      rows: childRows,
+      hotReload: true,
+      applyTrust: opts.applyTrust,
+      onEvent,
+    });
+  } catch (err) {
+    if (err instanceof RecordingError) throw new CliUsageError(opts.command, err.message, 'CLI_RECORDING_UNWRITABLE');
+    throw err;
+  }
+  // Before the agent draws anything over it: what was done to the user's settings, or why not.
+  const trustLine = session.trust ? describeTrustOutcome(session.trust) : null;
+  if (trustLine) io.stderr.write(`specterm ${opts.command}: ${trustLine}\n`);
+
+  // ── Terminal restoration, on every path ────────────────────────────
+  const rawMode = stdin.isTTY === true;
+  const restore = (): void => {
+    if (restored) return;
+    restored = true;
+    // Writes to a TTY are synchronous in Node, so this also works inside an 'exit' handler.
+    bar?.uninstall();
+    if (rawMode) {
+      try { stdin.setRawMode(false); } catch { /* stdin already closed */ }
+    }
+  };
+  const onProcessExit = (): void => restore();
+  const onCrash = (err: unknown): void => {
+    restore();
+    try { fs.writeSync(2, `specterm: internal error: ${err instanceof Error ? err.message : String(err)}\n`); } catch { /* stderr gone */ }
+    session.driver.shutdown();
+    process.exit(70);
+  };
+  process.on('exit', onProcessExit);
+  process.on('uncaughtException', onCrash);
+  process.on('unhandledRejection', onCrash);
 
   // ── Terminal → child ───────────────────────────────────────────────
   const onInput = (data: string | Buffer): void => {
@@ -190,8 +230,8 @@ export async function runInteractive(opts: InteractiveOptions, io: CliIo): Promi
   stdin.on('data', onInput);
   stdin.resume();
   const onResize = (): void => {
-    const c = stdout.columns;
-    const r = stdout.rows;
+    // A terminal resized to 0×0 keeps the fallback rather than crashing the session.
+    const { cols: c, rows: r } = chooseTerminalSize({ isTTY: true, columns: stdout.columns, rows: stdout.rows }, io.env);
     bar?.resize(c, r);
     session.driver.dispatch({ kind: 'resize', cols: c, rows: bar ? bar.childRows : r });
   };
@@ -216,7 +256,6 @@ export async function runInteractive(opts: InteractiveOptions, io: CliIo): Promi
   // ── Tear down ───────────────────────────────────────────────────────
   if (redrawTimer) clearTimeout(redrawTimer);
   if (messageTimer) clearTimeout(messageTimer);
-  unsubscribe();
   stdin.off('data', onInput);
   stdin.pause();
   if (tty) stdout.off('resize', onResize);

@@ -18,7 +18,7 @@ import { runCommand } from './commands/run.js';
 import { schemaCommand } from './commands/schema.js';
 import { testCommand } from './commands/test.js';
 import { validateCommand } from './commands/validate.js';
-import { CliUsageError, EXIT_INTERNAL, EXIT_USAGE } from './errors.js';
+import { CliUsageError, EXIT_INTERNAL, EXIT_USAGE, SYNTAX_ERROR_CODES } from './errors.js';
 import { processIo, type CliIo } from './io.js';
 
 /** Every sub-command, in help order. */
@@ -49,7 +49,7 @@ export function formatMainHelp(): string {
     ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${firstSentence(c.summary)}`),
     '',
     'Run `specterm <command> --help` for the flags of a command.',
-    'Exit code 2 means bad input (flags, arguments, specs, recordings).',
+    'Exit code 2 means bad input (flags, arguments, specs, recordings); 127 that the agent could not be started; 70 an internal error.',
     '',
   ].join('\n');
 }
@@ -84,7 +84,7 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
   } catch (err) {
     if (err instanceof CliUsageError) {
       io.stderr.write(`specterm ${command.name}: ${err.message}\n`);
-      if (/unknown flag|missing argument|unexpected argument|needs a value/.test(err.message)) io.stderr.write(`run \`specterm ${command.name} --help\` for usage\n`);
+      if (SYNTAX_ERROR_CODES.has(err.code)) io.stderr.write(`run \`specterm ${command.name} --help\` for usage\n`);
       return EXIT_USAGE;
     }
     // Not a user mistake: say so, without a stack trace unless asked for one.

@@ -23,7 +23,7 @@ export function readRecordingArg(command: string, file: string, cwd: string, all
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : (err as Error).message;
-    throw new CliUsageError(command, `cannot read recording ${file}: ${why}; pass the path of an asciicast v2 .cast file`);
+    throw new CliUsageError(command, `cannot read recording ${file}: ${why}; pass the path of an asciicast v2 .cast file`, 'CLI_UNREADABLE_RECORDING');
   }
   try {
     return parseAsciicast(text, { source: file, tolerateTruncatedTail: allowTruncated });
@@ -31,7 +31,7 @@ export function readRecordingArg(command: string, file: string, cwd: string, all
     if (err instanceof RecordingError) {
       // The parser's hint names its API option; a CLI user needs the flag instead.
       const message = err.message.replace(/ or parse with tolerateTruncatedTail/, ', or pass --allow-truncated to use the complete lines');
-      throw new CliUsageError(command, `invalid recording ${message}`);
+      throw new CliUsageError(command, `invalid recording ${message}`, 'CLI_INVALID_RECORDING');
     }
     throw err;
   }

@@ -6,7 +6,7 @@
  */
 import * as path from 'node:path';
 import type { CliSpecV4 } from '../core/spec/types.js';
-import { loadSpecRef } from '../catalog/builtin.js';
+import { loadSpecRef, resolveSpecRef } from '../catalog/builtin.js';
 import { CliUsageError } from './errors.js';
 
 /** A spec ready to run. */
@@ -26,10 +26,13 @@ export interface LoadedSpecArg {
  */
 export function loadSpecArg(command: string, ref: string, cwd: string): LoadedSpecArg {
   const looksLikePath = ref.includes('/') || ref.includes(path.sep) || ref.endsWith('.json');
-  const r = loadSpecRef(looksLikePath ? path.resolve(cwd, ref) : ref);
+  const resolvedRef = looksLikePath ? path.resolve(cwd, ref) : ref;
+  const known = resolveSpecRef(resolvedRef);
+  if (!known.ok) throw new CliUsageError(command, known.message, 'CLI_UNKNOWN_SPEC');
+  const r = loadSpecRef(resolvedRef);
   if (!r.ok) {
     const body = r.errors.length === 1 ? r.errors[0]! : `spec ${ref} is invalid:\n  ${r.errors.join('\n  ')}`;
-    throw new CliUsageError(command, body);
+    throw new CliUsageError(command, body, 'CLI_INVALID_SPEC');
   }
   return { spec: r.spec, path: path.resolve(r.sourcePath), builtinId: r.builtinId, warnings: r.warnings };
 }

@@ -3,6 +3,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse as parseToml } from 'smol-toml';
 import ts from 'typescript';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { applyPreLaunchTrust, inspectJson, tomlBasicString, type PreLaunchTrustOptions } from './pre-launch-trust.js';
@@ -101,6 +103,36 @@ describe('array form {settings_path, key}', () => {
     expect(leftovers(path.dirname(file()))).toEqual([]);
   });
 
+  it('leaves a read-only settings file as it is and says so, even when the process could replace it', () => {
+    write(file(), '{"theme": "dark"}\n', 0o444);
+    const r = applyPreLaunchTrust(cfg, ws, opts());
+    expect(r.status).toBe('skipped');
+    expect(r.message).toContain(file());
+    expect(r.message).toMatch(/read-only/);
+    expect(fs.readFileSync(file(), 'utf8')).toBe('{"theme": "dark"}\n');
+    expect(fs.statSync(file()).mode & 0o777).toBe(0o444);
+  });
+
+  it('leaves a settings file that is not valid UTF-8 byte-identical', () => {
+    const before = Buffer.concat([Buffer.from('{"name": "caf'), Buffer.from([0xe9]), Buffer.from('"}\n')]);
+    fs.mkdirSync(path.dirname(file()), { recursive: true });
+    fs.writeFileSync(file(), before);
+    const r = applyPreLaunchTrust(cfg, ws, opts());
+    expect(r.status).toBe('error');
+    expect(r.message).toMatch(/not valid UTF-8/);
+    expect(fs.readFileSync(file()).equals(before)).toBe(true);
+  });
+
+  it('keeps a byte-order mark and refuses JSON with comments', () => {
+    write(file(), '\uFEFF{"a": 1}\n');
+    expect(applyPreLaunchTrust(cfg, ws, opts()).status).toBe('added');
+    expect(fs.readFileSync(file(), 'utf8')).toBe(`\uFEFF${JSON.stringify({ a: 1, trustedFolders: [ws] })}\n`);
+    const commented = '{\n  // mine\n  "a": 1\n}\n';
+    write(file(), commented);
+    expect(applyPreLaunchTrust(cfg, ws, opts()).status).toBe('error');
+    expect(fs.readFileSync(file(), 'utf8')).toBe(commented);
+  });
+
   it('stores the realpath of a symlinked workspace', () => {
     const link = path.join(root, 'link');
     fs.symlinkSync(ws, link);
@@ -162,7 +194,9 @@ describe('concurrent processes', () => {
     const lib = path.join(root, 'lib');
     fs.mkdirSync(lib);
     fs.writeFileSync(path.join(lib, 'package.json'), '{"type":"module"}');
-    for (const name of ['pre-launch-trust', 'find-binary']) {
+    // The children resolve the TOML parser from the repository's node_modules.
+    fs.symlinkSync(fileURLToPath(new URL('../../node_modules', import.meta.url)), path.join(lib, 'node_modules'));
+    for (const name of ['pre-launch-trust', 'trust-files', 'trust-json', 'trust-toml', 'find-binary']) {
       const src = fs.readFileSync(new URL(`./${name}.ts`, import.meta.url), 'utf8');
       const out = ts.transpileModule(src, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } });
       fs.writeFileSync(path.join(lib, `${name}.js`), out.outputText);
@@ -196,6 +230,7 @@ describe('concurrent processes', () => {
     expect(Object.keys(projects).sort()).toEqual([...expected].sort());
     const toml = fs.readFileSync(path.join(home, '.codex/config.toml'), 'utf8');
     expect(toml.match(/^\[projects\./gm)).toHaveLength(workers * perWorker);
+    expect(Object.keys(parseToml(toml).projects as object).sort()).toEqual([...expected].sort());
     expect(leftovers(home)).toEqual([]);
   }, 60_000);
 });

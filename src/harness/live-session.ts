@@ -10,10 +10,11 @@ import * as path from 'node:path';
 import type { CliSpecV4 } from '../core/spec/types.js';
 import { loadSpecRef } from '../catalog/builtin.js';
 import { FsmDriver } from '../driver/fsm-driver.js';
+import { applyPreLaunchTrust, type TrustResult } from '../driver/pre-launch-trust.js';
 import type { DashboardEvent, ModalView, StateView } from '../driver/events.js';
 import { RealScheduler } from '../driver/schedulers.js';
 import { AsciicastRecorder } from '../recording/index.js';
-import { createPtyTransport, type Disposable, type ExitInfo, type PtyTransport } from '../terminal/index.js';
+import { createPtyTransport, type Disposable, type ExitInfo, type PtyTransport, type SpawnRequest } from '../terminal/index.js';
 import type { StateChangeRecord } from './replay-session.js';
 
 /** Options of {@link startLiveSession}. Give `specRef`, or `spec` (+ `specPath` for hot reload). */
@@ -39,6 +40,11 @@ export interface LiveSessionOptions {
   applyTrust?: boolean;
   /** Home directory for `pre_launch_trust` paths. Default: `extraEnv.HOME`, else the user's home. */
   homeDir?: string;
+  /**
+   * Receives every driver event, `pty_data` included. Subscribed before the agent starts, so the
+   * events emitted while starting (the first state, `spawn_error`) reach it too.
+   */
+  onEvent?: (ev: DashboardEvent) => void;
 }
 
 /** A driver event with its wall-clock offset from the start of the session. */
@@ -62,6 +68,8 @@ export interface LiveSession {
   changes: StateChangeRecord[];
   /** The spec in force at start (hot reload may replace it; see `driver.getSpec()`). */
   spec: CliSpecV4;
+  /** What pre-launch trust did to the agent's settings; null when it did not run (no spec entry, disabled, or no spawn). */
+  trust: TrustResult | null;
   /** Resolves when the agent exits (or the session is stopped). */
   exited: Promise<ExitInfo>;
   /** Milliseconds since the session started. */
@@ -91,13 +99,17 @@ const POLL_MS = 25;
 /** `stop()` waits this long for the agent to exit after SIGHUP/SIGKILL before giving up. */
 const STOP_WAIT_MS = 5000;
 
-/** Wraps a transport so every write (`i`), output (`o`) and resize (`r`) lands in the recorder. */
-function recordTransport(inner: PtyTransport, recorder: AsciicastRecorder): PtyTransport {
+/**
+ * Wraps a transport so every write (`i`), output (`o`) and resize (`r`) lands in the recorder
+ * (when there is one) and `beforeSpawn` runs with the exact spawn request, after planning
+ * succeeded and just before the child starts.
+ */
+function sessionTransport(inner: PtyTransport, recorder: AsciicastRecorder | null, beforeSpawn: (req: SpawnRequest) => void): PtyTransport {
   return {
     get pid() { return inner.pid; },
-    spawn: (req) => inner.spawn(req),
-    write: (data) => { recorder.input(data); inner.write(data); },
-    resize: (cols, rows) => { recorder.resize(cols, rows); inner.resize(cols, rows); },
+    spawn: (req) => { beforeSpawn(req); return inner.spawn(req); },
+    write: (data) => { recorder?.input(data); inner.write(data); },
+    resize: (cols, rows) => { recorder?.resize(cols, rows); inner.resize(cols, rows); },
     kill: () => inner.kill(),
     onData: (listener) => inner.onData(listener),
     onExit: (listener) => inner.onExit(listener),
@@ -117,7 +129,7 @@ function resolveSpec(opts: LiveSessionOptions): { spec: CliSpecV4; specPath: str
  *
  * @throws LiveSessionError when the spec cannot be loaded; RecordingError when the recording
  *   file cannot be created. A binary that cannot be started is reported as a `spawn_error`
- *   event and `exited` resolves.
+ *   event (to `onEvent` and in `events`), `exited` resolves, and no recording is written.
  * @example
  * const s = startLiveSession({ specRef: 'demo-agent', extraArgs: ['--speed', '0.2'] });
  * await s.waitForState('idle', 20_000);
@@ -130,7 +142,14 @@ export function startLiveSession(opts: LiveSessionOptions): LiveSession {
   const rows = opts.rows ?? 24;
   const pty = createPtyTransport();
   const recorder = opts.record ? AsciicastRecorder.open(opts.record, { cols, rows, clock: () => Date.now(), timestamp: Math.floor(Date.now() / 1000), env: { TERM: 'xterm-256color' } }) : null;
-  const transport = recorder ? recordTransport(pty, recorder) : pty;
+  let trust: TrustResult | null = null;
+  const trustCfg = opts.applyTrust === false ? undefined : spec.pre_launch_trust;
+  const homeDir = opts.homeDir ?? opts.extraEnv?.HOME;
+  // Trust is applied here rather than by the driver so the session can hand the structured
+  // result to its caller: same moment (planning succeeded, nothing spawned yet), same child env.
+  const transport = sessionTransport(pty, recorder, (req) => {
+    if (trustCfg) trust = applyPreLaunchTrust(trustCfg, opts.cwd ?? process.cwd(), { homeDir, env: req.env });
+  });
   const scheduler = new RealScheduler();
   const driver = new FsmDriver({
     spec,
@@ -143,8 +162,7 @@ export function startLiveSession(opts: LiveSessionOptions): LiveSession {
     extraArgs: opts.extraArgs,
     extraEnv: opts.extraEnv,
     hotReload: opts.hotReload ?? false,
-    applyTrust: opts.applyTrust ?? true,
-    homeDir: opts.homeDir ?? opts.extraEnv?.HOME,
+    applyTrust: false,
   });
 
   const startedAt = Date.now();
@@ -163,6 +181,7 @@ export function startLiveSession(opts: LiveSessionOptions): LiveSession {
   };
 
   const subscriptions: Array<Disposable | (() => void)> = [];
+  if (opts.onEvent) subscriptions.push(driver.subscribe(opts.onEvent));
   // Record output before the driver sees it, so the file order is the PTY's order.
   if (recorder) subscriptions.push(pty.onData((chunk) => recorder.output(chunk)));
   subscriptions.push(driver.subscribe((ev) => {
@@ -174,7 +193,11 @@ export function startLiveSession(opts: LiveSessionOptions): LiveSession {
       if (!last || last.state !== rec.state || last.status !== rec.status || JSON.stringify(last.modal) !== JSON.stringify(rec.modal)) changes.push(rec);
     }
     if (ev.kind === 'exit') finish({ exitCode: ev.exit_code, signal: ev.signal });
-    if (ev.kind === 'spawn_error') finish({ exitCode: null, signal: null });
+    if (ev.kind === 'spawn_error') {
+      // A session that never started leaves no recording, and any file at that path as it was.
+      recorder?.discard();
+      finish({ exitCode: null, signal: null });
+    }
     for (const w of [...waiters]) w();
   }));
 
@@ -223,6 +246,7 @@ export function startLiveSession(opts: LiveSessionOptions): LiveSession {
     events,
     changes,
     spec,
+    get trust() { return trust; },
     exited,
     elapsedMs: () => Date.now() - startedAt,
     waitForState: (target, timeoutMs) => {
@@ -257,6 +281,19 @@ export function startLiveSession(opts: LiveSessionOptions): LiveSession {
   // The driver stops listening at shutdown; the PTY's own exit tells `stop()` the child is gone.
   const exitedFromPty = new Promise<ExitInfo>((resolve) => { pty.onExit(resolve); });
   driver.start();
-  if (driver.isStopped() && !exitInfo) finish({ exitCode: null, signal: null });
+  if (driver.isStopped() && !exitInfo) {
+    recorder?.discard();
+    finish({ exitCode: null, signal: null });
+  }
+  if (recorder && !exitInfo) {
+    try {
+      recorder.commit();
+    } catch (err) {
+      // The caller gets the error instead of a session: end the agent, keep no half-recording.
+      recorder.discard();
+      void session.stop();
+      throw err;
+    }
+  }
   return session;
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, chmodSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, chmodSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -69,6 +69,45 @@ describe('AsciicastRecorder', () => {
     rec.close();
     expect(rec.isClosed).toBe(true);
     expect(parseAsciicast(readFileSync(path, 'utf8')).events).toEqual([]);
+  });
+
+  it('leaves an existing file at the path untouched until commit, then replaces it whole', () => {
+    const sub = join(dir, 'commit');
+    mkdirSync(sub);
+    const path = join(sub, 'keep.cast');
+    writeFileSync(path, 'precious');
+    const rec = AsciicastRecorder.open(path, { cols: 80, rows: 24, clock: () => 0 });
+    rec.output('a');
+    expect(readFileSync(path, 'utf8')).toBe('precious');
+    rec.commit();
+    rec.output('b');
+    rec.close();
+    expect(parseAsciicast(readFileSync(path, 'utf8')).events.map((e) => e.data)).toEqual(['a', 'b']);
+    expect(readdirSync(sub)).toEqual(['keep.cast']);
+  });
+
+  it('discard removes what it wrote and keeps the existing file byte-identical', () => {
+    const sub = join(dir, 'discard');
+    mkdirSync(sub);
+    const path = join(sub, 'keep.cast');
+    writeFileSync(path, 'precious');
+    const rec = AsciicastRecorder.open(path, { cols: 80, rows: 24, clock: () => 0 });
+    rec.output('a');
+    rec.discard();
+    rec.close();
+    expect(readFileSync(path, 'utf8')).toBe('precious');
+    expect(readdirSync(sub)).toEqual(['keep.cast']);
+  });
+
+  it('refuses a directory or a read-only file at the path at open, leaving it as it was', () => {
+    const sub = join(dir, 'refuse');
+    mkdirSync(join(sub, 'd.cast'), { recursive: true });
+    expect(() => AsciicastRecorder.open(join(sub, 'd.cast'), { cols: 80, rows: 24, clock: () => 0 })).toThrow(/cannot create recording .*d\.cast.*: it is a directory/);
+    writeFileSync(join(sub, 'ro.cast'), 'keep');
+    chmodSync(join(sub, 'ro.cast'), 0o444);
+    expect(() => AsciicastRecorder.open(join(sub, 'ro.cast'), { cols: 80, rows: 24, clock: () => 0 })).toThrow(/read-only/);
+    expect(readFileSync(join(sub, 'ro.cast'), 'utf8')).toBe('keep');
+    expect(readdirSync(sub).sort()).toEqual(['d.cast', 'ro.cast']);
   });
 
   it('fails with RECORDING_IO_FAILED naming the path when the directory is missing', () => {

@@ -23,15 +23,15 @@ export const explainCommand = defineCommand(
     notes: ['Exit codes: 0 ok, 2 bad input (flags, spec, recording, --at beyond the end).'],
   },
   async ({ flags, positionals }, io) => {
-    if (!flags.spec) throw new CliUsageError('explain', 'missing --spec <id|path>: name the spec that reads this recording');
-    if (flags.at === undefined) throw new CliUsageError('explain', 'missing --at T: the instant to explain, in seconds (see `specterm replay` for the change times)');
+    if (!flags.spec) throw new CliUsageError('explain', 'missing --spec <id|path>: name the spec that reads this recording', 'CLI_MISSING_ARGUMENT');
+    if (flags.at === undefined) throw new CliUsageError('explain', 'missing --at T: the instant to explain, in seconds (see `specterm replay` for the change times)', 'CLI_MISSING_ARGUMENT');
     const file = positionals[0]!;
     const cast = readRecordingArg('explain', file, io.cwd, flags.allowTruncated);
     const spec = loadSpecArg('explain', flags.spec, io.cwd);
     const atMs = Math.round(flags.at * 1000);
     const endMs = recordingEndMs(cast);
     if (atMs > endMs) {
-      throw new CliUsageError('explain', `--at ${flags.at} is beyond the end of ${file} (its last event is at ${formatSeconds(endMs)} s); pass a time between 0 and ${formatSeconds(endMs)}`);
+      throw new CliUsageError('explain', `--at ${flags.at} is beyond the end of ${file} (its last event is at ${formatSeconds(endMs)} s); pass a time between 0 and ${formatSeconds(endMs)}`, 'CLI_BAD_VALUE');
     }
     const e = explainReplayAt({ cast, spec: spec.spec, specPath: spec.path, atMs });
     io.stdout.write(`${file} under ${spec.builtinId ?? spec.path}\n`);

@@ -30,7 +30,7 @@ export const replayCommand = defineCommand(
     ],
   },
   async ({ flags, positionals }, io) => {
-    if (!flags.spec) throw new CliUsageError('replay', 'missing --spec <id|path>: name the spec that reads this recording (e.g. --spec demo-agent)');
+    if (!flags.spec) throw new CliUsageError('replay', 'missing --spec <id|path>: name the spec that reads this recording (e.g. --spec demo-agent)', 'CLI_MISSING_ARGUMENT');
     const cast = readRecordingArg('replay', positionals[0]!, io.cwd, flags.allowTruncated);
     const spec = loadSpecArg('replay', flags.spec, io.cwd);
     const r = replaySession({

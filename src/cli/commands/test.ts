@@ -17,7 +17,7 @@ export const testCommand = defineCommand(
   },
   async ({ positionals }, io) => {
     const { cases, errors } = discoverSpecTests(positionals);
-    if (errors.length) throw new CliUsageError('test', errors.join('\n'));
+    if (errors.length) throw new CliUsageError('test', errors.join('\n'), 'CLI_UNKNOWN_SPEC');
     if (cases.length === 0) {
       io.stdout.write('no recordings with expectations found (specs/<id>/recordings/<name>.cast + <name>.expect.json)\n');
       return 0;
