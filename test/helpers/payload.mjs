@@ -19,3 +19,19 @@ export function makePayload(bytes) {
   // Pad with ASCII to the exact size, so no character is cut.
   return parts.join('') + 'x'.repeat(bytes - size);
 }
+
+/**
+ * A regular expression source matching exactly `makePayload(bytes)`: every line in order (by
+ * shape and count) and the padding; a lost, doubled or reordered piece fails it.
+ *
+ * @param {number} bytes
+ * @returns {string}
+ */
+export function payloadPattern(bytes) {
+  const text = makePayload(bytes);
+  const lines = text.split('\n');
+  const padding = lines.pop();
+  const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const shape = `\\d{7} ${escape(' pasted text äöü — 漢字 😀 end'.slice(1))}\\n`;
+  return `^(?:${shape}){${lines.length}}${escape(padding)}$`;
+}
