@@ -3,7 +3,7 @@
  * (JSON over a socket, a script) so every field is checked; the answer names the field,
  * the value and what was expected.
  */
-const MAX_TERMINAL_SIZE = 10_000;
+import { dimensionProblem } from '../terminal/index.js';
 
 function describe(value: unknown): string {
   if (value === undefined) return 'nothing';
@@ -12,7 +12,6 @@ function describe(value: unknown): string {
   return `${Array.isArray(value) ? 'an array' : typeof value} (${String(JSON.stringify(value)).slice(0, 40)})`;
 }
 
-const isPositiveInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v > 0 && v <= MAX_TERMINAL_SIZE;
 
 /** Returns why `cmd` is malformed, or null when it is well-formed. */
 export function validateCommand(cmd: unknown): string | null {
@@ -37,8 +36,8 @@ export function validateCommand(cmd: unknown): string | null {
       if (typeof c.mime !== 'string') return `attach_image.mime must be a string such as "image/png", got ${describe(c.mime)}`;
       return null;
     case 'resize':
-      if (!isPositiveInt(c.cols) || !isPositiveInt(c.rows)) return `resize needs whole positive cols and rows (≤ ${MAX_TERMINAL_SIZE}), got cols=${describe(c.cols)} rows=${describe(c.rows)}`;
-      return null;
+      // The terminal's own limits, so a size the screen or the PTY would refuse is refused here.
+      return dimensionProblem('cols', c.cols, 'resize.cols') ?? dimensionProblem('rows', c.rows, 'resize.rows');
     case 'cancel':
     case 'shutdown':
       return null;

@@ -10,7 +10,7 @@ import { constants as osConstants } from 'node:os';
 import { delimiter, isAbsolute, resolve as resolvePath } from 'node:path';
 import pty from '@lydell/node-pty';
 import type { IPty } from '@lydell/node-pty';
-import { SpawnError, TerminalError, assertDimension } from './errors.js';
+import { MAX_COLS, MAX_ROWS, SpawnError, TerminalError, assertDimension, dimensionProblem } from './errors.js';
 import { ListenerSet, warnListenerError, type ListenerErrorSink } from './listener-set.js';
 import { PtyWriteQueue, type TryWrite } from './pty-write-queue.js';
 import type { Disposable, ExitInfo, PtyTransport, SpawnRequest } from './transport.js';
@@ -302,11 +302,8 @@ function validateRequest(req: SpawnRequest): void {
     if (typeof value !== 'string') fail(`env.${key}`, 'a string', value);
   }
   for (const field of ['cols', 'rows'] as const) {
-    try {
-      assertDimension(field, req[field]);
-    } catch {
-      fail(field, 'an integer between 1 and 10000', req[field]);
-    }
+    const problem = dimensionProblem(field, req[field], `spawn request field ${field}`);
+    if (problem !== null) throw new SpawnError(`${problem}; pass the terminal's size in cells (at most ${MAX_COLS} x ${MAX_ROWS})`, { code: 'PTY_INVALID_REQUEST', file, cwd });
   }
 }
 

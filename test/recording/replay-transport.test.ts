@@ -173,4 +173,10 @@ describe('ReplayTransport', () => {
     };
     expect(run()).toEqual(run());
   });
+
+  it('refuses a recording whose size is beyond the terminal limits, naming it', () => {
+    const huge: Asciicast = { header: { version: 2, width: 10_000, height: 10_000 }, events: [] };
+    expect(() => new ReplayTransport(huge, new VirtualScheduler())).toThrow(TerminalError);
+    expect(() => new ReplayTransport(huge, new VirtualScheduler())).toThrow(/recording header width must be an integer between 1 and 1000 .*got 10000/);
+  });
 });
