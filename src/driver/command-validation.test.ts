@@ -15,3 +15,15 @@ describe('validateCommand resize', () => {
     expect(validateCommand({ kind: 'resize', ...size })).toMatch(message);
   });
 });
+
+describe('validateCommand pty_write', () => {
+  it('accepts keystrokes up to the largest message, 1 MiB', () => {
+    expect(validateCommand({ kind: 'pty_write', data: 'x'.repeat(1024 * 1024) })).toBeNull();
+  });
+
+  it('refuses more than 1 MiB of data with the size and the limit', () => {
+    expect(validateCommand({ kind: 'pty_write', data: 'x'.repeat(1024 * 1024 + 1) })).toMatch(
+      /^pty_write\.data is 1048577 bytes of UTF-8; at most 1048576 bytes \(1 MiB\) are accepted in one write: split it/,
+    );
+  });
+});

@@ -4,6 +4,7 @@
  * the value and what was expected.
  */
 import { dimensionProblem } from '../terminal/index.js';
+import { MAX_MESSAGE_BYTES } from './message-sender.js';
 
 function describe(value: unknown): string {
   if (value === undefined) return 'nothing';
@@ -23,8 +24,14 @@ export function validateCommand(cmd: unknown): string | null {
       if (c.text.trim() === '') return 'send_message.text is empty; there is nothing to send';
       if (c.bracketedPaste !== undefined && typeof c.bracketedPaste !== 'boolean') return `send_message.bracketedPaste must be a boolean, got ${describe(c.bracketedPaste)}`;
       return null;
-    case 'pty_write':
-      return typeof c.data === 'string' ? null : `pty_write.data must be a string, got ${describe(c.data)}`;
+    case 'pty_write': {
+      if (typeof c.data !== 'string') return `pty_write.data must be a string, got ${describe(c.data)}`;
+      // Raw keystrokes get the same bound as a message: the PTY write queue holds all of it.
+      const bytes = Buffer.byteLength(c.data, 'utf8');
+      return bytes > MAX_MESSAGE_BYTES
+        ? `pty_write.data is ${bytes} bytes of UTF-8; at most ${MAX_MESSAGE_BYTES} bytes (1 MiB) are accepted in one write: split it, or send a file's path instead of its content`
+        : null;
+    }
     case 'click_control':
       return typeof c.control_id === 'string' && c.control_id !== '' ? null : `click_control.control_id must be a non-empty string, got ${describe(c.control_id)}`;
     case 'click_modal_button':

@@ -64,7 +64,9 @@ export type TerminalErrorCode =
   /** An operation on a transport that has not been spawned. */
   | 'PTY_NOT_SPAWNED'
   /** An argument of the wrong type (e.g. writing a non-string). */
-  | 'TERMINAL_INVALID_ARGUMENT';
+  | 'TERMINAL_INVALID_ARGUMENT'
+  /** A PTY write would queue more than 16 MiB: the child is not reading its input. */
+  | 'PTY_WRITE_QUEUE_FULL';
 
 /** Misuse of the terminal edge (bad geometry, writing before spawn, wrong argument type). */
 export class TerminalError extends Error {

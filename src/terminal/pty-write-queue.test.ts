@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { TerminalError } from './errors.js';
 import { PtyWriteQueue, type TryWrite } from './pty-write-queue.js';
 
 /** A terminal that takes at most `perAttempt` bytes per attempt and nothing on the listed attempts. */
@@ -84,5 +85,23 @@ describe('PtyWriteQueue', () => {
     expect(queue.isClosed).toBe(true);
     expect(queue.pendingBytes).toBe(0);
     expect(errors).toEqual([gone]);
+  });
+
+  it('refuses a write that would queue more than maxPendingBytes, keeping what is queued', () => {
+    const stuck = scriptedKernel(0);
+    const queue = new PtyWriteQueue(stuck.tryWrite, { maxPendingBytes: 16, retryMs: 1_000 });
+    queue.enqueue('0123456789');
+    let error: unknown;
+    try {
+      queue.enqueue('abcdefghij');
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(TerminalError);
+    expect(error).toMatchObject({ code: 'PTY_WRITE_QUEUE_FULL' });
+    expect((error as Error).message).toMatch(/^cannot queue 10 more bytes for the child: 10 bytes are still waiting and at most 16 may be queued; the child is not reading its input/);
+    expect(queue.pendingBytes).toBe(10);
+    expect(queue.isClosed).toBe(false);
+    queue.close();
   });
 });

@@ -14,6 +14,8 @@
  * @module
  */
 
+import { TerminalError } from './errors.js';
+
 /**
  * One non-blocking write attempt. Returns how many bytes the kernel took (0 when its buffer is
  * full: try later). Throws when the PTY can no longer be written (the child is gone); the queue
@@ -34,12 +36,21 @@ export const WRITE_CHUNK_BYTES = 4096;
  */
 export const WRITE_RETRY_MS = 5;
 
+/**
+ * Most bytes that may wait in the queue: 16 messages of the largest size (1 MiB). A child that
+ * lets this much pile up is not reading its input at all; refusing more keeps a session's memory
+ * bounded instead of growing with every write.
+ */
+export const MAX_PENDING_WRITE_BYTES = 16 * 1024 * 1024;
+
 /** Options of {@link PtyWriteQueue}. */
 export interface PtyWriteQueueOptions {
   /** Bytes per attempt; default {@link WRITE_CHUNK_BYTES}. */
   chunkBytes?: number;
   /** Delay after an attempt that wrote nothing; default {@link WRITE_RETRY_MS}. */
   retryMs?: number;
+  /** Bytes that may wait at most; default {@link MAX_PENDING_WRITE_BYTES}. */
+  maxPendingBytes?: number;
   /** Told why the queue closed itself when an attempt threw (the PTY is gone). */
   onClosedByError?: (error: unknown) => void;
 }
@@ -49,6 +60,7 @@ export class PtyWriteQueue {
   readonly #tryWrite: TryWrite;
   readonly #chunkBytes: number;
   readonly #retryMs: number;
+  readonly #maxPendingBytes: number;
   readonly #onClosedByError: ((error: unknown) => void) | undefined;
   /** Buffers not fully written yet; the first one is written from `#offset`. */
   #buffers: Buffer[] = [];
@@ -66,6 +78,7 @@ export class PtyWriteQueue {
     this.#tryWrite = tryWrite;
     this.#chunkBytes = options.chunkBytes ?? WRITE_CHUNK_BYTES;
     this.#retryMs = options.retryMs ?? WRITE_RETRY_MS;
+    this.#maxPendingBytes = options.maxPendingBytes ?? MAX_PENDING_WRITE_BYTES;
     this.#onClosedByError = options.onClosedByError;
   }
 
@@ -82,10 +95,20 @@ export class PtyWriteQueue {
   /**
    * Queues `data` (as UTF-8) behind everything queued before. When nothing is queued, the first
    * attempt happens at once, so a keystroke reaches the child without waiting for a loop turn.
+   *
+   * @throws TerminalError (`PTY_WRITE_QUEUE_FULL`) when `data` would make more than
+   *   `maxPendingBytes` wait; nothing of `data` is queued then (all or nothing keeps the order).
    */
   enqueue(data: string): void {
     if (this.#closed || data.length === 0) return;
     const bytes = Buffer.from(data, 'utf8');
+    if (this.#pendingBytes + bytes.length > this.#maxPendingBytes) {
+      throw new TerminalError(
+        'PTY_WRITE_QUEUE_FULL',
+        `cannot queue ${bytes.length} more bytes for the child: ${this.#pendingBytes} bytes are still waiting and at most ${this.#maxPendingBytes} may be queued; the child is not reading its input: wait until it does, or end it`,
+        bytes.length,
+      );
+    }
     this.#buffers.push(bytes);
     this.#pendingBytes += bytes.length;
     if (!this.#isScheduled()) this.#attempt();
