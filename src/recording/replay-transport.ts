@@ -154,8 +154,14 @@ export class ReplayTransport implements PtyTransport {
     this.writes.push({ t: this.#elapsedMs(), data });
   }
 
-  /** Records a driver-requested resize; the recording is not affected. */
+  /**
+   * Records a driver-requested resize; the recording is not affected.
+   *
+   * @throws TerminalError (`TERMINAL_INVALID_SIZE`) beyond the terminal limits, as the real PTY.
+   */
   resize(cols: number, rows: number): void {
+    assertDimension('cols', cols);
+    assertDimension('rows', rows);
     this.#requireSpawned('resize');
     this.requestedResizes.push({ t: this.#elapsedMs(), cols, rows });
   }

@@ -179,4 +179,12 @@ describe('ReplayTransport', () => {
     expect(() => new ReplayTransport(huge, new VirtualScheduler())).toThrow(TerminalError);
     expect(() => new ReplayTransport(huge, new VirtualScheduler())).toThrow(/recording header width must be an integer between 1 and 1000 .*got 10000/);
   });
+
+  it('refuses a requested resize beyond the terminal limits, like the real PTY', () => {
+    const transport = new ReplayTransport(cast([[0, 'o', 'a']]), new VirtualScheduler());
+    transport.spawn(REQUEST);
+    expect(() => transport.resize(10_000, 10_000)).toThrow(/cols must be an integer between 1 and 1000 \(the widest terminal specterm supports\), got 10000/);
+    transport.resize(1000, 500);
+    expect(transport.requestedResizes).toEqual([{ t: 0, cols: 1000, rows: 500 }]);
+  });
 });
