@@ -13,7 +13,6 @@ function describe(value: unknown): string {
   return `${Array.isArray(value) ? 'an array' : typeof value} (${String(JSON.stringify(value)).slice(0, 40)})`;
 }
 
-
 /** Returns why `cmd` is malformed, or null when it is well-formed. */
 export function validateCommand(cmd: unknown): string | null {
   if (!cmd || typeof cmd !== 'object' || Array.isArray(cmd)) return `a command must be an object with a "kind", got ${describe(cmd)}`;

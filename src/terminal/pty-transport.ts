@@ -10,7 +10,7 @@ import { constants as osConstants } from 'node:os';
 import { delimiter, isAbsolute, resolve as resolvePath } from 'node:path';
 import pty from '@lydell/node-pty';
 import type { IPty } from '@lydell/node-pty';
-import { MAX_COLS, MAX_ROWS, SpawnError, TerminalError, assertDimension, dimensionProblem } from './errors.js';
+import { SpawnError, TerminalError, assertDimension } from './errors.js';
 import { ListenerSet, warnListenerError, type ListenerErrorSink } from './listener-set.js';
 import { PtyWriteQueue, type TryWrite } from './pty-write-queue.js';
 import type { Disposable, ExitInfo, PtyTransport, SpawnRequest } from './transport.js';
@@ -268,7 +268,8 @@ function nonBlockingWriter(child: IPty): TryWrite | undefined {
   return (bytes) => {
     // node-pty closes the fd when its socket is destroyed (EIO at exit); the number may then
     // already belong to another file, so never write after that.
-    if (socket.destroyed === true) throw new TerminalError('PTY_NOT_SPAWNED', 'the PTY is closed; the child has exited');
+    // Only the queue sees this error: it closes itself, like after EIO.
+    if (socket.destroyed === true) throw new Error('the PTY is closed: the child has exited');
     try {
       return writeSync(fd, bytes);
     } catch (error) {
@@ -302,8 +303,11 @@ function validateRequest(req: SpawnRequest): void {
     if (typeof value !== 'string') fail(`env.${key}`, 'a string', value);
   }
   for (const field of ['cols', 'rows'] as const) {
-    const problem = dimensionProblem(field, req[field], `spawn request field ${field}`);
-    if (problem !== null) throw new SpawnError(`${problem}; pass the terminal's size in cells (at most ${MAX_COLS} x ${MAX_ROWS})`, { code: 'PTY_INVALID_REQUEST', file, cwd });
+    try {
+      assertDimension(field, req[field], `spawn request field ${field}`);
+    } catch (error) {
+      throw new SpawnError((error as Error).message, { code: 'PTY_INVALID_REQUEST', file, cwd });
+    }
   }
 }
 
