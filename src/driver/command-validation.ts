@@ -3,7 +3,8 @@
  * (JSON over a socket, a script) so every field is checked; the answer names the field,
  * the value and what was expected.
  */
-const MAX_TERMINAL_SIZE = 10_000;
+import { dimensionProblem } from '../terminal/index.js';
+import { MAX_MESSAGE_BYTES } from './message-sender.js';
 
 function describe(value: unknown): string {
   if (value === undefined) return 'nothing';
@@ -11,8 +12,6 @@ function describe(value: unknown): string {
   if (typeof value === 'string') return `a string (${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)})`;
   return `${Array.isArray(value) ? 'an array' : typeof value} (${String(JSON.stringify(value)).slice(0, 40)})`;
 }
-
-const isPositiveInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v > 0 && v <= MAX_TERMINAL_SIZE;
 
 /** Returns why `cmd` is malformed, or null when it is well-formed. */
 export function validateCommand(cmd: unknown): string | null {
@@ -24,8 +23,14 @@ export function validateCommand(cmd: unknown): string | null {
       if (c.text.trim() === '') return 'send_message.text is empty; there is nothing to send';
       if (c.bracketedPaste !== undefined && typeof c.bracketedPaste !== 'boolean') return `send_message.bracketedPaste must be a boolean, got ${describe(c.bracketedPaste)}`;
       return null;
-    case 'pty_write':
-      return typeof c.data === 'string' ? null : `pty_write.data must be a string, got ${describe(c.data)}`;
+    case 'pty_write': {
+      if (typeof c.data !== 'string') return `pty_write.data must be a string, got ${describe(c.data)}`;
+      // Raw keystrokes get the same bound as a message: the PTY write queue holds all of it.
+      const bytes = Buffer.byteLength(c.data, 'utf8');
+      return bytes > MAX_MESSAGE_BYTES
+        ? `pty_write.data is ${bytes} bytes of UTF-8; at most ${MAX_MESSAGE_BYTES} bytes (1 MiB) are accepted in one write: split it, or send a file's path instead of its content`
+        : null;
+    }
     case 'click_control':
       return typeof c.control_id === 'string' && c.control_id !== '' ? null : `click_control.control_id must be a non-empty string, got ${describe(c.control_id)}`;
     case 'click_modal_button':
@@ -37,8 +42,8 @@ export function validateCommand(cmd: unknown): string | null {
       if (typeof c.mime !== 'string') return `attach_image.mime must be a string such as "image/png", got ${describe(c.mime)}`;
       return null;
     case 'resize':
-      if (!isPositiveInt(c.cols) || !isPositiveInt(c.rows)) return `resize needs whole positive cols and rows (≤ ${MAX_TERMINAL_SIZE}), got cols=${describe(c.cols)} rows=${describe(c.rows)}`;
-      return null;
+      // The terminal's own limits, so a size the screen or the PTY would refuse is refused here.
+      return dimensionProblem('cols', c.cols, 'resize.cols') ?? dimensionProblem('rows', c.rows, 'resize.rows');
     case 'cancel':
     case 'shutdown':
       return null;

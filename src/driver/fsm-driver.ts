@@ -938,6 +938,7 @@ export class FsmDriver {
     switch (cmd.kind) {
       case 'send_message': {
         const outcome = this.#sender.request({ text: cmd.text, bracketedPaste: cmd.bracketedPaste });
+        if (typeof outcome === 'object') return this.#refuse('send_message', outcome.reason);
         return outcome === 'dropped' ? { ok: false, reason: 'duplicate of a message still being processed' } : { ok: true };
       }
       case 'pty_write': this.#write(cmd.data); return { ok: true };

@@ -30,6 +30,15 @@ const MID_GENERATION_MIN_GAP_MS = 400;
 const WIN32_CHUNK_UNITS = 1024;
 const WIN32_CHUNK_GAP_MS = 8;
 
+/**
+ * Largest message accepted, in UTF-8 bytes (what reaches the PTY): 1 MiB. That is about 250k
+ * tokens, more than an agent's whole context window (~200k tokens), so a longer paste cannot be
+ * read by the agent anyway; a TUI takes seconds to absorb it (docs/terminal.md has the figures);
+ * and it keeps what one session holds for a send (the text, its UTF-8 copy in the PTY write
+ * queue) to a few MiB, which a daemon multiplies by its sessions.
+ */
+export const MAX_MESSAGE_BYTES = 1024 * 1024;
+
 const PASTE_START = '\x1b[200~';
 const PASTE_END = '\x1b[201~';
 const SHIFT_ENTER = '\x1b[27;2;13~';
@@ -59,7 +68,25 @@ export interface SendRequest {
   midGeneration?: boolean;
 }
 
-export type SendOutcome = 'delivered' | 'queued' | 'dropped';
+/** A send that was not accepted at all (nothing queued, nothing written), with a stable code. */
+export interface SendRefusal {
+  code: 'MESSAGE_TOO_LARGE';
+  /** Says what was wrong (the size and the limit) and what to do. */
+  reason: string;
+}
+
+export type SendOutcome = 'delivered' | 'queued' | 'dropped' | SendRefusal;
+
+/** Refuses a text longer than {@link MAX_MESSAGE_BYTES} in UTF-8; null when it may be sent. */
+export function checkMessageSize(text: string): SendRefusal | null {
+  // Buffer.byteLength counts without encoding, so a huge text costs no copy to measure.
+  const bytes = Buffer.byteLength(text, 'utf8');
+  if (bytes <= MAX_MESSAGE_BYTES) return null;
+  return {
+    code: 'MESSAGE_TOO_LARGE',
+    reason: `message too large: ${bytes} bytes of UTF-8 (${(bytes / 1024 / 1024).toFixed(1)} MiB); the largest message accepted is ${MAX_MESSAGE_BYTES} bytes (1 MiB): send a shorter message, or save the text to a file and send its path`,
+  };
+}
 
 /** Resolves the win32 multi-line body mode from the environment (default: bracketed paste). */
 export function resolveWin32SubmitMode(env: Record<string, string | undefined>): Win32SubmitMode {
@@ -90,9 +117,14 @@ export class MessageSender {
     return this.#queue.length;
   }
 
-  /** Accepts a send: delivers it now, queues it, or drops it as a duplicate. */
+  /**
+   * Accepts a send: delivers it now, queues it, or drops it as a duplicate. A text above
+   * {@link MAX_MESSAGE_BYTES} is refused (returned, not reported: the caller refuses the command).
+   */
   request(req: SendRequest): SendOutcome {
     if (this.#disposed) return 'dropped';
+    const tooLarge = checkMessageSize(req.text);
+    if (tooLarge) return tooLarge;
     const h = this.#host;
     const now = h.scheduler.now();
     const hash = hashBody(req.text);

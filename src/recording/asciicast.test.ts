@@ -51,7 +51,9 @@ describe('parseAsciicast', () => {
     ['a header that is an array', '[2, 80, 24]\n', 1, /header must be a JSON object/],
     ['version 1', '{"version": 1, "width": 80, "height": 24}\n', 1, /unsupported asciicast version 1; specterm reads version 2/],
     ['version 3', '{"version": 3, "term": {"cols": 80, "rows": 24}}\n', 1, /unsupported asciicast version 3/],
-    ['a missing width', '{"version": 2, "height": 24}\n', 1, /header field width must be an integer between 1 and 10000, got undefined/],
+    ['a missing width', '{"version": 2, "height": 24}\n', 1, /header field width must be an integer between 1 and 1000, got undefined/],
+    ['a header wider than the limit', '{"version": 2, "width": 1001, "height": 24}\n', 1, /header field width must be an integer between 1 and 1000 \(the widest terminal specterm supports\), got 1001/],
+    ['a header taller than the limit', '{"version": 2, "width": 80, "height": 501}\n', 1, /header field height must be an integer between 1 and 500 \(the tallest terminal specterm supports\), got 501/],
     ['a zero height', '{"version": 2, "width": 80, "height": 0}\n', 1, /header field height must be an integer/],
     ['a string timestamp', '{"version": 2, "width": 80, "height": 24, "timestamp": "now"}\n', 1, /timestamp must be a number/],
     ['a non-string env value', '{"version": 2, "width": 80, "height": 24, "env": {"TERM": 1}}\n', 1, /env must be an object of strings/],
@@ -63,6 +65,8 @@ describe('parseAsciicast', () => {
     ['non-string data', `${HEADER}\n[1, "o", 5]\n`, 2, /data a string, got 5/],
     ['bad resize data', `${HEADER}\n[1, "r", "80 by 24"]\n`, 2, /resize data must be "COLSxROWS" .*got "80 by 24"/],
     ['a zero-size resize', `${HEADER}\n[1, "r", "0x24"]\n`, 2, /resize data must be "COLSxROWS"/],
+    ['a resize to 10000x10000', `${HEADER}\n[0.1, "r", "10000x10000"]\n[0.2, "o", "hi"]\n`, 2, /line 2: resize to "10000x10000" is larger than specterm supports: at most 1000 columns and 500 rows/],
+    ['a resize one row too tall', `${HEADER}\n[0.1, "r", "1000x501"]\n`, 2, /line 2: resize to "1000x501" is larger than specterm supports/],
     ['decreasing times', `${HEADER}\n[2, "o", "a"]\n[1.5, "o", "b"]\n`, 3, /line 3: time 1.5 is earlier than the previous event's 2; event times must not decrease/],
     ['invalid JSON before the last line', `${HEADER}\n[1, "o", "a"\n[2, "o", "b"]\n`, 2, /line 2: invalid JSON .*must be a JSON array/],
   ])('rejects %s with the line number', (_name, text, line, message) => {
@@ -102,6 +106,8 @@ describe('parseResizeData', () => {
     expect(parseResizeData('120X40')).toBeUndefined();
     expect(parseResizeData('x40')).toBeUndefined();
     expect(parseResizeData('99999x1')).toBeUndefined();
+    expect(parseResizeData('1000x500')).toEqual({ cols: 1000, rows: 500 });
+    expect(parseResizeData('1001x500')).toBeUndefined();
   });
 });
 

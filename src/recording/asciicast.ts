@@ -6,6 +6,7 @@
  * @module
  */
 
+import { MAX_COLS, MAX_ROWS, dimensionProblem } from '../terminal/errors.js';
 import { RecordingError } from './errors.js';
 
 /** The header line. Unknown keys are kept (asciinema adds e.g. `idle_time_limit`, `theme`). */
@@ -56,25 +57,35 @@ export interface ParseAsciicastOptions {
 }
 
 const EVENT_TYPES: readonly CastEventType[] = ['o', 'i', 'r', 'm'];
-const RESIZE_DATA = /^(\d{1,5})x(\d{1,5})$/;
-const MAX_DIMENSION = 10_000;
+const RESIZE_DATA = /^(\d+)x(\d+)$/;
 
 /** Shortens a value for an error message. */
 function preview(value: string): string {
   return value.length > 80 ? `${value.slice(0, 77)}...` : value;
 }
 
+/** Why `data` is not a valid `r` event size, or null when it is. */
+function resizeProblem(data: string): string | null {
+  const match = RESIZE_DATA.exec(data);
+  const cols = Number(match?.[1]);
+  const rows = Number(match?.[2]);
+  if (!match || cols < 1 || rows < 1) {
+    return `resize data must be "COLSxROWS" with whole sizes of at least 1 (e.g. "120x40"), got ${preview(JSON.stringify(data))}`;
+  }
+  if (cols > MAX_COLS || rows > MAX_ROWS) {
+    return `resize to ${preview(JSON.stringify(data))} is larger than specterm supports: at most ${MAX_COLS} columns and ${MAX_ROWS} rows; re-record in a smaller terminal or edit this event`;
+  }
+  return null;
+}
+
 /**
  * Parses `"COLSxROWS"` (the data of an `r` event).
  *
- * @returns the geometry, or undefined when `data` is not a valid size.
+ * @returns the geometry, or undefined when `data` is not a valid size within the terminal limits.
  */
 export function parseResizeData(data: string): { cols: number; rows: number } | undefined {
-  const match = RESIZE_DATA.exec(data);
-  if (!match) return undefined;
-  const cols = Number(match[1]);
-  const rows = Number(match[2]);
-  if (cols < 1 || rows < 1 || cols > MAX_DIMENSION || rows > MAX_DIMENSION) return undefined;
+  if (resizeProblem(data) !== null) return undefined;
+  const [cols, rows] = data.split('x').map(Number) as [number, number];
   return { cols, rows };
 }
 
@@ -163,11 +174,9 @@ function parseHeader(raw: string, line: number, fail: Fail): AsciicastHeader {
   if (header.version !== 2) {
     fail(line, `unsupported asciicast version ${JSON.stringify(header.version)}; specterm reads version 2 (convert with \`asciinema convert -f asciicast-v2\`)`);
   }
-  for (const field of ['width', 'height'] as const) {
-    const n = header[field];
-    if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > MAX_DIMENSION) {
-      fail(line, `header field ${field} must be an integer between 1 and ${MAX_DIMENSION}, got ${JSON.stringify(n)}; set the terminal size the recording was made with`);
-    }
+  for (const [field, dimension] of [['width', 'cols'], ['height', 'rows']] as const) {
+    const problem = dimensionProblem(dimension, header[field], `header field ${field}`);
+    if (problem !== null) fail(line, `${problem}; set the terminal size the recording was made with (at most ${MAX_COLS} x ${MAX_ROWS})`);
   }
   if (header.timestamp !== undefined && (typeof header.timestamp !== 'number' || !Number.isFinite(header.timestamp))) {
     fail(line, `header field timestamp must be a number (Unix seconds), got ${JSON.stringify(header.timestamp)}; remove it or fix its type`);
@@ -198,9 +207,8 @@ function toEvent(value: unknown, raw: string, line: number, fail: Fail): CastEve
   if (typeof data !== 'string') {
     fail(line, `expected [time, code, data] with data a string, got ${preview(JSON.stringify(data) ?? String(data))}`);
   }
-  if (type === 'r' && !parseResizeData(data as string)) {
-    fail(line, `resize data must be "COLSxROWS" with sizes between 1 and ${MAX_DIMENSION} (e.g. "120x40"), got ${JSON.stringify(data)}`);
-  }
+  const problem = type === 'r' ? resizeProblem(data as string) : null;
+  if (problem !== null) fail(line, problem);
   return { t: t as number, type: type as CastEventType, data: data as string };
 }
 

@@ -7,7 +7,7 @@
  */
 
 import type { Scheduler, TimerHandle } from '../core/clock.js';
-import { SpawnError, TerminalError } from '../terminal/errors.js';
+import { SpawnError, TerminalError, assertDimension } from '../terminal/errors.js';
 import { ListenerSet, warnListenerError, type ListenerErrorSink } from '../terminal/listener-set.js';
 import type { Disposable, ExitInfo, PtyTransport, SpawnRequest } from '../terminal/transport.js';
 import { parseResizeData, type Asciicast, type CastEvent } from './asciicast.js';
@@ -107,8 +107,9 @@ export class ReplayTransport implements PtyTransport {
     this.#exit = new ListenerSet('exit', sink);
     this.#resize = new ListenerSet('resize', sink);
     this.#marker = new ListenerSet('marker', sink);
-    this.cols = cast.header.width;
-    this.rows = cast.header.height;
+    // A parsed recording is already within the limits; a hand-built one is checked here.
+    this.cols = assertDimension('cols', cast.header.width, 'recording header width');
+    this.rows = assertDimension('rows', cast.header.height, 'recording header height');
     const last = cast.events[cast.events.length - 1];
     this.endTimeMs = last ? toReplayMs(last.t) : 0;
     this.recordedInputs = cast.events.filter((e) => e.type === 'i').map((e) => ({ t: toReplayMs(e.t), data: e.data }));
@@ -153,8 +154,14 @@ export class ReplayTransport implements PtyTransport {
     this.writes.push({ t: this.#elapsedMs(), data });
   }
 
-  /** Records a driver-requested resize; the recording is not affected. */
+  /**
+   * Records a driver-requested resize; the recording is not affected.
+   *
+   * @throws TerminalError (`TERMINAL_INVALID_SIZE`) beyond the terminal limits, as the real PTY.
+   */
   resize(cols: number, rows: number): void {
+    assertDimension('cols', cols);
+    assertDimension('rows', rows);
     this.#requireSpawned('resize');
     this.requestedResizes.push({ t: this.#elapsedMs(), cols, rows });
   }

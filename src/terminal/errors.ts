@@ -64,7 +64,9 @@ export type TerminalErrorCode =
   /** An operation on a transport that has not been spawned. */
   | 'PTY_NOT_SPAWNED'
   /** An argument of the wrong type (e.g. writing a non-string). */
-  | 'TERMINAL_INVALID_ARGUMENT';
+  | 'TERMINAL_INVALID_ARGUMENT'
+  /** A PTY write would queue more than 16 MiB: the child is not reading its input. */
+  | 'PTY_WRITE_QUEUE_FULL';
 
 /** Misuse of the terminal edge (bad geometry, writing before spawn, wrong argument type). */
 export class TerminalError extends Error {
@@ -86,22 +88,52 @@ export class TerminalError extends Error {
   }
 }
 
-/** Largest geometry we accept: far beyond any real terminal, small enough to never exhaust memory. */
-const MAX_DIMENSION = 10_000;
+/**
+ * Widest terminal accepted, in columns. A 5K display (5120 px) at a 5-px-wide font is 1024
+ * columns, beyond any real terminal window; xterm keeps 12 bytes per cell, so a full screen plus
+ * the default 2000 rows of scrollback stays near 30 MB. The old bound (10000 x 10000) let a
+ * 76-byte recording allocate 100 million cells (2.4 GB; issue 12, item 7).
+ */
+export const MAX_COLS = 1000;
+
+/** Tallest terminal accepted, in rows: an 8K display (4320 px) at a 9-px-high font is 480 rows. */
+export const MAX_ROWS = 500;
+
+/** A terminal dimension: columns or rows. */
+export type Dimension = 'cols' | 'rows';
+
+const LIMITS: Record<Dimension, { max: number; extreme: string }> = {
+  cols: { max: MAX_COLS, extreme: 'widest' },
+  rows: { max: MAX_ROWS, extreme: 'tallest' },
+};
 
 /**
- * Validates a terminal dimension and returns it; throws a {@link TerminalError} naming the field.
+ * Why `value` is not a valid number of columns/rows (1 … {@link MAX_COLS} / {@link MAX_ROWS}),
+ * or null when it is. The text starts with `label` and names the value and the range.
  *
- * @param field - name used in the message (e.g. `cols`).
+ * @param dimension - which limit applies.
  * @param value - the value to check.
+ * @param label - how the value is called in the message (default: the dimension).
  */
-export function assertDimension(field: string, value: unknown): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > MAX_DIMENSION) {
-    throw new TerminalError(
-      'TERMINAL_INVALID_SIZE',
-      `${field} must be an integer between 1 and ${MAX_DIMENSION}, got ${JSON.stringify(value) ?? String(value)}; pass a positive whole number of cells`,
-      value,
-    );
+export function dimensionProblem(dimension: Dimension, value: unknown, label: string = dimension): string | null {
+  const { max, extreme } = LIMITS[dimension];
+  if (typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= max) return null;
+  const tooLarge = typeof value === 'number' && value > max;
+  return `${label} must be an integer between 1 and ${max}${tooLarge ? ` (the ${extreme} terminal specterm supports)` : ''}, got ${JSON.stringify(value) ?? String(value)}`;
+}
+
+/**
+ * Validates a terminal dimension and returns it; throws a {@link TerminalError}
+ * (`TERMINAL_INVALID_SIZE`) naming the field, the value and the range.
+ *
+ * @param dimension - `cols` or `rows` (selects the limit and names the field).
+ * @param value - the value to check.
+ * @param label - how the value is called in the message (default: the dimension).
+ */
+export function assertDimension(dimension: Dimension, value: unknown, label?: string): number {
+  const problem = dimensionProblem(dimension, value, label);
+  if (problem !== null) {
+    throw new TerminalError('TERMINAL_INVALID_SIZE', `${problem}; pass the terminal's size in cells (at most ${MAX_COLS} x ${MAX_ROWS})`, value);
   }
-  return value;
+  return value as number;
 }

@@ -33,5 +33,16 @@ export { chunkPreservingSurrogates, WIN32_BODY_CHUNK_UNITS } from './write-chunk
 // Listener isolation shared by the transports.
 export { ListenerSet, warnListenerError, type ListenerErrorSink } from './listener-set.js';
 
-// Errors.
-export { SpawnError, TerminalError, assertDimension, type SpawnErrorCode, type SpawnErrorDetails, type TerminalErrorCode } from './errors.js';
+// Errors and the terminal size limits.
+export {
+  SpawnError,
+  TerminalError,
+  assertDimension,
+  dimensionProblem,
+  MAX_COLS,
+  MAX_ROWS,
+  type Dimension,
+  type SpawnErrorCode,
+  type SpawnErrorDetails,
+  type TerminalErrorCode,
+} from './errors.js';

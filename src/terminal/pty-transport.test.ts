@@ -101,6 +101,7 @@ describe('PtyTransport spawn and I/O', () => {
       ),
     );
     await waitForOutput(t, /ready/);
+    expect(() => t.resize(10_000, 10_000)).toThrow(/cols must be an integer between 1 and 1000 \(the widest terminal specterm supports\), got 10000/);
     t.resize(90, 20);
     await waitForOutput(t, /size=90x20/);
     t.write('q');
@@ -172,6 +173,7 @@ describe('PtyTransport spawn failures', () => {
     expectSpawnError(() => t.spawn({ ...request(''), args: 'oops' as unknown as string[] }), 'PTY_INVALID_REQUEST', /field args must be an array of strings, got "oops"/);
     expectSpawnError(() => t.spawn({ ...request(''), env: { X: 1 as unknown as string } }), 'PTY_INVALID_REQUEST', /field env.X must be a string, got 1/);
     expectSpawnError(() => t.spawn({ ...request(''), cols: 0 }), 'PTY_INVALID_REQUEST', /field cols must be an integer/);
+    expectSpawnError(() => t.spawn({ ...request(''), rows: 10_000 }), 'PTY_INVALID_REQUEST', /field rows must be an integer between 1 and 500 \(the tallest terminal specterm supports\), got 10000; pass the terminal's size in cells \(at most 1000 x 500\)/);
   });
 
   it('reports an exec failure that happens after spawn returned through onSpawnError and onExit', async () => {

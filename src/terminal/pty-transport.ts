@@ -5,13 +5,14 @@
  * @module
  */
 
-import { accessSync, constants as fsConstants, statSync } from 'node:fs';
+import { accessSync, constants as fsConstants, statSync, writeSync } from 'node:fs';
 import { constants as osConstants } from 'node:os';
 import { delimiter, isAbsolute, resolve as resolvePath } from 'node:path';
 import pty from '@lydell/node-pty';
 import type { IPty } from '@lydell/node-pty';
 import { SpawnError, TerminalError, assertDimension } from './errors.js';
 import { ListenerSet, warnListenerError, type ListenerErrorSink } from './listener-set.js';
+import { PtyWriteQueue, type TryWrite } from './pty-write-queue.js';
 import type { Disposable, ExitInfo, PtyTransport, SpawnRequest } from './transport.js';
 
 /** Grace period between SIGHUP and SIGKILL: long enough for a CLI to save state, short for shutdown. */
@@ -39,6 +40,11 @@ export interface PtyTransportHandle extends PtyTransport {
   /** Exit info once the child has exited, else undefined (for late subscribers). */
   readonly exitInfo: ExitInfo | undefined;
   /**
+   * Bytes passed to `write()` that the child's terminal has not taken yet. Writes are queued and
+   * paced so they never block the event loop; `kill()` and the child's exit drop the queue.
+   */
+  readonly pendingWriteBytes: number;
+  /**
    * Fires when node-pty reports, after `spawn()` returned, that the child never started
    * (exec/chdir failed in the forked child). `onExit` still fires afterwards with exit code 1.
    */
@@ -63,6 +69,8 @@ class NodePtyTransport implements PtyTransportHandle {
   readonly #exit: ListenerSet<ExitInfo>;
   readonly #spawnErrors: ListenerSet<SpawnError>;
   #pty: IPty | undefined;
+  /** Every write goes through this queue, in order (undefined where node-pty's own write is asynchronous). */
+  #writes: PtyWriteQueue | undefined;
   #request: SpawnRequest | undefined;
   #exitInfo: ExitInfo | undefined;
   #killTimer: ReturnType<typeof setTimeout> | undefined;
@@ -85,6 +93,10 @@ class NodePtyTransport implements PtyTransportHandle {
 
   get exitInfo(): ExitInfo | undefined {
     return this.#exitInfo;
+  }
+
+  get pendingWriteBytes(): number {
+    return this.#writes?.pendingBytes ?? 0;
   }
 
   spawn(req: SpawnRequest): void {
@@ -118,6 +130,8 @@ class NodePtyTransport implements PtyTransportHandle {
     }
     this.#request = req;
     this.#pty = child;
+    const tryWrite = nonBlockingWriter(child);
+    this.#writes = tryWrite ? new PtyWriteQueue(tryWrite) : undefined;
     // node-pty rethrows unexpected socket errors from a stream callback (an uncaught exception)
     // unless someone else listens for 'error'; EIO at exit is normal and handled by node-pty.
     const emitter = child as unknown as { on?: (event: string, listener: (error: unknown) => void) => void };
@@ -136,7 +150,12 @@ class NodePtyTransport implements PtyTransportHandle {
     }
     const child = this.#requireChild('write');
     // Writing to a child that already exited is a benign race (the driver may still be flushing).
-    if (this.#exitInfo || data.length === 0) return;
+    if (this.#exitInfo || this.#killRequested || data.length === 0) return;
+    if (this.#writes) {
+      // A write that fails because the child is gone closes the queue: same benign race.
+      this.#writes.enqueue(data);
+      return;
+    }
     try {
       child.write(data);
     } catch {
@@ -160,6 +179,8 @@ class NodePtyTransport implements PtyTransportHandle {
     const child = this.#pty;
     if (!child || this.#exitInfo || this.#killRequested) return;
     this.#killRequested = true;
+    // Input still queued for a child being ended is dropped, with its retry timer.
+    this.#writes?.close();
     if (process.platform === 'win32') {
       // ConPTY has no signals; node-pty's kill() closes the console and ends the process tree.
       child.kill();
@@ -203,6 +224,7 @@ class NodePtyTransport implements PtyTransportHandle {
       clearTimeout(this.#killTimer);
       this.#killTimer = undefined;
     }
+    this.#writes?.close();
     const signal = signalName(signalNumber);
     const info: ExitInfo = signal ? { exitCode: null, signal } : { exitCode, signal: null };
     this.#exitInfo = info;
@@ -224,6 +246,38 @@ class NodePtyTransport implements PtyTransportHandle {
     for (const subscription of this.#subscriptions.splice(0)) subscription.dispose();
     this.#exit.emit(info);
   }
+}
+
+/**
+ * A non-blocking write attempt on the child's PTY master, or undefined where there is none to
+ * make (win32: ConPTY input goes through a pipe that node-pty already writes asynchronously).
+ *
+ * It writes to node-pty's master fd itself because node-pty's `write()` goes through a libuv tty
+ * handle that retries EAGAIN in a loop until everything is written, blocking the event loop (see
+ * pty-write-queue.ts). The fd is non-blocking (node-pty sets O_NONBLOCK on the master), so
+ * `writeSync` takes what fits and fails with EAGAIN otherwise; it never waits.
+ */
+function nonBlockingWriter(child: IPty): TryWrite | undefined {
+  if (process.platform === 'win32') return undefined;
+  // `fd` is public on node-pty's UnixTerminal but not in its typings; `_socket` is the stream
+  // that owns the fd (pinned dependency: @lydell/node-pty 1.1.0).
+  const unix = child as unknown as { fd?: unknown; _socket?: { destroyed?: boolean } };
+  const fd = unix.fd;
+  const socket = unix._socket;
+  if (typeof fd !== 'number' || typeof socket !== 'object' || socket === null) return undefined;
+  return (bytes) => {
+    // node-pty closes the fd when its socket is destroyed (EIO at exit); the number may then
+    // already belong to another file, so never write after that.
+    // Only the queue sees this error: it closes itself, like after EIO.
+    if (socket.destroyed === true) throw new Error('the PTY is closed: the child has exited');
+    try {
+      return writeSync(fd, bytes);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EAGAIN' || code === 'EWOULDBLOCK' || code === 'EINTR') return 0;
+      throw error;
+    }
+  };
 }
 
 /** Checks types and ranges of a spawn request; throws `PTY_INVALID_REQUEST` naming the field. */
@@ -250,9 +304,9 @@ function validateRequest(req: SpawnRequest): void {
   }
   for (const field of ['cols', 'rows'] as const) {
     try {
-      assertDimension(field, req[field]);
-    } catch {
-      fail(field, 'an integer between 1 and 10000', req[field]);
+      assertDimension(field, req[field], `spawn request field ${field}`);
+    } catch (error) {
+      throw new SpawnError((error as Error).message, { code: 'PTY_INVALID_REQUEST', file, cwd });
     }
   }
 }

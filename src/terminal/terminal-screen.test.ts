@@ -290,8 +290,10 @@ describe('TerminalScreen responses, resize and disposal', () => {
   });
 
   it.each([
-    [{ cols: 0, rows: 5 }, /cols must be an integer between 1 and 10000, got 0/],
-    [{ cols: 10, rows: 2.5 }, /rows must be an integer between 1 and 10000, got 2.5/],
+    [{ cols: 0, rows: 5 }, /cols must be an integer between 1 and 1000, got 0/],
+    [{ cols: 10, rows: 2.5 }, /rows must be an integer between 1 and 500, got 2.5/],
+    [{ cols: 10_000, rows: 24 }, /cols must be an integer between 1 and 1000 \(the widest terminal specterm supports\), got 10000/],
+    [{ cols: 80, rows: 501 }, /rows must be an integer between 1 and 500 \(the tallest terminal specterm supports\), got 501/],
     [{ cols: 10, rows: 5, scrollback: -1 }, /scrollback must be an integer between 0 and 1000000, got -1/],
   ])('rejects bad geometry %o with a TerminalError', (options, message) => {
     expect(() => new TerminalScreen(options)).toThrow(message);
@@ -300,7 +302,14 @@ describe('TerminalScreen responses, resize and disposal', () => {
   it('rejects a bad resize without changing the size', () => {
     const screen = makeScreen(10, 3);
     expect(() => screen.resize(10, 0)).toThrow(TerminalError);
+    expect(() => screen.resize(10_000, 10_000)).toThrow(/cols must be an integer between 1 and 1000/);
     expect([screen.cols, screen.rows]).toEqual([10, 3]);
+  });
+
+  it('accepts the largest size, 1000 x 500', () => {
+    const screen = makeScreen(10, 3);
+    screen.resize(1000, 500);
+    expect([screen.cols, screen.rows]).toEqual([1000, 500]);
   });
 
   it('ignores writes after dispose and tolerates a second dispose', () => {

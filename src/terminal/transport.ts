@@ -29,6 +29,10 @@ export interface ExitInfo {
 export interface PtyTransport {
   /** Starts the child. Throws a `SpawnError` (with code) when it cannot be started. */
   spawn(req: SpawnRequest): void;
+  /**
+   * Sends input to the child. Never blocks: the real PTY queues it and writes it in order, paced
+   * (throws `TerminalError` `PTY_WRITE_QUEUE_FULL` when 16 MiB are already waiting).
+   */
   write(data: string): void;
   resize(cols: number, rows: number): void;
   /** Ends the child (SIGHUP then SIGKILL after a grace period on POSIX). Idempotent. */

@@ -173,4 +173,18 @@ describe('ReplayTransport', () => {
     };
     expect(run()).toEqual(run());
   });
+
+  it('refuses a recording whose size is beyond the terminal limits, naming it', () => {
+    const huge: Asciicast = { header: { version: 2, width: 10_000, height: 10_000 }, events: [] };
+    expect(() => new ReplayTransport(huge, new VirtualScheduler())).toThrow(TerminalError);
+    expect(() => new ReplayTransport(huge, new VirtualScheduler())).toThrow(/recording header width must be an integer between 1 and 1000 .*got 10000/);
+  });
+
+  it('refuses a requested resize beyond the terminal limits, like the real PTY', () => {
+    const transport = new ReplayTransport(cast([[0, 'o', 'a']]), new VirtualScheduler());
+    transport.spawn(REQUEST);
+    expect(() => transport.resize(10_000, 10_000)).toThrow(/cols must be an integer between 1 and 1000 \(the widest terminal specterm supports\), got 10000/);
+    transport.resize(1000, 500);
+    expect(transport.requestedResizes).toEqual([{ t: 0, cols: 1000, rows: 500 }]);
+  });
 });
