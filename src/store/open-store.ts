@@ -72,7 +72,12 @@ export function openStoreWith(path: string, options: OpenStoreOptions, migration
     }
   }
   const store = new Store(db, { path, notice, schemaVersion: readSchemaVersion(db), now, retention });
-  store.prune();
+  try {
+    store.prune();
+  } catch (err) {
+    store.close();
+    throw openFailed(path, err);
+  }
   return store;
 }
 
