@@ -86,6 +86,20 @@ describe('keyset paging', () => {
   });
 });
 
+describe('paging by id', () => {
+  it('follows insertion order even when the clock went back, resuming after an id', () => {
+    store.sessions.insert({ id: 'clock', cwd: '/', createdAt: T0 });
+    const times = [T0 + 500, T0 + 100, T0 + 300, T0 + 200];
+    const inserted = times.map((t, i) => store.stateChanges.insert({ sessionId: 'clock', t, state: `c${i}`, status: 'idle' }));
+    const first = store.stateChanges.page({ sessionId: 'clock', by: 'id', limit: 2 });
+    expect(first.items.map((c) => c.state)).toEqual(['c0', 'c1']);
+    const rest = store.stateChanges.page({ sessionId: 'clock', by: 'id', after: { t: 0, id: first.items[1]!.id } });
+    expect(rest.items).toEqual(inserted.slice(2));
+    expect(store.stateChanges.page({ sessionId: 'clock', by: 'id', order: 'desc' }).items.map((c) => c.state)).toEqual(['c3', 'c2', 'c1', 'c0']);
+    expect(store.stateChanges.page({ sessionId: 'clock' }).items.map((c) => c.state)).toEqual(['c1', 'c3', 'c2', 'c0']);
+  });
+});
+
 describe('cursor text', () => {
   it('round-trips and refuses anything else', () => {
     expect(decodeCursor(encodeCursor({ t: T0, id: 42 }))).toEqual({ t: T0, id: 42 });

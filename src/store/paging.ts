@@ -26,6 +26,11 @@ export interface PageRequest {
   untilMs?: number;
   /** Oldest first (`asc`, the default) or newest first. */
   order?: 'asc' | 'desc';
+  /**
+   * `time` (default): ordered by (time, id). `id`: ordered by id alone, i.e. insertion order even
+   * if the clock was set back — for resuming an event stream from the last id a client saw.
+   */
+  by?: 'time' | 'id';
   /** 1..{@link MAX_PAGE_LIMIT}; default {@link DEFAULT_PAGE_LIMIT}. */
   limit?: number;
 }
@@ -92,6 +97,10 @@ export class KeysetPager<Row> {
     if (order !== 'asc' && order !== 'desc') {
       throw new StoreError('STORE_INVALID_INPUT', `order ${JSON.stringify(order)} is not "asc" or "desc"`);
     }
+    const by = request.by ?? 'time';
+    if (by !== 'time' && by !== 'id') {
+      throw new StoreError('STORE_INVALID_INPUT', `by ${JSON.stringify(by)} is not "time" or "id"`);
+    }
     const bySession = request.sessionId !== undefined;
     const after = request.after;
     const params = {
@@ -102,7 +111,7 @@ export class KeysetPager<Row> {
       cid: after ? after.id : order === 'asc' ? LOWEST : HIGHEST,
       limit: limit + 1,
     };
-    const rows = this.#statement(bySession, order).all(params) as Row[];
+    const rows = this.#statement(bySession, order, by).all(params) as Row[];
     const more = rows.length > limit;
     const kept = more ? rows.slice(0, limit) : rows;
     const last = kept[kept.length - 1] as Record<string, number> | undefined;
@@ -110,16 +119,16 @@ export class KeysetPager<Row> {
     return { items: kept.map(toItem), next };
   }
 
-  #statement(bySession: boolean, order: 'asc' | 'desc'): Database.Statement {
-    const key = `${bySession}:${order}`;
+  #statement(bySession: boolean, order: 'asc' | 'desc', by: 'time' | 'id'): Database.Statement {
+    const key = `${bySession}:${order}:${by}`;
     let statement = this.#statements.get(key);
     if (!statement) {
       const { table, timeColumn: t, idColumn: id, sessionColumn } = this.#spec;
       const past = order === 'asc' ? '>' : '<';
+      const keyset = by === 'time' ? `(${t}, ${id}) ${past} (@ct, @cid) ORDER BY ${t} ${order}, ${id} ${order}` : `${id} ${past} @cid ORDER BY ${id} ${order}`;
       statement = this.#db.prepare(
         `SELECT * FROM ${table} WHERE ${bySession ? `${sessionColumn} = @session AND ` : ''}` +
-        `${t} >= @since AND ${t} < @until AND (${t}, ${id}) ${past} (@ct, @cid) ` +
-        `ORDER BY ${t} ${order}, ${id} ${order} LIMIT @limit`);
+        `${t} >= @since AND ${t} < @until AND ${keyset} LIMIT @limit`);
       this.#statements.set(key, statement);
     }
     return statement;
