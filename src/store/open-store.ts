@@ -64,7 +64,7 @@ export function openStoreWith(path: string, options: OpenStoreOptions, migration
     const code = badFileCode(err);
     if (code === null) throw openFailed(path, err);
     const movedAside = moveAside(path, now());
-    notice = { code, movedAside, reason: `${path}: ${(err as Error).message}` };
+    notice = { code, movedAside, reason: aboutFile(path, err) };
     try {
       db = openChecked(path, migrations, busyTimeoutMs);
     } catch (again) {
@@ -172,8 +172,14 @@ function badFileCode(err: unknown): StoreErrorCode | null {
 
 function openFailed(path: string, cause: unknown): StoreError {
   return new StoreError('STORE_OPEN_FAILED',
-    `cannot open the database ${path}: ${(cause as Error).message}. The file was left as it is; ` +
+    `cannot open the database: ${aboutFile(path, cause)}. The file was left as it is; ` +
     'check the disk and that no other specterm daemon holds it, or set SPECTERM_STATE_DIR to another directory.', { path, cause });
+}
+
+/** The error's message, prefixed with the path unless it already names it. */
+function aboutFile(path: string, err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  return message.includes(path) ? message : `${path}: ${message}`;
 }
 
 function statOrNull(path: string): fs.Stats | null {
