@@ -20,10 +20,13 @@ export function moveAside(path: string, nowMs: number): string {
   let target = `${path}.corrupt-${stamp}`;
   // Two failures in the same millisecond (or a clock set back) must not overwrite an earlier copy.
   for (let n = 2; isTaken(target); n += 1) target = `${path}.corrupt-${stamp}-${n}`;
-  fs.renameSync(path, target);
+  // Companions first: should a rename fail half way, the worst left behind is the old file
+  // without its WAL (whose copy is beside it), never a fresh database next to a stale WAL that
+  // SQLite would replay into it.
   for (const suffix of COMPANION_SUFFIXES) {
     if (fs.existsSync(path + suffix)) fs.renameSync(path + suffix, target + suffix);
   }
+  fs.renameSync(path, target);
   return target;
 }
 

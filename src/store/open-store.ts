@@ -63,9 +63,8 @@ export function openStoreWith(path: string, options: OpenStoreOptions, migration
   } catch (err) {
     const code = badFileCode(err);
     if (code === null) throw openFailed(path, err);
-    const movedAside = moveAside(path, now());
-    notice = { code, movedAside, reason: aboutFile(path, err) };
     try {
+      notice = { code, movedAside: moveAside(path, now()), reason: aboutFile(path, err) };
       db = openChecked(path, migrations, busyTimeoutMs);
     } catch (again) {
       throw openFailed(path, again);
