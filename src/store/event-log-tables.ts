@@ -72,9 +72,11 @@ interface AuditRow {
 /** Typed access to `notifications`. */
 export class NotificationsTable {
   readonly #insert: Database.Statement;
+  readonly #get: Database.Statement;
   readonly #pager: KeysetPager<NotificationRow>;
 
   constructor(db: Database.Database) {
+    this.#get = db.prepare('SELECT * FROM notifications WHERE id = ?');
     this.#insert = db.prepare(
       'INSERT INTO notifications (t, kind, session_id, title, body, data) VALUES (@t, @kind, @session_id, @title, @body, @data)');
     this.#pager = new KeysetPager(db, { table: 'notifications', timeColumn: 't', idColumn: 'id', sessionColumn: 'session_id' });
@@ -89,20 +91,26 @@ export class NotificationsTable {
     return { id: Number(result.lastInsertRowid), t: input.t, kind: input.kind, sessionId: input.sessionId, title: input.title, body: input.body, data };
   }
 
+  /** The notification, or null. */
+  get(id: number): NotificationRecord | null {
+    const row = this.#get.get(id) as NotificationRow | undefined;
+    return row ? toNotification(row) : null;
+  }
+
   /** One page of notifications ordered by (t, id). */
   page(request: PageRequest = {}): Page<NotificationRecord> {
-    return this.#pager.page(request, (row) => ({
-      id: row.id, t: row.t, kind: row.kind, sessionId: row.session_id, title: row.title, body: row.body, data: parseOrNull(row.data),
-    }));
+    return this.#pager.page(request, toNotification);
   }
 }
 
 /** Typed access to `audit`. */
 export class AuditTable {
   readonly #insert: Database.Statement;
+  readonly #get: Database.Statement;
   readonly #pager: KeysetPager<AuditRow>;
 
   constructor(db: Database.Database) {
+    this.#get = db.prepare('SELECT * FROM audit WHERE id = ?');
     this.#insert = db.prepare(
       `INSERT INTO audit (t, who, token_id, action, session_id, detail, outcome, reason)
        VALUES (@t, @who, @token_id, @action, @session_id, @detail, @outcome, @reason)`);
@@ -122,11 +130,25 @@ export class AuditTable {
     return { id: Number(result.lastInsertRowid), ...record };
   }
 
+  /** The audit entry, or null. */
+  get(id: number): AuditRecord | null {
+    const row = this.#get.get(id) as AuditRow | undefined;
+    return row ? toAudit(row) : null;
+  }
+
   /** One page of audit entries ordered by (t, id). */
   page(request: PageRequest = {}): Page<AuditRecord> {
-    return this.#pager.page(request, (row) => ({
-      id: row.id, t: row.t, who: row.who, tokenId: row.token_id, action: row.action, sessionId: row.session_id,
-      detail: parseOrNull(row.detail), outcome: row.outcome, reason: row.reason,
-    }));
+    return this.#pager.page(request, toAudit);
   }
+}
+
+function toNotification(row: NotificationRow): NotificationRecord {
+  return { id: row.id, t: row.t, kind: row.kind, sessionId: row.session_id, title: row.title, body: row.body, data: parseOrNull(row.data) };
+}
+
+function toAudit(row: AuditRow): AuditRecord {
+  return {
+    id: row.id, t: row.t, who: row.who, tokenId: row.token_id, action: row.action, sessionId: row.session_id,
+    detail: parseOrNull(row.detail), outcome: row.outcome, reason: row.reason,
+  };
 }

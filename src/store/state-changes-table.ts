@@ -36,9 +36,11 @@ interface StateChangeRow { id: number; session_id: string; t: number; state: str
 /** Typed access to `state_changes`. */
 export class StateChangesTable {
   readonly #insert: Database.Statement;
+  readonly #get: Database.Statement;
   readonly #pager: KeysetPager<StateChangeRow>;
 
   constructor(db: Database.Database) {
+    this.#get = db.prepare('SELECT * FROM state_changes WHERE id = ?');
     this.#insert = db.prepare(
       'INSERT INTO state_changes (session_id, t, state, status, modal) VALUES (@session_id, @t, @state, @status, @modal)');
     this.#pager = new KeysetPager(db, { table: 'state_changes', timeColumn: 't', idColumn: 'id', sessionColumn: 'session_id' });
@@ -55,6 +57,12 @@ export class StateChangesTable {
       session_id: input.sessionId, t: input.t, state: input.state, status: input.status, modal: jsonOrNull(modal),
     }));
     return { id: Number(result.lastInsertRowid), sessionId: input.sessionId, t: input.t, state: input.state, status: input.status, modal };
+  }
+
+  /** The state change, or null. */
+  get(id: number): StateChangeRecord | null {
+    const row = this.#get.get(id) as StateChangeRow | undefined;
+    return row ? toStateChange(row) : null;
   }
 
   /** One page of state changes ordered by (t, id). */

@@ -129,8 +129,8 @@ describe('ApprovalsTable', () => {
   });
 });
 
-describe('NotificationsTable and AuditTable', () => {
-  it('append typed entries with growing ids and page them', () => {
+describe('NotificationsTable, AuditTable and StateChangesTable', () => {
+  it('append typed entries with growing ids, get them by id and page them', () => {
     const n1 = store.notifications.insert({ t: T0, kind: 'approval_needed', sessionId: 's1', title: 'Bash', body: 'npm test', data: { approvalId: 'ap-1' } });
     const n2 = store.notifications.insert({ t: T0, kind: 'exited', sessionId: null, title: 'done', body: '' });
     expect(n2.id).toBeGreaterThan(n1.id);
@@ -138,5 +138,10 @@ describe('NotificationsTable and AuditTable', () => {
     const a = store.audit.insert({ t: T0, who: 'phone', tokenId: 'tok_1', action: 'approvals.answer', sessionId: 's1', detail: { button: 'Yes' }, outcome: 'ok' });
     expect(store.audit.page({ sessionId: 's1' }).items).toEqual([a]);
     expect(a).toMatchObject({ who: 'phone', detail: { button: 'Yes' }, reason: null });
+    expect(store.notifications.get(n1.id)).toEqual(n1);
+    expect(store.audit.get(a.id)).toEqual(a);
+    expect(store.audit.get(a.id + 1000)).toBeNull();
+    const change = store.stateChanges.insert({ sessionId: 's1', t: T0, state: 'waiting', status: 'approval', modal: { approvalId: 'ap-1', kind: 'approval', title: 'Bash' } });
+    expect(store.stateChanges.get(change.id)).toEqual(change);
   });
 });
