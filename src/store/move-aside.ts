@@ -11,7 +11,7 @@ import fs from 'node:fs';
 const COMPANION_SUFFIXES = ['-wal', '-shm', '-journal'] as const;
 
 /**
- * Renames `path` and its companions to a free `<path>.corrupt-<timestamp>[-n]` name.
+ * Renames `path` and its companions (whichever exist) to a free `<path>.corrupt-<timestamp>[-n]` name.
  *
  * @returns the new path of the main file.
  */
@@ -22,11 +22,12 @@ export function moveAside(path: string, nowMs: number): string {
   for (let n = 2; isTaken(target); n += 1) target = `${path}.corrupt-${stamp}-${n}`;
   // Companions first: should a rename fail half way, the worst left behind is the old file
   // without its WAL (whose copy is beside it), never a fresh database next to a stale WAL that
-  // SQLite would replay into it.
+  // SQLite would reset, losing the commits it holds.
   for (const suffix of COMPANION_SUFFIXES) {
     if (fs.existsSync(path + suffix)) fs.renameSync(path + suffix, target + suffix);
   }
-  fs.renameSync(path, target);
+  // The main file may be missing: a -wal can outlive it (see openStore).
+  if (fs.existsSync(path)) fs.renameSync(path, target);
   return target;
 }
 

@@ -137,6 +137,22 @@ describe('openStore', () => {
     expect(fs.readFileSync(`${moved}-shm`, 'utf8')).toBe('shm bytes');
   });
 
+  it('moves a -wal left without its database aside instead of letting the fresh database reset it', () => {
+    const first = open();
+    addSession(first, 'from-the-lost-file');
+    const wal = fs.readFileSync(`${tmp.dbPath}-wal`);
+    first.close();
+    opened.pop();
+    fs.rmSync(tmp.dbPath);
+    fs.writeFileSync(`${tmp.dbPath}-wal`, wal);
+    const store = open();
+    expect(store.notice?.code).toBe('STORE_CORRUPT');
+    expect(store.notice?.reason).toContain('-wal');
+    expect(fs.readFileSync(`${store.notice!.movedAside}-wal`).equals(wal)).toBe(true);
+    expect(fs.existsSync(store.notice!.movedAside)).toBe(false);
+    expect(store.sessions.list()).toEqual([]);
+  });
+
   it('never overwrites an earlier moved-aside copy', () => {
     fs.writeFileSync(tmp.dbPath, 'first garbage that is long enough to not be a header......................................................');
     const first = open().notice!.movedAside;

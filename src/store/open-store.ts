@@ -86,6 +86,12 @@ function openChecked(path: string, migrations: readonly Migration[], busyTimeout
   if (stat && !stat.isFile()) {
     throw new StoreError('STORE_UNREADABLE', `is a ${stat.isDirectory() ? 'directory' : 'special file'}, not a database file`, { path });
   }
+  if (!stat) {
+    const orphan = ORPHAN_SUFFIXES.find((suffix) => (statOrNull(path + suffix)?.size ?? 0) > 0);
+    // The last commits of a lost database file live on only in its -wal (or -journal); a fresh
+    // database created beside it would reset it and lose them.
+    if (orphan) throw new StoreError('STORE_CORRUPT', `has a ${orphan} file but no database file; the ${orphan} is kept for recovery`, { path });
+  }
   if (stat && stat.size > 0) {
     assertSqliteHeader(path);
     inspectReadOnly(path, migrations, busyTimeoutMs);
@@ -111,6 +117,9 @@ function openChecked(path: string, migrations: readonly Migration[], busyTimeout
     throw err;
   }
 }
+
+/** Companions that hold commits of their own (the -shm is only an index SQLite rebuilds). */
+const ORPHAN_SUFFIXES = ['-wal', '-journal'] as const;
 
 /** Every SQLite 3 database file starts with these 16 bytes. */
 const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
