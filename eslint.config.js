@@ -47,6 +47,8 @@ export default tseslint.config(
   layer(['src/catalog/**/*.ts'], outside('terminal', 'recording', 'driver', 'harness', 'cli', 'demo')),
   layer(['src/driver/**/*.ts'], outside('catalog', 'recording', 'harness', 'cli', 'demo')),
   layer(['src/harness/**/*.ts'], outside('cli', 'demo')),
+  // The store may import core and protocol (types) only; nothing above it (issue 15 architecture).
+  layer(['src/store/**/*.ts'], outside('terminal', 'recording', 'catalog', 'driver', 'harness', 'cli', 'demo', 'host', 'server', 'daemon')),
   layer(['src/demo/**/*.ts', 'src/demo/**/*.tsx'], outside('core', 'terminal', 'recording', 'catalog', 'driver', 'harness', 'cli')),
   {
     files: ['**/*.mjs', '**/*.js'],

@@ -1,0 +1,153 @@
+/**
+ * The `sessions` table: what a session was created with and how it ended. Environment overrides
+ * are recorded by name only; their values never reach the database.
+ *
+ * @module
+ */
+import type Database from 'better-sqlite3';
+import { withConstraintErrors } from './constraint-errors.js';
+
+/** A new session. There is deliberately no `env` field: pass the override names in `envKeys`. */
+export interface SessionInput {
+  id: string;
+  name?: string | null;
+  specId?: string | null;
+  specPath?: string | null;
+  cwd: string;
+  branch?: string | null;
+  worktree?: string | null;
+  args?: readonly string[];
+  labels?: Readonly<Record<string, string>>;
+  /** Names of the environment variables overridden for the child (never their values). */
+  envKeys?: readonly string[];
+  cols?: number | null;
+  rows?: number | null;
+  createdAt: number;
+}
+
+/** A stored session. `exitedAt` is null while it runs. */
+export interface SessionRecord {
+  id: string;
+  name: string | null;
+  specId: string | null;
+  specPath: string | null;
+  cwd: string;
+  branch: string | null;
+  worktree: string | null;
+  args: string[];
+  labels: Record<string, string>;
+  envKeys: string[];
+  cols: number | null;
+  rows: number | null;
+  createdAt: number;
+  exitedAt: number | null;
+  exitCode: number | null;
+  signal: string | null;
+}
+
+/** How a session ended. */
+export interface SessionExit {
+  at: number;
+  exitCode: number | null;
+  signal: string | null;
+}
+
+interface SessionRow {
+  id: string; name: string | null; spec_id: string | null; spec_path: string | null; cwd: string;
+  branch: string | null; worktree: string | null; args: string; labels: string; env_keys: string;
+  cols: number | null; rows: number | null; created_at: number; exited_at: number | null;
+  exit_code: number | null; signal: string | null;
+}
+
+/** Typed access to `sessions`. */
+export class SessionsTable {
+  readonly #insert: Database.Statement;
+  readonly #get: Database.Statement;
+  readonly #list: Database.Statement;
+  readonly #exit: Database.Statement;
+  readonly #restart: Database.Statement;
+  readonly #remove: Database.Statement;
+
+  constructor(db: Database.Database) {
+    this.#insert = db.prepare(
+      `INSERT INTO sessions (id, name, spec_id, spec_path, cwd, branch, worktree, args, labels, env_keys, cols, rows, created_at)
+       VALUES (@id, @name, @spec_id, @spec_path, @cwd, @branch, @worktree, @args, @labels, @env_keys, @cols, @rows, @created_at)`);
+    this.#get = db.prepare('SELECT * FROM sessions WHERE id = ?');
+    this.#list = db.prepare('SELECT * FROM sessions ORDER BY created_at, id');
+    this.#exit = db.prepare('UPDATE sessions SET exited_at = @at, exit_code = @exit_code, signal = @signal WHERE id = @id');
+    this.#restart = db.prepare('UPDATE sessions SET exited_at = NULL, exit_code = NULL, signal = NULL WHERE id = ?');
+    this.#remove = db.prepare('DELETE FROM sessions WHERE id = ?');
+  }
+
+  /**
+   * Stores a new session.
+   *
+   * @throws StoreError `STORE_DUPLICATE` when the id is taken.
+   */
+  insert(input: SessionInput): SessionRecord {
+    // Fields are picked one by one: whatever else the caller's object holds (an env map) is not stored.
+    withConstraintErrors({ what: `session ${JSON.stringify(input.id)}` }, () => this.#insert.run({
+      id: input.id,
+      name: input.name ?? null,
+      spec_id: input.specId ?? null,
+      spec_path: input.specPath ?? null,
+      cwd: input.cwd,
+      branch: input.branch ?? null,
+      worktree: input.worktree ?? null,
+      args: JSON.stringify(input.args ?? []),
+      labels: JSON.stringify(input.labels ?? {}),
+      env_keys: JSON.stringify(input.envKeys ?? []),
+      cols: input.cols ?? null,
+      rows: input.rows ?? null,
+      created_at: input.createdAt,
+    }));
+    return this.get(input.id)!;
+  }
+
+  /** The session, or null when unknown. */
+  get(id: string): SessionRecord | null {
+    const row = this.#get.get(id) as SessionRow | undefined;
+    return row ? toSession(row) : null;
+  }
+
+  /** Every stored session, oldest first (the session limit keeps this short). */
+  list(): SessionRecord[] {
+    return (this.#list.all() as SessionRow[]).map(toSession);
+  }
+
+  /** Records the exit; false when the session is unknown. */
+  markExited(id: string, exit: SessionExit): boolean {
+    return this.#exit.run({ id, at: exit.at, exit_code: exit.exitCode, signal: exit.signal }).changes > 0;
+  }
+
+  /** Clears the exit of a restarted session; false when unknown. */
+  markRestarted(id: string): boolean {
+    return this.#restart.run(id).changes > 0;
+  }
+
+  /** Deletes the session and its state changes, approvals and messages; false when unknown. */
+  remove(id: string): boolean {
+    return this.#remove.run(id).changes > 0;
+  }
+}
+
+function toSession(row: SessionRow): SessionRecord {
+  return {
+    id: row.id,
+    name: row.name,
+    specId: row.spec_id,
+    specPath: row.spec_path,
+    cwd: row.cwd,
+    branch: row.branch,
+    worktree: row.worktree,
+    args: JSON.parse(row.args) as string[],
+    labels: JSON.parse(row.labels) as Record<string, string>,
+    envKeys: JSON.parse(row.env_keys) as string[],
+    cols: row.cols,
+    rows: row.rows,
+    createdAt: row.created_at,
+    exitedAt: row.exited_at,
+    exitCode: row.exit_code,
+    signal: row.signal,
+  };
+}

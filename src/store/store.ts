@@ -1,0 +1,91 @@
+/**
+ * The open store: one SQLite connection and a typed table object per table. Nothing outside
+ * `src/store` writes SQL; the daemon uses these methods.
+ *
+ * @module
+ */
+import type Database from 'better-sqlite3';
+import { ApprovalsTable } from './approvals-table.js';
+import { StoreError, type StoreErrorCode } from './errors.js';
+import { AuditTable, NotificationsTable } from './event-log-tables.js';
+import { MessagesTable } from './messages-table.js';
+import { Pruner, type PruneReport, type RetentionPolicy } from './retention.js';
+import { SessionsTable } from './sessions-table.js';
+import { StateChangesTable } from './state-changes-table.js';
+import { SqliteTokenStore } from './token-store.js';
+
+/** Told once per open when the file at the path could not be used and was moved aside. */
+export interface StoreNotice {
+  /** Why: `STORE_CORRUPT`, `STORE_UNREADABLE`, `STORE_NEWER_SCHEMA` or `STORE_MIGRATION_FAILED`. */
+  readonly code: StoreErrorCode;
+  /** Where the old file (and its -wal/-shm) now is; nothing was deleted. */
+  readonly movedAside: string;
+  /** What was wrong, in words. */
+  readonly reason: string;
+}
+
+/** The history database of one daemon. */
+export class Store {
+  /** Path of the database file. */
+  readonly path: string;
+  /** Set when the previous file was moved aside and this store started fresh. */
+  readonly notice: StoreNotice | null;
+  /** Schema version (`PRAGMA user_version`). */
+  readonly schemaVersion: number;
+  readonly sessions: SessionsTable;
+  readonly stateChanges: StateChangesTable;
+  readonly approvals: ApprovalsTable;
+  readonly messages: MessagesTable;
+  readonly notifications: NotificationsTable;
+  readonly audit: AuditTable;
+  readonly tokens: SqliteTokenStore;
+  readonly #db: Database.Database;
+  readonly #pruner: Pruner;
+  readonly #now: () => number;
+
+  /** @internal Use `openStore`. */
+  constructor(db: Database.Database, init: { path: string; notice: StoreNotice | null; schemaVersion: number; now: () => number; retention: RetentionPolicy }) {
+    this.#db = db;
+    this.#now = init.now;
+    this.path = init.path;
+    this.notice = init.notice;
+    this.schemaVersion = init.schemaVersion;
+    this.sessions = new SessionsTable(db);
+    this.stateChanges = new StateChangesTable(db);
+    this.approvals = new ApprovalsTable(db);
+    this.messages = new MessagesTable(db);
+    this.notifications = new NotificationsTable(db);
+    this.audit = new AuditTable(db);
+    this.tokens = new SqliteTokenStore(db, init.now);
+    this.#pruner = new Pruner(db, init.retention);
+  }
+
+  /** Deletes what the retention policy no longer keeps, as of `nowMs` (default: the store's clock). */
+  prune(nowMs: number = this.#now()): PruneReport {
+    this.#assertOpen();
+    return this.#pruner.prune(nowMs);
+  }
+
+  /**
+   * Runs `work` in one transaction: every write in it lands, or none does (e.g. a state change and
+   * its notification). Nested calls join the outer transaction.
+   */
+  transaction<T>(work: () => T): T {
+    this.#assertOpen();
+    return this.#db.transaction(work)();
+  }
+
+  /** Whether `close()` has run. */
+  get isClosed(): boolean {
+    return !this.#db.open;
+  }
+
+  /** Checkpoints the WAL into the file and closes the connection. Idempotent. */
+  close(): void {
+    if (this.#db.open) this.#db.close();
+  }
+
+  #assertOpen(): void {
+    if (!this.#db.open) throw new StoreError('STORE_CLOSED', `${this.path}: the store is closed; open it again with openStore()`);
+  }
+}
