@@ -69,6 +69,43 @@ describe('loadSpec', () => {
     expect(loadSpecFromText(`\uFEFF${text}`, 'mem.json').ok).toBe(true);
   });
 
+  it('refuses a spec saved as Latin-1, naming the byte offset, line and column of the first bad byte', () => {
+    const path = join(FIXTURES, 'encoding/latin1-regex.json');
+    const offset = readFileSync(path).indexOf(0xea); // the "ê" of "Prêt", one Latin-1 byte
+    const result = loadSpec(path);
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.errors).toHaveLength(1);
+    expect(result.errors[0]).toContain(`not valid UTF-8 at byte ${offset} (line 12, column 65)`);
+    expect(result.errors[0]).toContain('0xEA');
+    expect(result.errors[0]).toContain('save the file as UTF-8');
+  });
+
+  it('refuses invalid UTF-8 anywhere (truncated sequence at the end, overlong form, surrogate)', () => {
+    const valid = readFileSync(VALID_SPEC_PATH);
+    const cases: Array<[string, Buffer, number]> = [
+      ['truncated', Buffer.concat([valid, Buffer.from([0xe2, 0x82])]), valid.length],
+      ['overlong', Buffer.concat([Buffer.from('{"a":"'), Buffer.from([0xc0, 0xaf]), Buffer.from('"}')]), 6],
+      ['surrogate', Buffer.concat([Buffer.from('{"a":"'), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('"}')]), 6],
+    ];
+    for (const [name, bytes, offset] of cases) {
+      const path = join(scratch, `${name}.json`);
+      writeFileSync(path, bytes);
+      const result = loadSpec(path);
+      expect(result.ok, name).toBe(false);
+      if (!result.ok) expect(result.errors[0], name).toContain(`not valid UTF-8 at byte ${offset}`);
+    }
+  });
+
+  it('loads multi-byte UTF-8 (CJK, emoji, box drawing) unchanged', () => {
+    const spec = JSON.parse(readFileSync(VALID_SPEC_PATH, 'utf8'));
+    spec._note = '日本語 🚀 ─╌❯›';
+    const path = writeScratch('multibyte.json', JSON.stringify(spec));
+    const result = loadSpec(path);
+    expect(result.ok, JSON.stringify(result)).toBe(true);
+    if (result.ok) expect((result.spec as unknown as { _note: string })._note).toBe('日本語 🚀 ─╌❯›');
+  });
+
   it('refuses a 50 MB file quickly without reading it', () => {
     const path = join(scratch, 'huge.json');
     const fd = openSync(path, 'w');

@@ -1,11 +1,12 @@
 /**
- * Loading a spec file: read (size-capped), strip a BOM, parse JSON with a line/column on
- * failure, validate with the ReDoS screen. Never throws; every failure is a message.
+ * Loading a spec file: read (size-capped), decode strict UTF-8, strip a BOM, parse JSON with a
+ * line/column on failure, validate with the ReDoS screen. Never throws; every failure is a message.
  */
 import { readFileSync, statSync } from 'node:fs';
 import { validateSpec, type CliSpecV4 } from '../core/spec/index.js';
 import { findJsonErrorOffset, locateOffset } from './json-location.js';
 import { createBudgetedScreen } from './redos.js';
+import { decodeUtf8Strict } from './utf8.js';
 
 /**
  * Largest spec file accepted. Real specs are 5–30 KB; anything near this size is the
@@ -46,7 +47,13 @@ export function loadSpec(path: string): LoadResult {
     if (stat.size > MAX_SPEC_BYTES) {
       return fail(sourcePath, `${READ_PREFIX}: file is ${stat.size} bytes, over the ${MAX_SPEC_BYTES}-byte limit (${sourcePath}); a spec is a few KB — check the path`);
     }
-    return loadSpecFromText(readFileSync(sourcePath, 'utf8'), sourcePath);
+    const decoded = decodeUtf8Strict(readFileSync(sourcePath));
+    if (!decoded.ok) {
+      const { offset, line, column, byte } = decoded.fault;
+      const shown = byte < 0 ? 'the file ends inside a character' : `byte 0x${byte.toString(16).toUpperCase().padStart(2, '0')} begins no valid UTF-8 sequence (an invalid or incomplete one)`;
+      return fail(sourcePath, `${READ_PREFIX}: not valid UTF-8 at byte ${offset} (line ${line}, column ${column}): ${shown} (${sourcePath}); save the file as UTF-8 (from Latin-1: iconv -f latin1 -t utf-8)`);
+    }
+    return loadSpecFromText(decoded.text, sourcePath);
   } catch (err) {
     return fail(sourcePath, `${READ_PREFIX}: ${describeError(err)} (${sourcePath}); check the path and its permissions`);
   }
