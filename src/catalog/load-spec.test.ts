@@ -135,12 +135,39 @@ describe('loadSpec', () => {
 
   it('returns validation errors and warnings for a parsed but invalid spec', () => {
     const result = loadSpecFromText(JSON.stringify({ $schema: 'adhdev:cli/spec@3' }), 'old.json');
-    expect(result).toEqual({ ok: false, errors: [expect.stringContaining('$schema: must be "adhdev:cli/spec@4"')], warnings: [], sourcePath: 'old.json' });
+    const message = expect.stringContaining('$schema: must be "adhdev:cli/spec@4"');
+    expect(result).toEqual({ ok: false, errors: [message], warnings: [], issues: [{ path: '$schema', code: 'SPEC_SCHEMA_MISMATCH', severity: 'error', message }], sourcePath: 'old.json' });
   });
 
   it('never throws on non-string input', () => {
     expect(loadSpecFromText(42 as unknown as string, 'x').ok).toBe(false);
     expect(loadSpec(undefined as unknown as string).ok).toBe(false);
+  });
+});
+
+describe('loadSpec issues', () => {
+  it('carry a stable code for each failure before validation, with line and column where the file has them', () => {
+    const latin1 = loadSpec(join(FIXTURES, 'encoding/latin1-regex.json'));
+    expect(latin1.issues).toEqual([expect.objectContaining({ code: 'SPEC_NOT_UTF8', path: 'spec', severity: 'error', line: 12, column: 65 })]);
+    const syntax = loadSpecFromText('{\n  "a": tru\n}', 'mem.json');
+    expect(syntax.issues).toEqual([expect.objectContaining({ code: 'SPEC_JSON_SYNTAX', line: 2, column: 8 })]);
+    expect(loadSpecFromText(' '.repeat(MAX_SPEC_BYTES + 1), 'mem.json').issues[0]?.code).toBe('SPEC_TOO_LARGE');
+    expect(loadSpec(join(scratch, 'absent.json')).issues[0]?.code).toBe('SPEC_READ_FAILED');
+    expect(loadSpec(scratch).issues[0]?.code).toBe('SPEC_READ_FAILED');
+    expect(loadSpecFromText(7 as unknown as string, 'x').issues[0]?.code).toBe('SPEC_NOT_TEXT');
+  });
+
+  it('list the validator issues with the messages of errors and warnings', () => {
+    const spec = JSON.parse(readFileSync(VALID_SPEC_PATH, 'utf8'));
+    spec.transitions[0].to = 'idel';
+    spec.stauts = 1;
+    const result = loadSpecFromText(JSON.stringify(spec), 'mem.json');
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.issues.filter((i) => i.severity === 'error').map((i) => i.message)).toEqual(result.errors);
+    expect(result.issues.filter((i) => i.severity === 'warning').map((i) => i.message)).toEqual(result.warnings);
+    expect(result.issues).toContainEqual(expect.objectContaining({ code: 'SPEC_UNKNOWN_STATE', path: 'transitions[0].to', severity: 'error' }));
+    expect(result.issues).toContainEqual(expect.objectContaining({ code: 'SPEC_UNKNOWN_FIELD', path: 'stauts', severity: 'warning' }));
   });
 });
 

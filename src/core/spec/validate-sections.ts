@@ -29,13 +29,13 @@ export function collectSectionIds(ctx: ValidationContext, sections: unknown): vo
 export function validateSections(ctx: ValidationContext, sections: unknown): void {
   if (sections === undefined) return;
   if (!isRecord(sections)) {
-    ctx.error('sections', 'must be an object mapping section ids to definitions', showGot(sections), 'use {"body": {"from_top": 0}}');
+    ctx.error('SPEC_TYPE', 'sections', 'must be an object mapping section ids to definitions', showGot(sections), 'use {"body": {"from_top": 0}}');
     return;
   }
   for (const [id, def] of Object.entries(sections)) {
     const path = joinPath('sections', id);
     if (!isRecord(def)) {
-      ctx.error(path, 'must be a section definition object', showGot(def));
+      ctx.error('SPEC_TYPE', path, 'must be a section definition object', showGot(def));
       continue;
     }
     validateSectionDef(ctx, id, def, path);
@@ -48,15 +48,15 @@ function validateSectionDef(ctx: ValidationContext, id: string, def: Record<stri
   if (anchored) validateAnchor(ctx, def, path);
   else {
     for (const key of ANCHOR_ONLY_FIELDS) {
-      if (hasKey(def, key)) ctx.warn(joinPath(path, key), 'only applies to anchored sections; it is ignored without "anchor"', undefined, 'add an "anchor" or remove it');
+      if (hasKey(def, key)) ctx.warn('SPEC_IGNORED_FIELD', joinPath(path, key), 'only applies to anchored sections; it is ignored without "anchor"', undefined, 'add an "anchor" or remove it');
     }
   }
   validateSize(ctx, def, 'from_top', path);
   validateSize(ctx, def, 'from_bottom', path);
   if (anchored && (hasKey(def, 'from_top') || hasKey(def, 'from_bottom'))) {
-    ctx.warn(path, '"anchor" takes precedence, so from_top/from_bottom are ignored', undefined, 'keep either the anchor or the size');
+    ctx.warn('SPEC_IGNORED_FIELD', path, '"anchor" takes precedence, so from_top/from_bottom are ignored', undefined, 'keep either the anchor or the size');
   } else if (hasKey(def, 'from_top') && hasKey(def, 'from_bottom')) {
-    ctx.warn(joinPath(path, 'from_bottom'), 'is ignored because from_top takes precedence', undefined, 'keep one of from_top / from_bottom');
+    ctx.warn('SPEC_IGNORED_FIELD', joinPath(path, 'from_bottom'), 'is ignored because from_top takes precedence', undefined, 'keep one of from_top / from_bottom');
   }
   validateUntil(ctx, id, def, path);
 }
@@ -65,7 +65,7 @@ function validateAnchor(ctx: ValidationContext, def: Record<string, unknown>, pa
   const flags = ctx.flags(def, 'anchor_flags', path);
   if (typeof flags === 'string' && /[gy]/.test(flags)) {
     // §13.27: a stateful RegExp (lastIndex) makes test() alternate between true and false.
-    ctx.warn(joinPath(path, 'anchor_flags'), `contains "${flags.match(/[gy]/)![0]}", which makes each test() depend on the previous one`, showValue(flags), 'remove "g"/"y" from anchor_flags');
+    ctx.warn('SPEC_STATEFUL_FLAGS', joinPath(path, 'anchor_flags'), `contains "${flags.match(/[gy]/)![0]}", which makes each test() depend on the previous one`, showValue(flags), 'remove "g"/"y" from anchor_flags');
   }
   const anchor = def.anchor;
   const anchorPath = joinPath(path, 'anchor');
@@ -75,23 +75,23 @@ function validateAnchor(ctx: ValidationContext, def: Record<string, unknown>, pa
   } else if (Array.isArray(anchor) && anchor.length > 0) {
     candidates = anchor.length;
     anchor.forEach((item, i) => {
-      if (typeof item !== 'string') ctx.error(`${anchorPath}[${i}]`, 'must be a regex string', showGot(item));
+      if (typeof item !== 'string') ctx.error('SPEC_TYPE', `${anchorPath}[${i}]`, 'must be a regex string', showGot(item));
       else if (flags !== false) ctx.regex(`${anchorPath}[${i}]`, item, flags ?? '');
     });
   } else {
-    ctx.error(anchorPath, 'must be a regex string or a non-empty array of regex strings', showGot(anchor));
+    ctx.error('SPEC_TYPE', anchorPath, 'must be a regex string or a non-empty array of regex strings', showGot(anchor));
   }
   ctx.boolean(def, 'anchor_last', path);
   ctx.number(def, 'above', path, { integer: true });
   ctx.number(def, 'lines', path, { integer: true });
   if (hasKey(def, 'anchor_miss') && def.anchor_miss !== 'empty') {
-    ctx.error(joinPath(path, 'anchor_miss'), 'must be "empty"', showGot(def.anchor_miss), 'use "empty" or omit it (a miss then covers the whole screen)');
+    ctx.error('SPEC_ENUM', joinPath(path, 'anchor_miss'), 'must be "empty"', showGot(def.anchor_miss), 'use "empty" or omit it (a miss then covers the whole screen)');
   }
   const untilFlags = ctx.flags(def, 'until_regex_flags', path);
   const untilRegex = ctx.string(def, 'until_regex', path);
   if (untilRegex !== undefined && untilFlags !== false) ctx.regex(joinPath(path, 'until_regex'), untilRegex, untilFlags ?? '');
   if (hasKey(def, 'until_regex_flags') && !hasKey(def, 'until_regex')) {
-    ctx.warn(joinPath(path, 'until_regex_flags'), 'has no effect without until_regex', undefined, 'remove it');
+    ctx.warn('SPEC_IGNORED_FIELD', joinPath(path, 'until_regex_flags'), 'has no effect without until_regex', undefined, 'remove it');
   }
   if (hasKey(def, 'anchor_context')) validateAnchorContext(ctx, def.anchor_context, joinPath(path, 'anchor_context'), candidates);
 }
@@ -99,7 +99,7 @@ function validateAnchor(ctx: ValidationContext, def: Record<string, unknown>, pa
 function validateAnchorContext(ctx: ValidationContext, value: unknown, path: string, candidates: number): void {
   if (Array.isArray(value)) {
     if (value.length !== candidates) {
-      ctx.warn(path, `has ${value.length} entries for ${candidates} anchor candidate(s); entries are matched by position`, undefined, 'give one entry (or null) per anchor');
+      ctx.warn('SPEC_NO_EFFECT', path, `has ${value.length} entries for ${candidates} anchor candidate(s); entries are matched by position`, undefined, 'give one entry (or null) per anchor');
     }
     value.forEach((entry, i) => {
       if (entry !== null) validateContextObject(ctx, entry, `${path}[${i}]`);
@@ -111,7 +111,7 @@ function validateAnchorContext(ctx: ValidationContext, value: unknown, path: str
 
 function validateContextObject(ctx: ValidationContext, value: unknown, path: string): void {
   if (!isRecord(value)) {
-    ctx.error(path, 'must be an object {prev?, prev_flags?, next?, next_flags?} (or null inside an array)', showGot(value));
+    ctx.error('SPEC_TYPE', path, 'must be an object {prev?, prev_flags?, next?, next_flags?} (or null inside an array)', showGot(value));
     return;
   }
   ctx.unknownKeys(value, path, CONTEXT_FIELDS, 'an anchor context');
@@ -128,7 +128,7 @@ function validateSize(ctx: ValidationContext, def: Record<string, unknown>, key:
   const v = def[key];
   if (typeof v === 'string') {
     if (!PERCENT_RE.test(v)) {
-      ctx.error(joinPath(path, key), 'must be a line count or a percentage such as "25%" (0–100%)', showGot(v), 'any other string resolves to 0 lines');
+      ctx.error('SPEC_BAD_SIZE', joinPath(path, key), 'must be a line count or a percentage such as "25%" (0–100%)', showGot(v), 'any other string resolves to 0 lines');
     }
     return;
   }
@@ -146,8 +146,8 @@ function validateUntil(ctx: ValidationContext, id: string, def: Record<string, u
   }
   const known = ctx.sectionIds ? [...ctx.sectionIds] : [];
   if (!known.includes(until)) {
-    ctx.error(untilPath, `unknown section "${until}"`, `known: ${known.join(', ')}`, didYouMeanOr(until, known, 'a regex must start with "^"; otherwise name a declared section'));
+    ctx.error('SPEC_UNKNOWN_SECTION', untilPath, `unknown section "${until}"`, `known: ${known.join(', ')}`, didYouMeanOr(until, known, 'a regex must start with "^"; otherwise name a declared section'));
   } else if (until === id) {
-    ctx.warn(untilPath, 'names its own section, so the section is always empty', showValue(until), 'name another section or use a "^…" regex');
+    ctx.warn('SPEC_NO_EFFECT', untilPath, 'names its own section, so the section is always empty', showValue(until), 'name another section or use a "^…" regex');
   }
 }

@@ -55,7 +55,7 @@ function expectWarning(raw: unknown, fragment: string): void {
 
 describe('validateSpec: a valid spec', () => {
   it('accepts the base spec with no errors and no warnings', () => {
-    expect(validateSpec(baseSpec())).toEqual({ errors: [], warnings: [] });
+    expect(validateSpec(baseSpec())).toEqual({ errors: [], warnings: [], issues: [] });
   });
 
   it('tolerates documentation keys starting with "_" everywhere', () => {
@@ -65,7 +65,7 @@ describe('validateSpec: a valid spec', () => {
       s.transitions[0].when._c = 1;
       s.sections.body._n = 2;
     });
-    expect(validateSpec(spec)).toEqual({ errors: [], warnings: [] });
+    expect(validateSpec(spec)).toEqual({ errors: [], warnings: [], issues: [] });
   });
 });
 
@@ -390,7 +390,7 @@ describe('sections', () => {
       s.sections.half = { from_bottom: '50%' };
       s.sections.exact = { anchor: '^B', until_regex: '^E', until_regex_flags: 'i' };
     });
-    expect(validateSpec(spec)).toEqual({ errors: [], warnings: [] });
+    expect(validateSpec(spec)).toEqual({ errors: [], warnings: [], issues: [] });
   });
 
   it('reports a malformed sections object or definition', () => {
@@ -553,8 +553,8 @@ describe('ReDoS screening', () => {
     const throwing: RegexScreen = () => {
       throw new Error('boom');
     };
-    expect(validateSpec(baseSpec(), { screenRegex: throwing })).toEqual({ errors: [], warnings: [] });
-    expect(validateSpec(baseSpec(), { screenRegex: (() => 'exponential') as unknown as RegexScreen })).toEqual({ errors: [], warnings: [] });
+    expect(validateSpec(baseSpec(), { screenRegex: throwing })).toEqual({ errors: [], warnings: [], issues: [] });
+    expect(validateSpec(baseSpec(), { screenRegex: (() => 'exponential') as unknown as RegexScreen })).toEqual({ errors: [], warnings: [], issues: [] });
   });
 
   it('does not screen regexes that fail to compile', () => {
