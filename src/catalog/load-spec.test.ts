@@ -191,15 +191,31 @@ describe('broken spec corpus (test/fixtures/specs/broken)', () => {
     expect(files.length).toBeGreaterThanOrEqual(40);
   });
 
-  it.each(files)('%s is rejected with its expected message', (file) => {
+  type BrokenDoc = { _expect: string[]; _expect_error_count?: number; _reference_accepts?: boolean };
+  const docOf = (file: string): [string, BrokenDoc] => {
     const text = readFileSync(join(dir, file), 'utf8');
-    const doc = JSON.parse(text) as { _expect: string[]; _expect_error_count?: number };
-    const result = loadSpecFromText(text, file);
+    return [text, JSON.parse(text) as BrokenDoc];
+  };
+
+  it.each(files)('%s is rejected by strict loading with its expected message', (file) => {
+    const [text, doc] = docOf(file);
+    const result = loadSpecFromText(text, file, { strict: true });
     expect(result.ok).toBe(false);
     if (result.ok) return;
     for (const fragment of doc._expect) {
       expect(result.errors.some((e) => e.includes(fragment)), `expected "${fragment}" in:\n${result.errors.join('\n')}`).toBe(true);
     }
     if (doc._expect_error_count !== undefined) expect(result.errors).toHaveLength(doc._expect_error_count);
+  });
+
+  it.each(files)('%s loads leniently exactly when the reference accepts it (_reference_accepts), the message then a warning', (file) => {
+    const [text, doc] = docOf(file);
+    const result = loadSpecFromText(text, file);
+    expect(result.ok, result.ok ? '' : result.errors.join('\n')).toBe(doc._reference_accepts === true);
+    if (!result.ok) return;
+    for (const fragment of doc._expect) {
+      const hit = result.issues.find((i) => i.severity === 'warning' && i.strictOnly && i.message.includes(fragment));
+      expect(hit, `expected a strict-only warning "${fragment}" in:\n${result.warnings.join('\n')}`).toBeDefined();
+    }
   });
 });

@@ -96,13 +96,13 @@ export class ValidationContext {
 
   /** Records `<path>: <what>[ (<value>)][; <fix>]` as an error. */
   error(code: SpecIssueCode, path: string, what: string, value?: string, fix?: string): void {
-    if (this.#tolerating && !this.#strict) this.#record('warning', code, path, `${what}${value !== undefined ? ` (${value})` : ''}`, fix, true);
-    else this.#record('error', code, path, what + (value !== undefined ? ` (${value})` : ''), fix, this.#tolerating);
+    const lenient = this.#tolerating && !this.#strict;
+    this.#record(lenient ? 'warning' : 'error', code, path, withValue(what, value), fix, this.#tolerating);
   }
 
   /** Records a message as a warning (same format as {@link error}). */
   warn(code: SpecIssueCode, path: string, what: string, value?: string, fix?: string): void {
-    this.#record('warning', code, path, what + (value !== undefined ? ` (${value})` : ''), fix, false);
+    this.#record('warning', code, path, withValue(what, value), fix, false);
   }
 
   /**
@@ -110,11 +110,11 @@ export class ValidationContext {
    * find is a warning, marked `strictOnly`, unless the context is strict. Only wrap checks whose
    * runtime degrades the way the reference's does (docs/validation.md lists them).
    */
-  beyondReference(check: () => void): void {
+  beyondReference<T>(check: () => T): T {
     const outer = this.#tolerating;
     this.#tolerating = true;
     try {
-      check();
+      return check();
     } finally {
       this.#tolerating = outer;
     }
@@ -271,7 +271,9 @@ export class ValidationContext {
     if (!verdict || typeof verdict !== 'object') return;
     const attack = typeof verdict.attack === 'string' ? `; attack string: ${truncate(verdict.attack)}` : '';
     if (verdict.complexity === 'exponential') {
-      this.error('SPEC_REDOS', path, `regex can take exponential time on some screens (ReDoS)${attack}`, showValue(source), 'remove nested or overlapping quantifiers such as (a+)+ or (a|a)*');
+      // Always an error, even where the reference accepts the field: the reference would freeze
+      // on such a screen, and specterm's runtime must not.
+      this.#record('error', 'SPEC_REDOS', path, withValue(`regex can take exponential time on some screens (ReDoS)${attack}`, showValue(source)), 'remove nested or overlapping quantifiers such as (a+)+ or (a|a)*', false);
     } else if (verdict.complexity === 'polynomial') {
       this.warn('SPEC_REDOS_POLYNOMIAL', path, `regex can take polynomial time on long screens (ReDoS)${attack}`, showValue(source), 'avoid adjacent quantifiers that can match the same text, e.g. \\s*(.+?)\\s*');
     }
@@ -310,6 +312,10 @@ export class ValidationContext {
       this.warn('SPEC_UNKNOWN_FIELD', joinPath(base, key), `unknown field in ${what}; it is ignored`, undefined, hint || `known fields: ${allowed.join(', ')}`);
     }
   }
+}
+
+function withValue(what: string, value: string | undefined): string {
+  return value === undefined ? what : `${what} (${value})`;
 }
 
 /** Splits issues into the `errors` / `warnings` message lists callers read. */

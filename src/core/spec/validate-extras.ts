@@ -44,7 +44,8 @@ export function validateControlBar(ctx: ValidationContext, value: unknown): void
     trackUniqueId(ctx, seen, ctx.string(c, 'id', path, { required: true }), path);
     ctx.string(c, 'label', path, { required: true, fix: 'add the button text' });
     const visible = ctx.stringArray(c, 'visible_when_state', path);
-    visible?.forEach((id, k) => ctx.stateRef(id, `${path}.visible_when_state[${k}]`));
+    // An id naming no state only hides the control there, as in the reference (seed 002).
+    visible?.forEach((id, k) => ctx.beyondReference(() => ctx.stateRef(id, `${path}.visible_when_state[${k}]`)));
     if (c.action === undefined) ctx.error('SPEC_REQUIRED', `${path}.action`, 'is required', 'missing', `use {"type": one of ${CONTROL_ACTION_TYPES.join(', ')}, …}`);
     else validateAction(ctx, c.action, `${path}.action`);
   });
@@ -103,13 +104,17 @@ function validateOpenPicker(ctx: ValidationContext, action: Record<string, unkno
   if (hasKey(action, 'cursor_keys')) validateCursorKeys(ctx, action.cursor_keys, `${path}.cursor_keys`);
 }
 
-/** `notifications` and `delegate`: state-keyed rules whose `when_state` must name a state. */
+/**
+ * `notifications` and `delegate`: state-keyed rules whose `when_state` must name a state. The
+ * reference does not check `when_state` and compares it with the current state id, so one naming
+ * no state never fires: tolerated (an error under strict).
+ */
 export function validateStateRules(ctx: ValidationContext, notifications: unknown, delegates: unknown): void {
   const seenNotes = new Map<string, string>();
   forEachEntry(ctx, notifications, 'notifications', 'notifications', (n, path) => {
     ctx.unknownKeys(n, path, ['id', 'when_state', 'title', 'body'], 'a notification');
     trackUniqueId(ctx, seenNotes, ctx.string(n, 'id', path, { required: true }), path);
-    ctx.stateRef(n.when_state, `${path}.when_state`, { required: true });
+    ctx.beyondReference(() => ctx.stateRef(n.when_state, `${path}.when_state`, { required: true }));
     ctx.string(n, 'title', path, { required: true });
     ctx.string(n, 'body', path);
   });
@@ -117,7 +122,7 @@ export function validateStateRules(ctx: ValidationContext, notifications: unknow
   forEachEntry(ctx, delegates, 'delegate', 'delegate triggers', (d, path) => {
     ctx.unknownKeys(d, path, ['id', 'when_state', 'after_duration_ms', 'task_template'], 'a delegate trigger');
     trackUniqueId(ctx, seenDelegates, ctx.string(d, 'id', path, { required: true }), path);
-    ctx.stateRef(d.when_state, `${path}.when_state`, { required: true });
+    ctx.beyondReference(() => ctx.stateRef(d.when_state, `${path}.when_state`, { required: true }));
     ctx.number(d, 'after_duration_ms', path);
     ctx.string(d, 'task_template', path, { required: true });
   });
