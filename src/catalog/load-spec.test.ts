@@ -124,6 +124,15 @@ describe('loadSpec', () => {
     if (!result.ok) expect(result.errors[0]).toContain('over the');
   });
 
+  it('counts the cap for text handed over in UTF-8 bytes, as for a file (2 M three-byte characters are 6 MB)', () => {
+    const text = JSON.stringify({ $schema: 'adhdev:cli/spec@4', _pad: '─'.repeat(2 * 1024 * 1024) });
+    expect(text.length).toBeLessThan(MAX_SPEC_BYTES);
+    const result = loadSpecFromText(text, 'mem.json');
+    expect(result.ok).toBe(false);
+    expect(result.issues[0]).toMatchObject({ code: 'SPEC_TOO_LARGE' });
+    expect(result.issues[0]!.message).toContain(`over the ${MAX_SPEC_BYTES}-byte limit`);
+  });
+
   it('validates a 4 MB spec (huge doc key) within seconds', () => {
     const spec = JSON.parse(readFileSync(VALID_SPEC_PATH, 'utf8'));
     spec._padding = 'x'.repeat(4 * 1024 * 1024);

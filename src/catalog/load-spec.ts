@@ -85,9 +85,11 @@ export function loadSpec(path: string, opts: LoadSpecOptions = {}): LoadResult {
 export function loadSpecFromText(text: string, sourcePath: string, opts: LoadSpecOptions = {}): LoadResult {
   try {
     if (typeof text !== 'string') return fail(sourcePath, 'SPEC_NOT_TEXT', `${READ_PREFIX}: expected text (got ${typeof text})`);
-    // Characters, not bytes: a close enough bound for text already in memory.
-    if (text.length > MAX_SPEC_BYTES) {
-      return fail(sourcePath, 'SPEC_TOO_LARGE', `${READ_PREFIX}: text is ${text.length} characters, over the ${MAX_SPEC_BYTES} limit (${sourcePath}); a spec is a few KB`);
+    // The same cap as for a file, in UTF-8 bytes (the character count is a cheap first bound:
+    // a text never has fewer bytes than characters).
+    const bytes = text.length > MAX_SPEC_BYTES ? text.length : Buffer.byteLength(text, 'utf8');
+    if (bytes > MAX_SPEC_BYTES) {
+      return fail(sourcePath, 'SPEC_TOO_LARGE', `${READ_PREFIX}: text is ${text.length > MAX_SPEC_BYTES ? `${text.length} characters` : `${bytes} bytes`}, over the ${MAX_SPEC_BYTES}-byte limit (${sourcePath}); a spec is a few KB`);
     }
     const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
     let raw: unknown;
