@@ -160,7 +160,7 @@ function validateSize(ctx: ValidationContext, def: Record<string, unknown>, key:
   ctx.beyondReference(() => {
     if (typeof v !== 'number') {
       if (typeof v !== 'string' || !PERCENT_RE.test(v)) {
-        ctx.error('SPEC_BAD_SIZE', joinPath(path, key), 'must be a line count or a percentage such as "25%" (0–100%)', showGot(v), 'any other value resolves to 0 lines');
+        ctx.error('SPEC_BAD_SIZE', joinPath(path, key), 'must be a line count or a percentage such as "25%" (0–100%)', showGot(v), `any other value is 0 lines, so ${key === 'from_top' ? 'the section is the whole screen' : 'the section is empty'}`);
       }
       return;
     }
