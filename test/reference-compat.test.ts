@@ -6,7 +6,8 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { loadSpec } from '../src/catalog/index.js';
+import { loadSpec, loadSpecFromText } from '../src/catalog/index.js';
+import { evaluateFsm } from '../src/core/eval/index.js';
 import { main } from '../src/cli/main.js';
 import { createMemoryIo } from '../src/cli/io.js';
 import { replaySession } from '../src/harness/replay-session.js';
@@ -97,5 +98,34 @@ describe('validate --json', () => {
     expect(doc.specs[0]).toMatchObject({ ok: false, path: BAD_SECTION_REGEX });
     expect(doc.specs[0]!.issues).toContainEqual(expect.objectContaining({ path: 'sections.status.anchor', code: 'SPEC_BAD_REGEX', severity: 'error' }));
     expect(doc.specs[1]).toMatchObject({ ref: 'demo-agent', ok: true });
+  });
+});
+
+describe('negative waits (min_hold_ms, elapsed_ms, stable_ms; the reference checks no range)', () => {
+  const spec = {
+    $schema: 'adhdev:cli/spec@4',
+    id: 'negative-waits',
+    binary: 'x',
+    send_message: { submit_key: '\r' },
+    states: [
+      { id: 'starting', label: 'Starting', initial: true },
+      { id: 'idle', label: 'Idle' },
+      { id: 'busy', label: 'Busy', status: 'generating' },
+    ],
+    transitions: [
+      { from: 'starting', to: 'idle', min_hold_ms: -5, when: { elapsed_ms: -1 } },
+      { from: 'idle', to: 'busy', when: { stable_ms: -1 } },
+    ],
+  };
+
+  it('load with strict-only warnings and fire on the first frame in the state, as "now - entered >= n" does in the reference', () => {
+    const r = loadSpecFromText(JSON.stringify(spec), 'negative-waits.json');
+    expect(r.ok, JSON.stringify(r.issues, null, 2)).toBe(true);
+    if (!r.ok) return;
+    expect(r.issues.filter((i) => i.strictOnly).map((i) => i.path)).toEqual(['transitions[0].when.elapsed_ms', 'transitions[0].min_hold_ms', 'transitions[1].when.stable_ms']);
+    const clock = { now: 1_000, stateEnteredAt: 1_000, regionLastChangedAt: new Map<number | string, number>() };
+    expect(evaluateFsm(r.spec, 'starting', 'Welcome', undefined, undefined, clock).fired?.to).toBe('idle');
+    expect(evaluateFsm(r.spec, 'idle', 'Welcome', undefined, ['Welcome'], clock).fired?.to).toBe('busy');
+    expect(loadSpecFromText(JSON.stringify(spec), 'negative-waits.json', { strict: true }).ok).toBe(false);
   });
 });

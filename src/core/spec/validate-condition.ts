@@ -43,7 +43,8 @@ export function validateCondition(ctx: ValidationContext, cond: unknown, path: s
       validateSignal(ctx, cond, path);
       break;
     case 'elapsed':
-      ctx.number(cond, 'elapsed_ms', path, { required: true });
+      // The reference checks the type only; a negative wait is over at once, there and here.
+      ctx.numberRangeBeyondReference(cond, 'elapsed_ms', path, { required: true });
       break;
     case 'stable':
       validateStable(ctx, cond, path);
@@ -131,7 +132,7 @@ function validateSignal(ctx: ValidationContext, cond: Record<string, unknown>, p
 }
 
 function validateStable(ctx: ValidationContext, cond: Record<string, unknown>, path: string): void {
-  ctx.number(cond, 'stable_ms', path, { required: true });
+  ctx.numberRangeBeyondReference(cond, 'stable_ms', path, { required: true });
   if (hasKey(cond, 'section')) ctx.sectionRef(cond, 'section', path);
   ctx.number(cond, 'cursor_above', path, { integer: true });
   if (hasKey(cond, 'changed')) ctx.boolean(cond, 'changed', path);

@@ -208,6 +208,17 @@ export class ValidationContext {
     return v;
   }
 
+  /**
+   * A {@link number} field whose range the reference does not check: a number out of range is
+   * reported through {@link beyondReference} (the runtime treats it as the reference does, e.g.
+   * a negative wait is already over); a value that is not a number is reported as usual, because
+   * the reference would coerce it in arithmetic ("800" as a hold waits 800 ms) and specterm does not.
+   */
+  numberRangeBeyondReference(obj: Record<string, unknown>, key: string, base: string, opt: { required?: boolean; integer?: boolean; fix?: string } = {}): number | undefined {
+    if (typeof obj[key] === 'number') return this.beyondReference(() => this.number(obj, key, base, opt));
+    return this.number(obj, key, base, opt);
+  }
+
   /** An optional array of strings. Returns the array when every item is a string. */
   stringArray(obj: Record<string, unknown>, key: string, base: string): string[] | undefined {
     if (!hasKey(obj, key)) return undefined;

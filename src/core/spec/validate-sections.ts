@@ -87,8 +87,10 @@ function validateAnchor(ctx: ValidationContext, def: Record<string, unknown>, pa
   }
   // Read for truthiness, as the reference does; anything else is "first match".
   ctx.beyondReference(() => ctx.boolean(def, 'anchor_last', path));
-  lineCount(ctx, def, 'above', path);
-  lineCount(ctx, def, 'lines', path);
+  // Any number runs as in the reference (≤ 0 → no `above`; a negative `lines` → an empty
+  // section); a non-number stays an error (`"3"` as `lines` would concatenate there).
+  ctx.numberRangeBeyondReference(def, 'above', path, { integer: true });
+  ctx.numberRangeBeyondReference(def, 'lines', path, { integer: true });
   if (hasKey(def, 'anchor_miss') && def.anchor_miss !== 'empty') {
     // Only "empty" means anything; any other value is a miss covering the whole screen.
     ctx.beyondReference(() => ctx.error('SPEC_ENUM', joinPath(path, 'anchor_miss'), 'must be "empty"', showGot(def.anchor_miss), 'use "empty" or omit it (a miss then covers the whole screen)'));
@@ -109,17 +111,6 @@ function validateAnchor(ctx: ValidationContext, def: Record<string, unknown>, pa
  */
 function tolerantRegex(ctx: ValidationContext, path: string, source: string, flags: string): void {
   ctx.beyondReference(() => ctx.regex(path, source, flags));
-}
-
-/**
- * `above` / `lines`: a number of any sign or size runs as the reference runs it (≤ 0 → no
- * `above`; a negative `lines` → an empty section; fractions floored), so only its range is
- * tolerated. A non-number stays an error: the reference would coerce it in arithmetic
- * (`"3"` as `above` moves the start, as `lines` concatenates), which specterm does not copy.
- */
-function lineCount(ctx: ValidationContext, def: Record<string, unknown>, key: string, path: string): void {
-  if (typeof def[key] === 'number') ctx.beyondReference(() => ctx.number(def, key, path, { integer: true }));
-  else ctx.number(def, key, path, { integer: true });
 }
 
 function validateAnchorContext(ctx: ValidationContext, value: unknown, path: string, candidates: number): void {

@@ -173,7 +173,8 @@ export function validateTransitions(ctx: ValidationContext, transitions: unknown
         ctx.warn('SPEC_DEEP_GUARD', `${path}.when`, `nests ${depth} levels deep, which is hard to read and debug`, undefined, `keep guards within ${DEEP_CONDITION_WARN_DEPTH} levels`);
       }
     }
-    ctx.number(t, 'min_hold_ms', path);
+    // Unchecked by the reference: a negative hold is always satisfied, there and here.
+    ctx.numberRangeBeyondReference(t, 'min_hold_ms', path);
     ctx.number(t, 'priority', path, { min: null });
     ctx.string(t, 'label', path);
     ctx.unknownKeys(t, path, TRANSITION_FIELDS, 'a transition');

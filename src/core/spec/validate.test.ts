@@ -661,6 +661,9 @@ describe('reference compatibility (checks the reference loader does not make)', 
     ['a non-boolean anchor_last', withSection({ anchor: 'x', anchor_last: 1 }), 'sections.extra.anchor_last: must be true or false'],
     ['a notification on no state', edit((s) => (s.notifications = [{ id: 'n', when_state: 'aproval', title: 'T' }])), 'notifications[0].when_state: unknown state "aproval"'],
     ['a delegate on no state', edit((s) => (s.delegate = [{ id: 'd', task_template: 't' }])), 'delegate[0].when_state: is required'],
+    ['a negative min_hold_ms', edit((s) => (s.transitions[1].min_hold_ms = -5)), 'transitions[1].min_hold_ms: must be a number ≥ 0 (got -5)'],
+    ['a negative elapsed_ms', edit((s) => (s.transitions[0].when.elapsed_ms = -1)), 'transitions[0].when.elapsed_ms: must be a number ≥ 0 (got -1)'],
+    ['a negative stable_ms', edit((s) => (s.transitions[2].when.all[1].stable_ms = -1)), 'transitions[2].when.all[1].stable_ms: must be a number ≥ 0 (got -1)'],
     ['a control visible in no state', edit((s) => (s.control_bar = [{ id: 'stop', label: 'Stop', visible_when_state: ['bsy'], action: { type: 'send_keys', keys: '\u0003' } }])), 'control_bar[0].visible_when_state[0]: unknown state "bsy"'],
   ];
 
@@ -677,6 +680,8 @@ describe('reference compatibility (checks the reference loader does not make)', 
   const kept: Array<[string, Json, string]> = [
     ['an anchor that is not a string', withSection({ anchor: 5 }), 'sections.extra.anchor: must be a regex string'],
     ['a line count that is a string', withSection({ anchor: 'x', lines: 'all' }), 'sections.extra.lines: must be a whole number ≥ 0'],
+    ['a min_hold_ms that is a string (the reference would coerce it)', edit((s) => (s.transitions[1].min_hold_ms = '800')), 'transitions[1].min_hold_ms: must be a number ≥ 0'],
+    ['an elapsed_ms that is not a number (the reference checks it)', edit((s) => (s.transitions[0].when.elapsed_ms = 'soon')), 'transitions[0].when.elapsed_ms: must be a number ≥ 0'],
     ['an until that is not a string', withSection({ from_top: 0, until: 3 }), 'sections.extra.until: must be a string'],
     ['a guard on an unknown section (the reference checks it)', edit((s) => (s.transitions[1].when.section = 'bdy')), 'transitions[1].when.section: unknown section "bdy"'],
     ['a guard regex that does not compile (the reference checks it)', edit((s) => (s.transitions[1].when.matches = '(')), 'transitions[1].when.matches: invalid regex'],
