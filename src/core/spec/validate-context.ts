@@ -89,11 +89,6 @@ export class ValidationContext {
     this.#strict = opts.strict === true;
   }
 
-  /** Whether any error has been recorded so far. */
-  hasErrors(): boolean {
-    return this.#errorCount > 0 || this.#droppedErrors > 0;
-  }
-
   /** Records `<path>: <what>[ (<value>)][; <fix>]` as an error. */
   error(code: SpecIssueCode, path: string, what: string, value?: string, fix?: string): void {
     const lenient = this.#tolerating && !this.#strict;
