@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CliSpecV4 } from '../core/spec/types.js';
-import { loadSpec, type LoadResult } from './load-spec.js';
+import { loadSpec, type LoadResult, type LoadSpecOptions } from './load-spec.js';
 
 /** `specs/` at the package root (the same relative path from src/catalog and dist/catalog). */
 export function builtinSpecsDir(): string {
@@ -71,10 +71,13 @@ export function materializeSpecPaths(spec: CliSpecV4, specPath: string): CliSpec
 }
 
 /** Resolves a reference and loads it with `{{specDir}}` substituted. */
-export function loadSpecRef(ref: string): (LoadResult & { builtinId: string | null }) | { ok: false; errors: string[]; warnings: string[]; sourcePath: string; builtinId: null } {
+export function loadSpecRef(ref: string, opts: LoadSpecOptions = {}): LoadResult & { builtinId: string | null } {
   const r = resolveSpecRef(ref);
-  if (!r.ok) return { ok: false, errors: [r.message], warnings: [], sourcePath: ref, builtinId: null };
-  const loaded = loadSpec(r.path);
+  if (!r.ok) {
+    const issue = { path: 'spec', code: 'SPEC_UNKNOWN_REF', message: r.message, severity: 'error' } as const;
+    return { ok: false, errors: [r.message], warnings: [], issues: [issue], sourcePath: ref, builtinId: null };
+  }
+  const loaded = loadSpec(r.path, opts);
   if (!loaded.ok) return { ...loaded, builtinId: r.builtinId };
   return { ...loaded, spec: materializeSpecPaths(loaded.spec, r.path), builtinId: r.builtinId };
 }

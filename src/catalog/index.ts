@@ -5,7 +5,7 @@
  */
 
 /** Read + parse + validate a spec file (never throws). */
-export { loadSpec, loadSpecFromText, MAX_SPEC_BYTES, type LoadResult } from './load-spec.js';
+export { loadSpec, loadSpecFromText, MAX_SPEC_BYTES, type LoadResult, type LoadSpecOptions } from './load-spec.js';
 /** The ReDoS screen passed to `validateSpec` by the loader. */
 export { screenRegexWithRecheck } from './redos.js';
 /** Built-in specs (`specs/<id>/spec.json`) and `<spec-id|path>` references. */

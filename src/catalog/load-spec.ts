@@ -1,11 +1,13 @@
 /**
- * Loading a spec file: read (size-capped), strip a BOM, parse JSON with a line/column on
- * failure, validate with the ReDoS screen. Never throws; every failure is a message.
+ * Loading a spec file: read (size-capped), decode strict UTF-8, strip a BOM, parse JSON with a
+ * line/column on failure, validate with the ReDoS screen. Never throws; every failure is an
+ * issue with a stable code. Load and hot reload go through here alike (issue 12, item 2).
  */
 import { readFileSync, statSync } from 'node:fs';
-import { validateSpec, type CliSpecV4 } from '../core/spec/index.js';
+import { splitIssues, validateSpec, type CliSpecV4, type SpecIssue, type SpecIssueCode } from '../core/spec/index.js';
 import { findJsonErrorOffset, locateOffset } from './json-location.js';
 import { createBudgetedScreen } from './redos.js';
+import { decodeUtf8Strict } from './utf8.js';
 
 /**
  * Largest spec file accepted. Real specs are 5–30 KB; anything near this size is the
@@ -13,18 +15,31 @@ import { createBudgetedScreen } from './redos.js';
  */
 export const MAX_SPEC_BYTES = 5 * 1024 * 1024;
 
-/** Outcome of loading a spec. `warnings` are lint; `errors` explain why it cannot run. */
+/**
+ * Outcome of loading a spec. `warnings` are lint; `errors` explain why it cannot run; `issues`
+ * holds both with a stable code and JSON path each (`errors`/`warnings` are their messages).
+ */
 export type LoadResult =
-  | { ok: true; spec: CliSpecV4; warnings: string[]; sourcePath: string }
-  | { ok: false; errors: string[]; warnings: string[]; sourcePath: string };
+  | { ok: true; spec: CliSpecV4; warnings: string[]; issues: SpecIssue[]; sourcePath: string }
+  | { ok: false; errors: string[]; warnings: string[]; issues: SpecIssue[]; sourcePath: string };
+
+/** Options of {@link loadSpec} / {@link loadSpecFromText}. */
+export interface LoadSpecOptions {
+  /**
+   * Treat the checks the reference loader does not make (bad section definitions, …) as errors
+   * rather than warnings: `specterm validate --strict`. Running sessions load leniently.
+   */
+  strict?: boolean;
+}
 
 /** Most time one load spends in ReDoS analysis (verdicts are cached, so reloads are fast). */
 export const REDOS_BUDGET_MS = 4_000;
 
 const READ_PREFIX = 'Failed to read/parse spec';
 
-function fail(sourcePath: string, message: string): LoadResult {
-  return { ok: false, errors: [message], warnings: [], sourcePath };
+function fail(sourcePath: string, code: SpecIssueCode, message: string, at?: { line: number; column: number }): LoadResult {
+  const issue: SpecIssue = { path: 'spec', code, message, severity: 'error', ...at };
+  return { ok: false, errors: [message], warnings: [], issues: [issue], sourcePath };
 }
 
 function describeError(err: unknown): string {
@@ -38,17 +53,28 @@ function describeError(err: unknown): string {
  * const r = loadSpec('specs/claude/spec.json');
  * if (!r.ok) console.error(r.errors.join('\n'));
  */
-export function loadSpec(path: string): LoadResult {
+export function loadSpec(path: string, opts: LoadSpecOptions = {}): LoadResult {
   const sourcePath = String(path);
   try {
     const stat = statSync(sourcePath);
-    if (!stat.isFile()) return fail(sourcePath, `${READ_PREFIX}: not a regular file (${sourcePath}); pass the path of a .json spec`);
+    if (!stat.isFile()) return fail(sourcePath, 'SPEC_READ_FAILED', `${READ_PREFIX}: not a regular file (${sourcePath}); pass the path of a .json spec`);
     if (stat.size > MAX_SPEC_BYTES) {
-      return fail(sourcePath, `${READ_PREFIX}: file is ${stat.size} bytes, over the ${MAX_SPEC_BYTES}-byte limit (${sourcePath}); a spec is a few KB — check the path`);
+      return fail(sourcePath, 'SPEC_TOO_LARGE', `${READ_PREFIX}: file is ${stat.size} bytes, over the ${MAX_SPEC_BYTES}-byte limit (${sourcePath}); a spec is a few KB — check the path`);
     }
-    return loadSpecFromText(readFileSync(sourcePath, 'utf8'), sourcePath);
+    const decoded = decodeUtf8Strict(readFileSync(sourcePath));
+    if (!decoded.ok) {
+      const { offset, line, column, byte } = decoded.fault;
+      const shown = byte < 0 ? 'the file ends inside a character' : `byte 0x${byte.toString(16).toUpperCase().padStart(2, '0')} begins no valid UTF-8 sequence (an invalid or incomplete one)`;
+      return fail(
+        sourcePath,
+        'SPEC_NOT_UTF8',
+        `${READ_PREFIX}: not valid UTF-8 at byte ${offset} (line ${line}, column ${column}): ${shown} (${sourcePath}); save the file as UTF-8 (from Latin-1: iconv -f latin1 -t utf-8)`,
+        { line, column },
+      );
+    }
+    return loadSpecFromText(decoded.text, sourcePath, opts);
   } catch (err) {
-    return fail(sourcePath, `${READ_PREFIX}: ${describeError(err)} (${sourcePath}); check the path and its permissions`);
+    return fail(sourcePath, 'SPEC_READ_FAILED', `${READ_PREFIX}: ${describeError(err)} (${sourcePath}); check the path and its permissions`);
   }
 }
 
@@ -56,12 +82,14 @@ export function loadSpec(path: string): LoadResult {
  * Parses and validates spec text (a leading UTF-8 BOM is ignored). `sourcePath` only
  * labels messages. Never throws.
  */
-export function loadSpecFromText(text: string, sourcePath: string): LoadResult {
+export function loadSpecFromText(text: string, sourcePath: string, opts: LoadSpecOptions = {}): LoadResult {
   try {
-    if (typeof text !== 'string') return fail(sourcePath, `${READ_PREFIX}: expected text (got ${typeof text})`);
-    // Characters, not bytes: a close enough bound for text already in memory.
-    if (text.length > MAX_SPEC_BYTES) {
-      return fail(sourcePath, `${READ_PREFIX}: text is ${text.length} characters, over the ${MAX_SPEC_BYTES} limit (${sourcePath}); a spec is a few KB`);
+    if (typeof text !== 'string') return fail(sourcePath, 'SPEC_NOT_TEXT', `${READ_PREFIX}: expected text (got ${typeof text})`);
+    // The same cap as for a file, in UTF-8 bytes (the character count is a cheap first bound:
+    // a text never has fewer bytes than characters).
+    const bytes = text.length > MAX_SPEC_BYTES ? text.length : Buffer.byteLength(text, 'utf8');
+    if (bytes > MAX_SPEC_BYTES) {
+      return fail(sourcePath, 'SPEC_TOO_LARGE', `${READ_PREFIX}: text is ${text.length > MAX_SPEC_BYTES ? `${text.length} characters` : `${bytes} bytes`}, over the ${MAX_SPEC_BYTES}-byte limit (${sourcePath}); a spec is a few KB`);
     }
     const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
     let raw: unknown;
@@ -69,17 +97,24 @@ export function loadSpecFromText(text: string, sourcePath: string): LoadResult {
       raw = JSON.parse(body);
     } catch (err) {
       const offset = findJsonErrorOffset(body);
-      const { line, column } = locateOffset(body, offset < 0 ? body.length : offset);
-      return fail(sourcePath, `${READ_PREFIX}: invalid JSON at line ${line}, column ${column}: ${describeError(err)} (${sourcePath}); fix the syntax (no trailing commas or comments in JSON)`);
+      const at = locateOffset(body, offset < 0 ? body.length : offset);
+      return fail(
+        sourcePath,
+        'SPEC_JSON_SYNTAX',
+        `${READ_PREFIX}: invalid JSON at line ${at.line}, column ${at.column}: ${describeError(err)} (${sourcePath}); fix the syntax (no trailing commas or comments in JSON)`,
+        at,
+      );
     }
     const budget = createBudgetedScreen(REDOS_BUDGET_MS);
-    const { errors, warnings } = validateSpec(raw, { screenRegex: budget.screen });
+    const { issues } = validateSpec(raw, { screenRegex: budget.screen, strict: opts.strict === true });
     if (budget.skipped() > 0) {
-      warnings.push(`spec: ReDoS screening stopped after ${REDOS_BUDGET_MS} ms; ${budget.skipped()} regexes were not screened (they are checked on the next load)`);
+      const message = `spec: ReDoS screening stopped after ${REDOS_BUDGET_MS} ms; ${budget.skipped()} regexes were not screened (they are checked on the next load)`;
+      issues.push({ path: 'spec', code: 'SPEC_REDOS_BUDGET', message, severity: 'warning' });
     }
-    if (errors.length > 0) return { ok: false, errors, warnings, sourcePath };
-    return { ok: true, spec: raw as CliSpecV4, warnings, sourcePath };
+    const { errors, warnings } = splitIssues(issues);
+    if (errors.length > 0) return { ok: false, errors, warnings, issues, sourcePath };
+    return { ok: true, spec: raw as CliSpecV4, warnings, issues, sourcePath };
   } catch (err) {
-    return fail(sourcePath, `${READ_PREFIX}: ${describeError(err)} (${sourcePath})`);
+    return fail(sourcePath, 'SPEC_INTERNAL', `${READ_PREFIX}: ${describeError(err)} (${sourcePath})`);
   }
 }

@@ -12,6 +12,9 @@ export * from './types.js';
 export * from './model.js';
 /** Validation of untrusted spec JSON. */
 export { validateSpec, TOP_LEVEL_FIELDS, type ValidateOptions, type ValidationResult, type RegexScreen } from './validate.js';
+export { splitIssues } from './validate-context.js';
+/** Stable codes of validation and loading issues. */
+export { SPEC_ISSUE_CODES, type SpecIssue, type SpecIssueCode } from './issue-codes.js';
 /** Condition classification in the evaluator's order. */
 export { classifyCondition, type ConditionKind } from './condition-kind.js';
 /** The JSON Schema of the format, for editors and external tools. */

@@ -20,11 +20,11 @@ const KIND_LIST = 'all, any, not, signal, elapsed_ms, stable_ms, matches, window
  */
 export function validateCondition(ctx: ValidationContext, cond: unknown, path: string, depth = 1): number {
   if (depth > MAX_CONDITION_DEPTH) {
-    ctx.error(path, `nesting deeper than ${MAX_CONDITION_DEPTH} levels`, undefined, 'flatten the guard with all/any');
+    ctx.error('SPEC_TOO_DEEP', path, `nesting deeper than ${MAX_CONDITION_DEPTH} levels`, undefined, 'flatten the guard with all/any');
     return depth;
   }
   if (!isRecord(cond)) {
-    ctx.error(path, 'is not a recognized condition', showValue(cond), `use an object with one of ${KIND_LIST}`);
+    ctx.error('SPEC_BAD_CONDITION', path, 'is not a recognized condition', showValue(cond), `use an object with one of ${KIND_LIST}`);
     return depth;
   }
   const kind = classifyCondition(cond);
@@ -43,7 +43,8 @@ export function validateCondition(ctx: ValidationContext, cond: unknown, path: s
       validateSignal(ctx, cond, path);
       break;
     case 'elapsed':
-      ctx.number(cond, 'elapsed_ms', path, { required: true });
+      // The reference checks the type only; a negative wait is over at once, there and here.
+      ctx.numberRangeBeyondReference(cond, 'elapsed_ms', path, { required: true });
       break;
     case 'stable':
       validateStable(ctx, cond, path);
@@ -64,7 +65,7 @@ export function validateCondition(ctx: ValidationContext, cond: unknown, path: s
 
 function validateComposite(ctx: ValidationContext, items: unknown, path: string, depth: number): number {
   if (!Array.isArray(items)) {
-    ctx.error(path, 'must be an array of conditions', showValue(items), 'wrap the condition(s) in [ ]');
+    ctx.error('SPEC_TYPE', path, 'must be an array of conditions', showValue(items), 'wrap the condition(s) in [ ]');
     return depth;
   }
   let deepest = depth;
@@ -89,7 +90,7 @@ function reportUnknownCondition(ctx: ValidationContext, cond: Record<string, unk
       }
     }
   }
-  ctx.error(path, 'is not a recognized condition', showValue(cond), fix);
+  ctx.error('SPEC_BAD_CONDITION', path, 'is not a recognized condition', showValue(cond), fix);
 }
 
 /** Warns about keys the chosen kind ignores: other kinds' selectors (a mixed object) or typos. */
@@ -101,6 +102,7 @@ function reportStrayKeys(ctx: ValidationContext, cond: Record<string, unknown>, 
     const mixed = kinds.map((k) => CONDITION_KIND_NAMES[k]).join(' + ');
     const extra = kind === 'stable' && hasKey(cond, 'changed') ? ['changed'] : [];
     ctx.warn(
+      'SPEC_MIXED_CONDITION',
       path,
       `mixes keys of several condition kinds (${mixed}); it is evaluated as a ${CONDITION_KIND_NAMES[kind]} condition and ${[...ignored, ...extra].map((k) => `"${k}"`).join(', ')} ignored`,
       undefined,
@@ -111,10 +113,10 @@ function reportStrayKeys(ctx: ValidationContext, cond: Record<string, unknown>, 
   for (const key of Object.keys(cond)) {
     if (key.startsWith('_') || allowed.includes(key)) continue;
     if (ALL_CONDITION_KEYS.includes(key)) {
-      ctx.warn(joinPath(path, key), `does not apply to a ${CONDITION_KIND_NAMES[kind]} condition; it is ignored`, undefined, 'remove it');
+      ctx.warn('SPEC_IGNORED_FIELD', joinPath(path, key), `does not apply to a ${CONDITION_KIND_NAMES[kind]} condition; it is ignored`, undefined, 'remove it');
     } else {
       const hint = formatDidYouMean(key, allowed).slice(2);
-      ctx.warn(joinPath(path, key), `unknown field in a ${CONDITION_KIND_NAMES[kind]} condition; it is ignored`, undefined, hint || `known fields: ${allowed.join(', ')}`);
+      ctx.warn('SPEC_UNKNOWN_FIELD', joinPath(path, key), `unknown field in a ${CONDITION_KIND_NAMES[kind]} condition; it is ignored`, undefined, hint || `known fields: ${allowed.join(', ')}`);
     }
   }
 }
@@ -122,22 +124,22 @@ function reportStrayKeys(ctx: ValidationContext, cond: Record<string, unknown>, 
 function validateSignal(ctx: ValidationContext, cond: Record<string, unknown>, path: string): void {
   const name = cond.signal;
   if (typeof name !== 'string' || name.trim() === '') {
-    ctx.error(joinPath(path, 'signal'), 'must be a non-empty string', showValue(name), 'name a daemon signal such as "final_assistant_present"');
+    ctx.error('SPEC_TYPE', joinPath(path, 'signal'), 'must be a non-empty string', showValue(name), 'name a daemon signal such as "final_assistant_present"');
   }
   if (hasKey(cond, 'equals') && typeof cond.equals !== 'boolean') {
-    ctx.error(joinPath(path, 'equals'), 'must be a boolean', showValue(cond.equals));
+    ctx.error('SPEC_TYPE', joinPath(path, 'equals'), 'must be a boolean', showValue(cond.equals));
   }
 }
 
 function validateStable(ctx: ValidationContext, cond: Record<string, unknown>, path: string): void {
-  ctx.number(cond, 'stable_ms', path, { required: true });
+  ctx.numberRangeBeyondReference(cond, 'stable_ms', path, { required: true });
   if (hasKey(cond, 'section')) ctx.sectionRef(cond, 'section', path);
   ctx.number(cond, 'cursor_above', path, { integer: true });
   if (hasKey(cond, 'changed')) ctx.boolean(cond, 'changed', path);
   const ignore = ctx.string(cond, 'ignore_lines', path);
   if (ignore !== undefined) ctx.regex(joinPath(path, 'ignore_lines'), ignore, 'm');
   if (hasKey(cond, 'section') && hasKey(cond, 'cursor_above')) {
-    ctx.warn(joinPath(path, 'cursor_above'), 'is ignored because "section" takes precedence', undefined, 'keep one of section / cursor_above');
+    ctx.warn('SPEC_IGNORED_FIELD', joinPath(path, 'cursor_above'), 'is ignored because "section" takes precedence', undefined, 'keep one of section / cursor_above');
   }
 }
 
@@ -146,7 +148,7 @@ function validateCursorBounds(ctx: ValidationContext, cond: Record<string, unkno
     const min = ctx.number(cond, `cursor_${axis}_min`, path, { integer: true });
     const max = ctx.number(cond, `cursor_${axis}_max`, path, { integer: true });
     if (min !== undefined && max !== undefined && min > max) {
-      ctx.warn(joinPath(path, `cursor_${axis}_min`), `is greater than cursor_${axis}_max, so the condition never matches`, `${min} > ${max}`, 'swap the bounds');
+      ctx.warn('SPEC_NO_EFFECT', joinPath(path, `cursor_${axis}_min`), `is greater than cursor_${axis}_max, so the condition never matches`, `${min} > ${max}`, 'swap the bounds');
     }
   }
 }
@@ -156,12 +158,13 @@ function validateRegexLeaf(ctx: ValidationContext, cond: Record<string, unknown>
   const source = cond.matches;
   const flags = ctx.flags(cond, 'flags', path);
   if (typeof source !== 'string') {
-    ctx.error(matchesPath, 'must be a regex string', showValue(source));
+    ctx.error('SPEC_TYPE', matchesPath, 'must be a regex string', showValue(source));
   } else if (flags !== false) {
     // `flags` replaces the default "i" (spec-format §13.28).
     const effective = flags ?? 'i';
     if (ctx.regex(matchesPath, source, effective) && !effective.includes('m') && hasBareLineAnchor(source)) {
       ctx.warn(
+        'SPEC_ANCHOR_LINT',
         matchesPath,
         'uses ^ or $ without the "m" flag — the anchor binds to the whole screen, not a line',
         showValue(source),
@@ -177,7 +180,7 @@ function validateWindowTitle(ctx: ValidationContext, cond: Record<string, unknow
   const source = cond.window_title;
   const flags = ctx.flags(cond, 'flags', path);
   if (typeof source !== 'string') {
-    ctx.error(joinPath(path, 'window_title'), 'must be a regex string', showValue(source));
+    ctx.error('SPEC_TYPE', joinPath(path, 'window_title'), 'must be a regex string', showValue(source));
   } else if (flags !== false) {
     ctx.regex(joinPath(path, 'window_title'), source, flags ?? 'i');
   }

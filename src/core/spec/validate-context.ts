@@ -5,11 +5,16 @@
  */
 import { describeCompileError, describeFlagProblem } from './regex-lint.js';
 import { formatDidYouMean } from './suggest.js';
+import type { SpecIssue, SpecIssueCode } from './issue-codes.js';
 
-/** Errors block loading; warnings are lint the author should read. */
+/**
+ * Errors block loading; warnings are lint the author should read. `issues` holds both, in
+ * order, with a stable code and a path each; `errors`/`warnings` are their messages.
+ */
 export interface ValidationResult {
   errors: string[];
   warnings: string[];
+  issues: SpecIssue[];
 }
 
 /**
@@ -66,38 +71,72 @@ export function showGot(value: unknown): string {
 
 /** Collects messages, knows the spec's names, and offers typed field checks. */
 export class ValidationContext {
-  readonly errors: string[] = [];
-  readonly warnings: string[] = [];
+  readonly #issues: SpecIssue[] = [];
+  #errorCount = 0;
+  #warningCount = 0;
   #droppedErrors = 0;
   #droppedWarnings = 0;
+  /** Inside {@link beyondReference}: errors become warnings unless strict. */
+  #tolerating = false;
   /** Declared section ids, or null when `sections` itself is malformed (refs not checked). */
   sectionIds: Set<string> | null = new Set();
   stateIds: string[] = [];
   readonly #screen: RegexScreen | undefined;
+  readonly #strict: boolean;
 
-  constructor(screen?: RegexScreen) {
+  constructor(screen?: RegexScreen, opts: { strict?: boolean } = {}) {
     this.#screen = typeof screen === 'function' ? screen : undefined;
+    this.#strict = opts.strict === true;
   }
 
   /** Records `<path>: <what>[ (<value>)][; <fix>]` as an error. */
-  error(path: string, what: string, value?: string, fix?: string): void {
-    if (this.errors.length >= MAX_MESSAGES) this.#droppedErrors++;
-    else this.errors.push(formatIssue(path, what, value, fix));
+  error(code: SpecIssueCode, path: string, what: string, value?: string, fix?: string): void {
+    const lenient = this.#tolerating && !this.#strict;
+    this.#record(lenient ? 'warning' : 'error', code, path, withValue(what, value), fix, this.#tolerating);
   }
 
   /** Records a message as a warning (same format as {@link error}). */
-  warn(path: string, what: string, value?: string, fix?: string): void {
-    if (this.warnings.length >= MAX_MESSAGES) this.#droppedWarnings++;
-    else this.warnings.push(formatIssue(path, what, value, fix));
+  warn(code: SpecIssueCode, path: string, what: string, value?: string, fix?: string): void {
+    this.#record('warning', code, path, withValue(what, value), fix, false);
   }
 
-  /** The collected messages, with a tally line when the caps dropped some. */
+  /**
+   * Runs checks the reference loader does not make (spec-format §8 "Not validated"): what they
+   * find is a warning, marked `strictOnly`, unless the context is strict. Only wrap checks whose
+   * runtime degrades the way the reference's does (docs/validation.md lists them).
+   */
+  beyondReference<T>(check: () => T): T {
+    const outer = this.#tolerating;
+    this.#tolerating = true;
+    try {
+      return check();
+    } finally {
+      this.#tolerating = outer;
+    }
+  }
+
+  #record(severity: 'error' | 'warning', code: SpecIssueCode, path: string, detail: string, fix: string | undefined, strictOnly: boolean): void {
+    const isError = severity === 'error';
+    if ((isError ? this.#errorCount : this.#warningCount) >= MAX_MESSAGES) {
+      if (isError) this.#droppedErrors++;
+      else this.#droppedWarnings++;
+      return;
+    }
+    if (isError) this.#errorCount++;
+    else this.#warningCount++;
+    const shownPath = path === '' ? 'spec' : path;
+    const note = strictOnly && !isError ? '; the reference accepts this, so it is a warning (an error under --strict)' : '';
+    const issue: SpecIssue = { path: shownPath, code, message: `${shortenPath(shownPath)}: ${detail}${fix ? `; ${fix}` : ''}${note}`, severity };
+    if (strictOnly) issue.strictOnly = true;
+    this.#issues.push(issue);
+  }
+
+  /** The collected issues, with a tally issue when the caps dropped some. */
   finish(): ValidationResult {
-    const errors = [...this.errors];
-    const warnings = [...this.warnings];
-    if (this.#droppedErrors) errors.push(`spec: ${this.#droppedErrors} more errors not shown (fix the ones above first)`);
-    if (this.#droppedWarnings) warnings.push(`spec: ${this.#droppedWarnings} more warnings not shown`);
-    return { errors, warnings };
+    const issues = [...this.#issues];
+    if (this.#droppedErrors) issues.push({ path: 'spec', code: 'SPEC_TOO_MANY_ISSUES', severity: 'error', message: `spec: ${this.#droppedErrors} more errors not shown (fix the ones above first)` });
+    if (this.#droppedWarnings) issues.push({ path: 'spec', code: 'SPEC_TOO_MANY_ISSUES', severity: 'warning', message: `spec: ${this.#droppedWarnings} more warnings not shown` });
+    return splitIssues(issues);
   }
 
   /** A string field. Missing is an error only when `required`. Returns the string or undefined. */
@@ -105,15 +144,15 @@ export class ValidationContext {
     const path = joinPath(base, key);
     const v = obj[key];
     if (!hasKey(obj, key) || v === undefined) {
-      if (opt.required) this.error(path, 'is required', 'missing', opt.fix);
+      if (opt.required) this.error('SPEC_REQUIRED', path, 'is required', 'missing', opt.fix);
       return undefined;
     }
     if (typeof v !== 'string') {
-      this.error(path, 'must be a string', showGot(v), opt.fix);
+      this.error('SPEC_TYPE', path, 'must be a string', showGot(v), opt.fix);
       return undefined;
     }
     if ((opt.nonEmpty || opt.required) && v.length === 0) {
-      this.error(path, 'must be a non-empty string', showGot(v), opt.fix);
+      this.error(opt.required ? 'SPEC_REQUIRED' : 'SPEC_TYPE', path, 'must be a non-empty string', showGot(v), opt.fix);
       return undefined;
     }
     return v;
@@ -124,7 +163,7 @@ export class ValidationContext {
     if (!hasKey(obj, key)) return undefined;
     const v = obj[key];
     if (typeof v !== 'boolean') {
-      this.error(joinPath(base, key), 'must be true or false', showGot(v));
+      this.error('SPEC_TYPE', joinPath(base, key), 'must be true or false', showGot(v));
       return undefined;
     }
     return v;
@@ -142,7 +181,7 @@ export class ValidationContext {
   ): number | undefined {
     const path = joinPath(base, key);
     if (!hasKey(obj, key) || obj[key] === undefined) {
-      if (opt.required) this.error(path, 'is required', 'missing', opt.fix);
+      if (opt.required) this.error('SPEC_REQUIRED', path, 'is required', 'missing', opt.fix);
       return undefined;
     }
     const v = obj[key];
@@ -150,18 +189,29 @@ export class ValidationContext {
     const kind = opt.integer ? 'a whole number' : 'a number';
     const range = min === null ? '' : opt.exclusiveMin ? ` > ${min}` : ` ≥ ${min}`;
     if (typeof v !== 'number' || !Number.isFinite(v)) {
-      this.error(path, `must be ${kind}${range}`, showGot(v), opt.fix);
+      this.error(typeof v === 'number' ? 'SPEC_RANGE' : 'SPEC_TYPE', path, `must be ${kind}${range}`, showGot(v), opt.fix);
       return undefined;
     }
     if (opt.integer && !Number.isInteger(v)) {
-      this.error(path, `must be ${kind}${range}`, showGot(v), opt.fix);
+      this.error('SPEC_RANGE', path, `must be ${kind}${range}`, showGot(v), opt.fix);
       return undefined;
     }
     if (min !== null && (opt.exclusiveMin ? v <= min : v < min)) {
-      this.error(path, `must be ${kind}${range}`, showGot(v), opt.fix);
+      this.error('SPEC_RANGE', path, `must be ${kind}${range}`, showGot(v), opt.fix);
       return undefined;
     }
     return v;
+  }
+
+  /**
+   * A {@link number} field whose range the reference does not check: a number out of range is
+   * reported through {@link beyondReference} (the runtime treats it as the reference does, e.g.
+   * a negative wait is already over); a value that is not a number is reported as usual, because
+   * the reference would coerce it in arithmetic ("800" as a hold waits 800 ms) and specterm does not.
+   */
+  numberRangeBeyondReference(obj: Record<string, unknown>, key: string, base: string, opt: { required?: boolean; integer?: boolean; fix?: string } = {}): number | undefined {
+    if (typeof obj[key] === 'number') return this.beyondReference(() => this.number(obj, key, base, opt));
+    return this.number(obj, key, base, opt);
   }
 
   /** An optional array of strings. Returns the array when every item is a string. */
@@ -170,13 +220,13 @@ export class ValidationContext {
     const path = joinPath(base, key);
     const v = obj[key];
     if (!Array.isArray(v)) {
-      this.error(path, 'must be an array of strings', showGot(v));
+      this.error('SPEC_TYPE', path, 'must be an array of strings', showGot(v));
       return undefined;
     }
     let ok = true;
     v.forEach((item, i) => {
       if (typeof item !== 'string') {
-        this.error(`${path}[${i}]`, 'must be a string', showGot(item));
+        this.error('SPEC_TYPE', `${path}[${i}]`, 'must be a string', showGot(item));
         ok = false;
       }
     });
@@ -189,12 +239,12 @@ export class ValidationContext {
     const path = joinPath(base, key);
     const v = obj[key];
     if (typeof v !== 'string') {
-      this.error(path, 'must be a string of regex flags', showGot(v), 'use letters from "dgimsuyv"');
+      this.error('SPEC_TYPE', path, 'must be a string of regex flags', showGot(v), 'use letters from "dgimsuyv"');
       return false;
     }
     const problem = describeFlagProblem(v);
     if (problem) {
-      this.error(path, problem, showValue(v), 'use each of d, g, i, m, s, u, v, y at most once (not u with v)');
+      this.error('SPEC_BAD_FLAGS', path, problem, showValue(v), 'use each of d, g, i, m, s, u, v, y at most once (not u with v)');
       return false;
     }
     return v;
@@ -208,7 +258,7 @@ export class ValidationContext {
   regex(path: string, source: string, flags: string, wording = 'invalid regex'): boolean {
     const problem = describeCompileError(source, flags);
     if (problem !== null) {
-      this.error(path, `${wording}: ${problem}`, showValue(source), 'fix the pattern (JSON strings need "\\\\" for one regex backslash)');
+      this.error('SPEC_BAD_REGEX', path, `${wording}: ${problem}`, showValue(source), 'fix the pattern (JSON strings need "\\\\" for one regex backslash)');
       return false;
     }
     this.#screenRegex(path, source, flags);
@@ -227,9 +277,11 @@ export class ValidationContext {
     if (!verdict || typeof verdict !== 'object') return;
     const attack = typeof verdict.attack === 'string' ? `; attack string: ${truncate(verdict.attack)}` : '';
     if (verdict.complexity === 'exponential') {
-      this.error(path, `regex can take exponential time on some screens (ReDoS)${attack}`, showValue(source), 'remove nested or overlapping quantifiers such as (a+)+ or (a|a)*');
+      // Always an error, even where the reference accepts the field: the reference would freeze
+      // on such a screen, and specterm's runtime must not.
+      this.#record('error', 'SPEC_REDOS', path, withValue(`regex can take exponential time on some screens (ReDoS)${attack}`, showValue(source)), 'remove nested or overlapping quantifiers such as (a+)+ or (a|a)*', false);
     } else if (verdict.complexity === 'polynomial') {
-      this.warn(path, `regex can take polynomial time on long screens (ReDoS)${attack}`, showValue(source), 'avoid adjacent quantifiers that can match the same text, e.g. \\s*(.+?)\\s*');
+      this.warn('SPEC_REDOS_POLYNOMIAL', path, `regex can take polynomial time on long screens (ReDoS)${attack}`, showValue(source), 'avoid adjacent quantifiers that can match the same text, e.g. \\s*(.+?)\\s*');
     }
   }
 
@@ -238,21 +290,21 @@ export class ValidationContext {
     const id = this.string(obj, key, base, { nonEmpty: true });
     if (id === undefined || this.sectionIds === null || this.sectionIds.has(id)) return;
     const known = [...this.sectionIds];
-    this.error(joinPath(base, key), `unknown section "${id}"`, `known: ${known.length ? known.join(', ') : 'none declared'}`, didYouMeanOr(id, known, `declare it under "sections" or remove "${key}"`));
+    this.error('SPEC_UNKNOWN_SECTION', joinPath(base, key), `unknown section "${id}"`, `known: ${known.length ? known.join(', ') : 'none declared'}`, didYouMeanOr(id, known, `declare it under "sections" or remove "${key}"`));
   }
 
   /** A state reference: must name a declared state. Returns the id when it is known. */
   stateRef(value: unknown, path: string, opt: { required?: boolean } = {}): string | undefined {
     if (value === undefined) {
-      if (opt.required) this.error(path, 'is required', 'missing', 'name a state id');
+      if (opt.required) this.error('SPEC_REQUIRED', path, 'is required', 'missing', 'name a state id');
       return undefined;
     }
     if (typeof value !== 'string' || value.length === 0) {
-      this.error(path, 'must be a state id', showGot(value));
+      this.error('SPEC_TYPE', path, 'must be a state id', showGot(value));
       return undefined;
     }
     if (!this.stateIds.includes(value)) {
-      this.error(path, `unknown state "${value}"`, `known: ${this.stateIds.join(', ') || 'none'}`, didYouMeanOr(value, this.stateIds, 'use one of the declared state ids'));
+      this.error('SPEC_UNKNOWN_STATE', path, `unknown state "${value}"`, `known: ${this.stateIds.join(', ') || 'none'}`, didYouMeanOr(value, this.stateIds, 'use one of the declared state ids'));
       return undefined;
     }
     return value;
@@ -263,18 +315,28 @@ export class ValidationContext {
     for (const key of Object.keys(obj)) {
       if (key.startsWith('_') || allowed.includes(key)) continue;
       const hint = formatDidYouMean(key, allowed).replace(/^; /, '');
-      this.warn(joinPath(base, key), `unknown field in ${what}; it is ignored`, undefined, hint || `known fields: ${allowed.join(', ')}`);
+      this.warn('SPEC_UNKNOWN_FIELD', joinPath(base, key), `unknown field in ${what}; it is ignored`, undefined, hint || `known fields: ${allowed.join(', ')}`);
     }
   }
 }
 
-/** Paths longer than this (deep guards) are shortened in the middle. */
+function withValue(what: string, value: string | undefined): string {
+  return value === undefined ? what : `${what} (${value})`;
+}
+
+/** Splits issues into the `errors` / `warnings` message lists callers read. */
+export function splitIssues(issues: SpecIssue[]): ValidationResult {
+  const errors: string[] = [];
+  const warnings: string[] = [];
+  for (const issue of issues) (issue.severity === 'error' ? errors : warnings).push(issue.message);
+  return { errors, warnings, issues };
+}
+
+/** Paths longer than this (deep guards) are shortened in the middle of a message. */
 const MAX_PATH_CHARS = 160;
 
-function formatIssue(path: string, what: string, value?: string, fix?: string): string {
-  let shownPath = path === '' ? 'spec' : path;
-  if (shownPath.length > MAX_PATH_CHARS) shownPath = `${shownPath.slice(0, 70)}…${shownPath.slice(-70)}`;
-  return `${shownPath}: ${what}${value !== undefined ? ` (${value})` : ''}${fix ? `; ${fix}` : ''}`;
+function shortenPath(path: string): string {
+  return path.length > MAX_PATH_CHARS ? `${path.slice(0, 70)}…${path.slice(-70)}` : path;
 }
 
 /** `did you mean "x"?` when a close name exists, else the fallback fix. */

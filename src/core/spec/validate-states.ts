@@ -28,39 +28,39 @@ export function validateStates(ctx: ValidationContext, states: unknown[]): void 
   states.forEach((state, i) => {
     const path = `states[${i}]`;
     if (!isRecord(state)) {
-      ctx.error(path, 'must be a state object {id, label, …}', showGot(state));
+      ctx.error('SPEC_TYPE', path, 'must be a state object {id, label, …}', showGot(state));
       return;
     }
     const id = ctx.string(state, 'id', path, { required: true, fix: 'give the state a unique id such as "idle"' });
     if (id === undefined) return; // the reference skips the rest of a state without id
     if (id === '*') {
-      ctx.error(`${path}.id`, '"*" is reserved (it means every state in transitions[].from)', showValue(id), 'choose another id');
+      ctx.error('SPEC_RESERVED_ID', `${path}.id`, '"*" is reserved (it means every state in transitions[].from)', showValue(id), 'choose another id');
     } else if (firstIndex.has(id)) {
-      ctx.error(`${path}.id`, `"${id}" is duplicated`, `first declared at states[${firstIndex.get(id)}]`, 'state ids must be unique');
+      ctx.error('SPEC_DUPLICATE_ID', `${path}.id`, `"${id}" is duplicated`, `first declared at states[${firstIndex.get(id)}]`, 'state ids must be unique');
     } else {
       firstIndex.set(id, i);
     }
     ctx.string(state, 'label', path, { required: true, fix: 'add a human label, e.g. "Idle"' });
     if (hasKey(state, 'status') && !(STATE_STATUSES as readonly unknown[]).includes(state.status)) {
-      ctx.error(`${path}.status`, `must be ${STATE_STATUSES.join('|')}`, showGot(state.status));
+      ctx.error('SPEC_ENUM', `${path}.status`, `must be ${STATE_STATUSES.join('|')}`, showGot(state.status));
     }
     const initial = ctx.boolean(state, 'initial', path);
     if (initial === true) initials.push(id);
     const modal = ctx.boolean(state, 'modal', path);
     if (hasKey(state, 'modal_kind') && !(MODAL_KINDS as readonly unknown[]).includes(state.modal_kind)) {
-      ctx.error(`${path}.modal_kind`, `must be ${MODAL_KINDS.join('|')}`, showGot(state.modal_kind));
+      ctx.error('SPEC_ENUM', `${path}.modal_kind`, `must be ${MODAL_KINDS.join('|')}`, showGot(state.modal_kind));
     } else if (hasKey(state, 'modal_kind') && modal !== true) {
-      ctx.warn(`${path}.modal_kind`, 'is ignored on a state without "modal": true', showValue(state.modal_kind), 'add "modal": true or remove modal_kind');
+      ctx.warn('SPEC_IGNORED_FIELD', `${path}.modal_kind`, 'is ignored on a state without "modal": true', showValue(state.modal_kind), 'add "modal": true or remove modal_kind');
     }
     if (state.status === 'waiting_external' && modal === true) {
-      ctx.error(`${path}.status`, '"waiting_external" must not be modal (it waits on a human outside the terminal)', showValue(state.status), 'remove "modal": true or use status "approval"');
+      ctx.error('SPEC_FIELD_CONFLICT', `${path}.status`, '"waiting_external" must not be modal (it waits on a human outside the terminal)', showValue(state.status), 'remove "modal": true or use status "approval"');
     }
     ctx.unknownKeys(state, path, STATE_FIELDS, 'a state');
   });
   ctx.stateIds = [...firstIndex.keys()];
   if (initials.length !== 1) {
     const found = initials.length === 0 ? 'none found' : `${initials.length} found: ${initials.join(', ')}`;
-    ctx.error('states', 'exactly one state must have initial:true', found, 'mark the starting state with "initial": true');
+    ctx.error('SPEC_INITIAL_STATE', 'states', 'exactly one state must have initial:true', found, 'mark the starting state with "initial": true');
   }
 }
 
@@ -76,22 +76,22 @@ function validateExtract(ctx: ValidationContext, state: Record<string, unknown>,
   const extract = state.extract;
   const extractPath = `${path}.extract`;
   if (extract === undefined) {
-    if (modal) ctx.warn(path, 'is modal but has no extract.buttons rule, so no buttons can be pressed', undefined, 'add "extract": {"buttons": {"pattern": …}}');
+    if (modal) ctx.warn('SPEC_MODAL_NO_BUTTONS', path, 'is modal but has no extract.buttons rule, so no buttons can be pressed', undefined, 'add "extract": {"buttons": {"pattern": …}}');
     return;
   }
   if (!isRecord(extract)) {
-    ctx.error(extractPath, 'must be an object {title?, buttons?}', showGot(extract));
+    ctx.error('SPEC_TYPE', extractPath, 'must be an object {title?, buttons?}', showGot(extract));
     return;
   }
   ctx.unknownKeys(extract, extractPath, ['title', 'buttons'], 'extract');
   if (hasKey(extract, 'title')) validateTitleRule(ctx, extract.title, `${extractPath}.title`);
   if (hasKey(extract, 'buttons')) validateButtonRule(ctx, extract.buttons, `${extractPath}.buttons`);
-  else if (modal) ctx.warn(path, 'is modal but has no extract.buttons rule, so no buttons can be pressed', undefined, 'add "extract": {"buttons": {"pattern": …}}');
+  else if (modal) ctx.warn('SPEC_MODAL_NO_BUTTONS', path, 'is modal but has no extract.buttons rule, so no buttons can be pressed', undefined, 'add "extract": {"buttons": {"pattern": …}}');
 }
 
 function validateTitleRule(ctx: ValidationContext, title: unknown, path: string): void {
   if (!isRecord(title)) {
-    ctx.error(path, 'must be an object {section?, first_line?, regex?, flags?}', showGot(title));
+    ctx.error('SPEC_TYPE', path, 'must be an object {section?, first_line?, regex?, flags?}', showGot(title));
     return;
   }
   ctx.unknownKeys(title, path, TITLE_FIELDS, 'a title rule');
@@ -101,13 +101,13 @@ function validateTitleRule(ctx: ValidationContext, title: unknown, path: string)
   const regex = ctx.string(title, 'regex', path);
   if (regex !== undefined && flags !== false) ctx.regex(`${path}.regex`, regex, flags ?? 'i');
   if (firstLine !== true && !hasKey(title, 'regex')) {
-    ctx.warn(path, 'has neither "first_line": true nor "regex", so it never yields a title', undefined, 'add one of them');
+    ctx.warn('SPEC_NO_EFFECT', path, 'has neither "first_line": true nor "regex", so it never yields a title', undefined, 'add one of them');
   }
 }
 
 function validateButtonRule(ctx: ValidationContext, rule: unknown, path: string): void {
   if (!isRecord(rule)) {
-    ctx.error(path, 'must be an object {pattern, …}', showGot(rule));
+    ctx.error('SPEC_TYPE', path, 'must be an object {pattern, …}', showGot(rule));
     return;
   }
   ctx.unknownKeys(rule, path, BUTTON_FIELDS, 'a button rule');
@@ -125,10 +125,10 @@ function validateButtonRule(ctx: ValidationContext, rule: unknown, path: string)
       const patternPath = `${path}.pattern`;
       if (labelGroup !== undefined || keyGroup !== undefined) {
         for (const [key, group] of [['label_group', labelGroup], ['key_group', keyGroup]] as const) {
-          if (group !== undefined && group > groups) ctx.error(`${path}.${key}`, `names capture group ${group} but the pattern has ${groups}`, showValue(group), 'add the group or fix the number');
+          if (group !== undefined && group > groups) ctx.error('SPEC_CAPTURE_GROUPS', `${path}.${key}`, `names capture group ${group} but the pattern has ${groups}`, showValue(group), 'add the group or fix the number');
         }
       } else if (groups < 2) {
-        ctx.error(patternPath, `needs capture group 1 (index) and 2 (label) but has ${groups}`, showValue(pattern), 'e.g. "^\\\\s*(\\\\d+)\\\\.\\\\s*(.+?)\\\\s*$"');
+        ctx.error('SPEC_CAPTURE_GROUPS', patternPath, `needs capture group 1 (index) and 2 (label) but has ${groups}`, showValue(pattern), 'e.g. "^\\\\s*(\\\\d+)\\\\.\\\\s*(.+?)\\\\s*$"');
       }
     }
   }
@@ -136,10 +136,10 @@ function validateButtonRule(ctx: ValidationContext, rule: unknown, path: string)
   ctx.number(rule, 'min_count', path, { integer: true });
   const mode = rule.select_mode;
   if (hasKey(rule, 'select_mode') && !(SELECT_MODES as readonly unknown[]).includes(mode)) {
-    ctx.error(`${path}.select_mode`, `must be ${SELECT_MODES.join('|')}`, showGot(mode));
+    ctx.error('SPEC_ENUM', `${path}.select_mode`, `must be ${SELECT_MODES.join('|')}`, showGot(mode));
   }
   if (key !== undefined && mode !== 'arrow_keys' && labelGroup === undefined && !key.includes('{index}')) {
-    ctx.warn(`${path}.key_for_index`, 'has no "{index}", so every button sends the same keys', showValue(key), 'use e.g. "{index}\\r" or select_mode "arrow_keys"');
+    ctx.warn('SPEC_NO_EFFECT', `${path}.key_for_index`, 'has no "{index}", so every button sends the same keys', showValue(key), 'use e.g. "{index}\\r" or select_mode "arrow_keys"');
   }
   if (hasKey(rule, 'cursor_keys')) validateCursorKeys(ctx, rule.cursor_keys, `${path}.cursor_keys`);
   ctx.string(rule, 'cursor_marker', path, { nonEmpty: true });
@@ -148,7 +148,7 @@ function validateButtonRule(ctx: ValidationContext, rule: unknown, path: string)
 /** `{up?, down?}` key strings (shared with open_picker controls). */
 export function validateCursorKeys(ctx: ValidationContext, keys: unknown, path: string): void {
   if (!isRecord(keys)) {
-    ctx.error(path, 'must be an object {up?, down?}', showGot(keys));
+    ctx.error('SPEC_TYPE', path, 'must be an object {up?, down?}', showGot(keys));
     return;
   }
   ctx.unknownKeys(keys, path, ['up', 'down'], 'cursor_keys');
@@ -161,19 +161,20 @@ export function validateTransitions(ctx: ValidationContext, transitions: unknown
   transitions.forEach((t, i) => {
     const path = `transitions[${i}]`;
     if (!isRecord(t)) {
-      ctx.error(path, 'must be a transition object {from, to, when?, …}', showGot(t));
+      ctx.error('SPEC_TYPE', path, 'must be a transition object {from, to, when?, …}', showGot(t));
       return;
     }
     validateFrom(ctx, t.from, `${path}.from`);
-    if (!hasKey(t, 'to') || t.to === '' || t.to === undefined) ctx.error(`${path}.to`, 'is required', showValue(t.to), 'name the destination state');
+    if (!hasKey(t, 'to') || t.to === '' || t.to === undefined) ctx.error('SPEC_REQUIRED', `${path}.to`, 'is required', showValue(t.to), 'name the destination state');
     else ctx.stateRef(t.to, `${path}.to`);
     if (hasKey(t, 'when')) {
       const depth = validateCondition(ctx, t.when, `${path}.when`);
       if (depth > DEEP_CONDITION_WARN_DEPTH && depth <= MAX_CONDITION_DEPTH) {
-        ctx.warn(`${path}.when`, `nests ${depth} levels deep, which is hard to read and debug`, undefined, `keep guards within ${DEEP_CONDITION_WARN_DEPTH} levels`);
+        ctx.warn('SPEC_DEEP_GUARD', `${path}.when`, `nests ${depth} levels deep, which is hard to read and debug`, undefined, `keep guards within ${DEEP_CONDITION_WARN_DEPTH} levels`);
       }
     }
-    ctx.number(t, 'min_hold_ms', path);
+    // Unchecked by the reference: a negative hold is always satisfied, there and here.
+    ctx.numberRangeBeyondReference(t, 'min_hold_ms', path);
     ctx.number(t, 'priority', path, { min: null });
     ctx.string(t, 'label', path);
     ctx.unknownKeys(t, path, TRANSITION_FIELDS, 'a transition');
@@ -183,20 +184,20 @@ export function validateTransitions(ctx: ValidationContext, transitions: unknown
 function validateFrom(ctx: ValidationContext, from: unknown, path: string): void {
   if (from === '*') return;
   if (typeof from === 'string') {
-    if (from === '') ctx.error(path, 'is required', showValue(from), 'name a state, a list of states, or "*"');
+    if (from === '') ctx.error('SPEC_REQUIRED', path, 'is required', showValue(from), 'name a state, a list of states, or "*"');
     else ctx.stateRef(from, path);
     return;
   }
   if (!Array.isArray(from)) {
-    ctx.error(path, 'is required', showValue(from), 'name a state, a list of states, or "*"');
+    ctx.error('SPEC_REQUIRED', path, 'is required', showValue(from), 'name a state, a list of states, or "*"');
     return;
   }
   if (from.length === 0) {
-    ctx.error(path, 'is required', showValue(from), 'list at least one state, or use "*"');
+    ctx.error('SPEC_REQUIRED', path, 'is required', showValue(from), 'list at least one state, or use "*"');
     return;
   }
   from.forEach((id, k) => {
-    if (id === '*') ctx.error(`${path}[${k}]`, '"*" inside a list names no state', showValue(id), 'use "from": "*" (a string) for every state');
+    if (id === '*') ctx.error('SPEC_RESERVED_ID', `${path}[${k}]`, '"*" inside a list names no state', showValue(id), 'use "from": "*" (a string) for every state');
     else ctx.stateRef(id, `${path}[${k}]`);
   });
 }
@@ -220,6 +221,7 @@ export function lintGraph(ctx: ValidationContext, states: unknown[], transitions
       starTargets.push(to);
       const others = ids.filter((id) => id !== to);
       ctx.warn(
+        'SPEC_WILDCARD_FROM',
         `transitions[${i}].from`,
         `"*" also leaves "${to}" itself, so while the guard stays true this edge re-fires on every evaluation and resets the state clock`,
         showValue(t.from),
@@ -248,6 +250,6 @@ export function lintGraph(ctx: ValidationContext, states: unknown[], transitions
   }
   states.forEach((s, i) => {
     if (!isRecord(s) || typeof s.id !== 'string' || reached.has(s.id) || !known.has(s.id)) return;
-    ctx.warn(`states[${i}]`, `state "${s.id}" is unreachable from the initial state "${start}"`, undefined, `add a transition with "to": "${s.id}" or remove the state`);
+    ctx.warn('SPEC_UNREACHABLE_STATE', `states[${i}]`, `state "${s.id}" is unreachable from the initial state "${start}"`, undefined, `add a transition with "to": "${s.id}" or remove the state`);
   });
 }

@@ -40,7 +40,8 @@ function edit(mutate: (spec: any) => void): Json {
   return spec;
 }
 
-const errorsOf = (raw: unknown, screen?: RegexScreen) => validateSpec(raw, { screenRegex: screen }).errors;
+/** Strict: every check reports as an error, those the reference does not make included. */
+const errorsOf = (raw: unknown, screen?: RegexScreen) => validateSpec(raw, { screenRegex: screen, strict: true }).errors;
 const warningsOf = (raw: unknown, screen?: RegexScreen) => validateSpec(raw, { screenRegex: screen }).warnings;
 
 function expectError(raw: unknown, fragment: string): void {
@@ -55,7 +56,7 @@ function expectWarning(raw: unknown, fragment: string): void {
 
 describe('validateSpec: a valid spec', () => {
   it('accepts the base spec with no errors and no warnings', () => {
-    expect(validateSpec(baseSpec())).toEqual({ errors: [], warnings: [] });
+    expect(validateSpec(baseSpec())).toEqual({ errors: [], warnings: [], issues: [] });
   });
 
   it('tolerates documentation keys starting with "_" everywhere', () => {
@@ -65,7 +66,7 @@ describe('validateSpec: a valid spec', () => {
       s.transitions[0].when._c = 1;
       s.sections.body._n = 2;
     });
-    expect(validateSpec(spec)).toEqual({ errors: [], warnings: [] });
+    expect(validateSpec(spec)).toEqual({ errors: [], warnings: [], issues: [] });
   });
 });
 
@@ -390,7 +391,7 @@ describe('sections', () => {
       s.sections.half = { from_bottom: '50%' };
       s.sections.exact = { anchor: '^B', until_regex: '^E', until_regex_flags: 'i' };
     });
-    expect(validateSpec(spec)).toEqual({ errors: [], warnings: [] });
+    expect(validateSpec(spec)).toEqual({ errors: [], warnings: [], issues: [] });
   });
 
   it('reports a malformed sections object or definition', () => {
@@ -553,8 +554,8 @@ describe('ReDoS screening', () => {
     const throwing: RegexScreen = () => {
       throw new Error('boom');
     };
-    expect(validateSpec(baseSpec(), { screenRegex: throwing })).toEqual({ errors: [], warnings: [] });
-    expect(validateSpec(baseSpec(), { screenRegex: (() => 'exponential') as unknown as RegexScreen })).toEqual({ errors: [], warnings: [] });
+    expect(validateSpec(baseSpec(), { screenRegex: throwing })).toEqual({ errors: [], warnings: [], issues: [] });
+    expect(validateSpec(baseSpec(), { screenRegex: (() => 'exponential') as unknown as RegexScreen })).toEqual({ errors: [], warnings: [], issues: [] });
   });
 
   it('does not screen regexes that fail to compile', () => {
@@ -639,5 +640,61 @@ describe('robustness', () => {
     const started = performance.now();
     expect(errorsOf(spec)).toEqual([]);
     expect(performance.now() - started).toBeLessThan(3_000);
+  });
+});
+
+describe('reference compatibility (checks the reference loader does not make)', () => {
+  const withSection = (def: unknown) => edit((s) => (s.sections.extra = def));
+  const tolerated: Array<[string, Json, string]> = [
+    ['an anchor that does not compile', withSection({ anchor: '(' }), 'sections.extra.anchor: invalid regex'],
+    ['anchor flags that are invalid', withSection({ anchor: 'x', anchor_flags: 'z' }), 'sections.extra.anchor_flags: unknown regex flag "z"'],
+    ['a context regex that does not compile', withSection({ anchor: 'x', anchor_context: { next: '(' } }), 'sections.extra.anchor_context.next: invalid regex'],
+    ['a context that is not an object', withSection({ anchor: 'x', anchor_context: [5] }), 'sections.extra.anchor_context[0]: must be an object'],
+    ['an until_regex that does not compile', withSection({ anchor: 'x', until_regex: '(' }), 'sections.extra.until_regex: invalid regex'],
+    ['an until regex that does not compile', withSection({ anchor: 'x', until: '^(' }), 'sections.extra.until: invalid regex'],
+    ['an until naming no section', withSection({ from_top: 0, until: 'fotter' }), 'sections.extra.until: unknown section "fotter"'],
+    ['anchor_miss other than "empty"', withSection({ anchor: 'x', anchor_miss: 'whole' }), 'sections.extra.anchor_miss: must be "empty"'],
+    ['a size string that is not a percentage', withSection({ from_top: 'abc' }), 'sections.extra.from_top: must be a line count or a percentage'],
+    ['a percentage over 100%', withSection({ from_top: '150%' }), 'sections.extra.from_top: must be a line count or a percentage'],
+    ['a negative size', withSection({ from_bottom: -1 }), 'sections.extra.from_bottom: must be a whole number ≥ 0 (got -1)'],
+    ['a negative above', withSection({ anchor: 'x', above: -1 }), 'sections.extra.above: must be a whole number ≥ 0'],
+    ['a non-boolean anchor_last', withSection({ anchor: 'x', anchor_last: 1 }), 'sections.extra.anchor_last: must be true or false'],
+    ['a notification on no state', edit((s) => (s.notifications = [{ id: 'n', when_state: 'aproval', title: 'T' }])), 'notifications[0].when_state: unknown state "aproval"'],
+    ['a delegate on no state', edit((s) => (s.delegate = [{ id: 'd', task_template: 't' }])), 'delegate[0].when_state: is required'],
+    ['a negative min_hold_ms', edit((s) => (s.transitions[1].min_hold_ms = -5)), 'transitions[1].min_hold_ms: must be a number ≥ 0 (got -5)'],
+    ['a negative elapsed_ms', edit((s) => (s.transitions[0].when.elapsed_ms = -1)), 'transitions[0].when.elapsed_ms: must be a number ≥ 0 (got -1)'],
+    ['a negative stable_ms', edit((s) => (s.transitions[2].when.all[1].stable_ms = -1)), 'transitions[2].when.all[1].stable_ms: must be a number ≥ 0 (got -1)'],
+    ['a control visible in no state', edit((s) => (s.control_bar = [{ id: 'stop', label: 'Stop', visible_when_state: ['bsy'], action: { type: 'send_keys', keys: '\u0003' } }])), 'control_bar[0].visible_when_state[0]: unknown state "bsy"'],
+  ];
+
+  it.each(tolerated)('loads %s with a strict-only warning, and strict validation refuses it', (_name, spec, fragment) => {
+    const lenient = validateSpec(spec);
+    expect(lenient.errors).toEqual([]);
+    const warning = lenient.issues.find((i) => i.message.startsWith(fragment));
+    expect(warning, lenient.warnings.join('\n')).toMatchObject({ severity: 'warning', strictOnly: true });
+    expect(warning!.message).toContain('an error under --strict');
+    const strict = validateSpec(spec, { strict: true });
+    expect(strict.issues.find((i) => i.message.startsWith(fragment))).toMatchObject({ severity: 'error', strictOnly: true });
+  });
+
+  const kept: Array<[string, Json, string]> = [
+    ['an anchor that is not a string', withSection({ anchor: 5 }), 'sections.extra.anchor: must be a regex string'],
+    ['a line count that is a string', withSection({ anchor: 'x', lines: 'all' }), 'sections.extra.lines: must be a whole number ≥ 0'],
+    ['a min_hold_ms that is a string (the reference would coerce it)', edit((s) => (s.transitions[1].min_hold_ms = '800')), 'transitions[1].min_hold_ms: must be a number ≥ 0'],
+    ['an elapsed_ms that is not a number (the reference checks it)', edit((s) => (s.transitions[0].when.elapsed_ms = 'soon')), 'transitions[0].when.elapsed_ms: must be a number ≥ 0'],
+    ['an until that is not a string', withSection({ from_top: 0, until: 3 }), 'sections.extra.until: must be a string'],
+    ['a guard on an unknown section (the reference checks it)', edit((s) => (s.transitions[1].when.section = 'bdy')), 'transitions[1].when.section: unknown section "bdy"'],
+    ['a guard regex that does not compile (the reference checks it)', edit((s) => (s.transitions[1].when.matches = '(')), 'transitions[1].when.matches: invalid regex'],
+  ];
+
+  it.each(kept)('still refuses %s when loading leniently', (_name, spec, fragment) => {
+    const { errors } = validateSpec(spec);
+    expect(errors.some((e) => e.startsWith(fragment)), errors.join('\n')).toBe(true);
+  });
+
+  it('still refuses an exponential section regex when loading leniently (the reference would freeze on it)', () => {
+    const screen: RegexScreen = (source) => (source === '^(a+)+$' ? { complexity: 'exponential' } : { complexity: 'safe' });
+    const { issues } = validateSpec(withSection({ anchor: '^(a+)+$' }), { screenRegex: screen });
+    expect(issues).toContainEqual(expect.objectContaining({ code: 'SPEC_REDOS', path: 'sections.extra.anchor', severity: 'error' }));
   });
 });

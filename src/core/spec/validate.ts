@@ -8,7 +8,7 @@ import { collectSectionIds, validateSections } from './validate-sections.js';
 import { validateInteractivePrompts, validatePreLaunchTrust, validateRefocus, validateStartupDismiss } from './validate-launch.js';
 import { lintGraph, validateStateExtracts, validateStates, validateTransitions } from './validate-states.js';
 import { validateControlBar, validateSignalRules, validateStateRules } from './validate-extras.js';
-import { hasKey, isRecord, joinPath, showGot, showValue, ValidationContext, type RegexScreen, type ValidationResult } from './validate-context.js';
+import { hasKey, isRecord, joinPath, splitIssues, showGot, showValue, ValidationContext, type RegexScreen, type ValidationResult } from './validate-context.js';
 
 export type { RegexScreen, ValidationResult } from './validate-context.js';
 
@@ -27,11 +27,18 @@ const SEND_MESSAGE_FIELDS = ['submit_key', 'delay_ms_before_submit', 'delay_ms_p
 export interface ValidateOptions {
   /** ReDoS screen for every regex in the spec: exponential → error, polynomial → warning. */
   screenRegex?: RegexScreen;
+  /**
+   * Report the checks the reference loader does not make as errors (`specterm validate
+   * --strict`); by default they are warnings, marked `strictOnly`, so every spec the reference
+   * accepts loads (docs/validation.md, "Reference compatibility").
+   */
+  strict?: boolean;
 }
 
 /**
- * Validates a parsed spec. Messages read `<json path>: <what is wrong> (<value>)[; <fix>]`.
- * A spec is usable iff `errors` is empty; `warnings` are lint.
+ * Validates a parsed spec. Messages read `<json path>: <what is wrong> (<value>)[; <fix>]`;
+ * `issues` gives each with its stable code and path. A spec is usable iff `errors` is empty;
+ * `warnings` are lint.
  *
  * @example
  * validateSpec({ $schema: 'adhdev:cli/spec@3' }).errors
@@ -43,19 +50,19 @@ export function validateSpec(raw: unknown, opts: ValidateOptions = {}): Validati
   } catch (err) {
     // Last resort for exotic inputs (throwing getters, proxies): report, never throw.
     const msg = err instanceof Error ? err.message : String(err);
-    return { errors: [`spec: could not be validated (${msg}); pass plain JSON data`], warnings: [] };
+    return splitIssues([{ path: 'spec', code: 'SPEC_INTERNAL', severity: 'error', message: `spec: could not be validated (${msg}); pass plain JSON data` }]);
   }
 }
 
 function runRules(raw: unknown, opts: ValidateOptions): ValidationResult {
-  const ctx = new ValidationContext(opts?.screenRegex);
+  const ctx = new ValidationContext(opts?.screenRegex, { strict: opts?.strict === true });
   if (!isRecord(raw)) {
-    ctx.error('spec', `must be a JSON object with "$schema": "${SPEC_SCHEMA_ID}"`, showGot(raw));
+    ctx.error('SPEC_TYPE', 'spec', `must be a JSON object with "$schema": "${SPEC_SCHEMA_ID}"`, showGot(raw));
     return ctx.finish();
   }
   // Rule 1: a wrong schema is the only thing worth saying (the rest is another format).
   if (raw.$schema !== SPEC_SCHEMA_ID) {
-    ctx.error('$schema', `must be "${SPEC_SCHEMA_ID}"`, showGot(raw.$schema), `set "$schema": "${SPEC_SCHEMA_ID}"`);
+    ctx.error('SPEC_SCHEMA_MISMATCH', '$schema', `must be "${SPEC_SCHEMA_ID}"`, showGot(raw.$schema), `set "$schema": "${SPEC_SCHEMA_ID}"`);
     return ctx.finish();
   }
   // Rule 2.
@@ -71,12 +78,12 @@ function runRules(raw: unknown, opts: ValidateOptions): ValidationResult {
   // Rule 7: without both lists nothing below can be checked.
   const states = raw.states;
   if (!Array.isArray(states) || states.length === 0) {
-    ctx.error('states', 'must be a non-empty array', showGot(states), 'declare at least one state {id, label, initial: true}');
+    ctx.error('SPEC_REQUIRED', 'states', 'must be a non-empty array', showGot(states), 'declare at least one state {id, label, initial: true}');
     return ctx.finish();
   }
   const transitions = raw.transitions;
   if (!Array.isArray(transitions)) {
-    ctx.error('transitions', 'must be an array', showGot(transitions), 'use [] for a machine without transitions');
+    ctx.error('SPEC_TYPE', 'transitions', 'must be an array', showGot(transitions), 'use [] for a machine without transitions');
     return ctx.finish();
   }
   collectSectionIds(ctx, raw.sections);
@@ -94,11 +101,11 @@ function runRules(raw: unknown, opts: ValidateOptions): ValidationResult {
 
 function validateSendMessage(ctx: ValidationContext, value: unknown): void {
   if (value === undefined) {
-    ctx.error('send_message.submit_key', 'is required', 'missing', 'add "send_message": {"submit_key": "\\r"}');
+    ctx.error('SPEC_REQUIRED', 'send_message.submit_key', 'is required', 'missing', 'add "send_message": {"submit_key": "\\r"}');
     return;
   }
   if (!isRecord(value)) {
-    ctx.error('send_message', 'must be an object', showGot(value), 'use {"submit_key": "\\r"}');
+    ctx.error('SPEC_TYPE', 'send_message', 'must be an object', showGot(value), 'use {"submit_key": "\\r"}');
     return;
   }
   ctx.string(value, 'submit_key', 'send_message', { required: true, fix: 'every shipped spec uses "\\r"' });
@@ -116,21 +123,21 @@ function validateTopLevelTypes(ctx: ValidationContext, raw: Record<string, unkno
   ctx.stringArray(raw, 'spawn_args', '');
   const wake = ctx.stringArray(raw, 'send_on_spawn', '');
   if (wake && wake.length > 0 && wake.every((s) => s === '')) {
-    ctx.warn('send_on_spawn', 'holds only empty strings, which are skipped', showValue(wake), 'give the bytes to write, e.g. "\\u001b[I"');
+    ctx.warn('SPEC_NO_EFFECT', 'send_on_spawn', 'holds only empty strings, which are skipped', showValue(wake), 'give the bytes to write, e.g. "\\u001b[I"');
   }
   ctx.number(raw, 'send_on_spawn_delay_ms', '');
   ctx.number(raw, 'send_on_spawn_max_wait_ms', '');
   if (hasKey(raw, 'env')) {
-    if (!isRecord(raw.env)) ctx.error('env', 'must be an object of string values', showGot(raw.env));
+    if (!isRecord(raw.env)) ctx.error('SPEC_TYPE', 'env', 'must be an object of string values', showGot(raw.env));
     else {
       const env = raw.env;
       for (const key of Object.keys(env)) {
-        if (typeof env[key] !== 'string') ctx.error(joinPath('env', key), 'must be a string', showGot(env[key]), 'quote the value');
+        if (typeof env[key] !== 'string') ctx.error('SPEC_TYPE', joinPath('env', key), 'must be a string', showGot(env[key]), 'quote the value');
       }
     }
   }
   if (hasKey(raw, 'native_history') && !isRecord(raw.native_history)) {
-    ctx.error('native_history', 'must be an object', showGot(raw.native_history));
+    ctx.error('SPEC_TYPE', 'native_history', 'must be an object', showGot(raw.native_history));
   }
   ctx.boolean(raw, 'requiresFinalAssistantBeforeIdle', '');
   ctx.boolean(raw, 'holdCompletionForTranscript', '');
