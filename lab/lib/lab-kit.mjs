@@ -151,8 +151,9 @@ export const TARGET = { generatingMs: 300, approvalMs: 300, idleMs: 1500 };
 /**
  * Writes docs/accuracy/<id>.md in the table format of the other reports: a summary table under
  * `## <CLI name> <version>` (what lab/accuracy-index.mjs copies), then one row per session.
+ * `noApprovals` (a reason) replaces the approval rows for a CLI that never asks permission.
  */
-export function writeAccuracyReport({ repo, id, cliName, pkg, version, results, modalResults, renderDelays }) {
+export function writeAccuracyReport({ repo, id, cliName, pkg, version, results, modalResults, renderDelays, noApprovals = null }) {
   const all = (k) => results.flatMap((r) => r.latencies.filter((l) => l.kind === k).map((l) => l.ms));
   const labelled = results.reduce((a, r) => a + r.labelledMs, 0);
   const right = results.reduce((a, r) => a + r.rightMs, 0);
@@ -165,9 +166,11 @@ export function writeAccuracyReport({ repo, id, cliName, pkg, version, results, 
     `## ${cliName} ${version}`, '',
     '| measure | value | target |', '|---|---|---|',
     `| labelled time with the right status | ${labelled ? ((100 * right) / labelled).toFixed(1) : 'n/a'} % (${(right / 1000).toFixed(1)} s of ${(labelled / 1000).toFixed(1)} s) | — |`,
-    `| approval modals with the right title and buttons | ${modalResults.filter((m) => m.ok).length} / ${modalResults.length} (${modalResults.map((m) => `${m.session}: ${m.ok ? 'yes' : 'no'}`).join(', ')}) | all |`,
+    noApprovals
+      ? `| approval modals | none: ${noApprovals} | — |`
+      : `| approval modals with the right title and buttons | ${modalResults.filter((m) => m.ok).length} / ${modalResults.length} (${modalResults.map((m) => `${m.session}: ${m.ok ? 'yes' : 'no'}`).join(', ')}) | all |`,
   ];
-  for (const [k, target] of [['generating', TARGET.generatingMs], ['approval', TARGET.approvalMs], ['idle', TARGET.idleMs]]) {
+  for (const [k, target] of [['generating', TARGET.generatingMs], ...(noApprovals ? [] : [['approval', TARGET.approvalMs]]), ['idle', TARGET.idleMs]]) {
     const v = all(k);
     lines.push(`| ${k} detection latency p50 / p95 from the server's change (n=${v.length}) | ${fmt(percentile(v, 50))} / ${fmt(percentile(v, 95))} | ≤ ${target} ms |`);
     const w = all(`${k}_from_screen`);
@@ -175,7 +178,7 @@ export function writeAccuracyReport({ repo, id, cliName, pkg, version, results, 
   }
   const pk = all('picker_from_screen');
   lines.push(`| picker detection latency p50 / p95 from the screen showing it (n=${pk.length}) | ${fmt(percentile(pk, 50))} / ${fmt(percentile(pk, 95))} | ≤ ${TARGET.approvalMs} ms |`);
-  lines.push(`| ${cliName}'s own delay from the tool call to its confirmation on screen, p50 / p95 (n=${renderDelays.length}) | ${fmt(percentile(renderDelays, 50))} / ${fmt(percentile(renderDelays, 95))} | (not ours) |`);
+  if (!noApprovals) lines.push(`| ${cliName}'s own delay from the tool call to its confirmation on screen, p50 / p95 (n=${renderDelays.length}) | ${fmt(percentile(renderDelays, 50))} / ${fmt(percentile(renderDelays, 95))} | (not ours) |`);
   lines.push(`| flaps | ${flaps} | 0 |`, '');
   lines.push('| session | terminal | checks passed | right status | flaps |', '|---|---|---|---|---|');
   for (const r of results) {
