@@ -1,0 +1,238 @@
+/**
+ * A scripted OpenAI **Chat Completions** server for the labs of CLIs that talk to any
+ * OpenAI-compatible provider (Qwen Code, pi, OpenCode, …). Node built-ins only, 127.0.0.1 only.
+ *
+ * - `POST <base>/chat/completions` with `stream: true` — the turn, streamed as SSE
+ *   `chat.completion.chunk` lines with scripted pacing; a reply may end in a `tool_calls` delta
+ *   (a shell command or a file write, so the CLI asks the user's permission). The CLI's next
+ *   request then carries a `role: "tool"` message: the permission answer reaching the model.
+ * - the same without `stream` — side calls (titles, next-speaker checks, JSON schemas): a short
+ *   non-streamed completion whose content satisfies a `response_format` JSON schema if one is sent.
+ * - `GET <base>/models` — a model list; anything else → logged, 404 JSON.
+ *
+ * Scenarios are data: `{ name, replies: [{ match, chunks, chunkDelayMs, firstDelayMs, toolCall,
+ * afterTool, error }] }`. The reply is the first whose `match` (case-insensitive regex) finds the
+ * user's latest text. `toolCall: { name, arguments }` ends the stream in a tool call; `afterTool`
+ * is streamed once the tool result arrives; `error: { status, message }` answers the request with
+ * that HTTP error instead of a stream (an API error the CLI must show).
+ *
+ * Ground truth: every event is logged with a wall-clock timestamp in ms (`t`): `prompt`,
+ * `stream_start`, `stream_end` (with `toolCall` when it ended in one), `tool_call_pending`,
+ * `tool_result`, `stream_aborted` (the client hung up: an interrupt), `api_error`, `side_call`.
+ *
+ * @module
+ */
+import http from 'node:http';
+import { appendFileSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** Loads every scenario file in `dir`, keyed by name; throws naming the file and the fix. */
+export function loadChatScenarios(dir) {
+  const out = {};
+  for (const f of readdirSync(dir).filter((n) => n.endsWith('.json')).sort()) {
+    const file = join(dir, f);
+    const s = JSON.parse(readFileSync(file, 'utf8'));
+    if (!s || typeof s.name !== 'string' || !Array.isArray(s.replies)) {
+      throw new Error(`${file}: a scenario needs "name" (string) and "replies" (array); fix the file`);
+    }
+    s.replies.forEach((r, i) => {
+      if (r.toolCall && (typeof r.toolCall.name !== 'string' || typeof r.toolCall.arguments !== 'object')) {
+        throw new Error(`${file}: replies[${i}].toolCall needs "name" (string) and "arguments" (object), got ${JSON.stringify(r.toolCall)}`);
+      }
+      if (r.error && !Number.isInteger(r.error.status)) {
+        throw new Error(`${file}: replies[${i}].error.status must be an HTTP status integer, got ${JSON.stringify(r.error.status)}`);
+      }
+    });
+    out[s.name] = s;
+  }
+  return out;
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** The text of one message's content (a string, or an array of `{type:'text', text}` parts). */
+function contentText(content) {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) return content.map((p) => (typeof p?.text === 'string' ? p.text : '')).join('\n');
+  return '';
+}
+
+/** The text the user typed last: the latest user message with text (ignoring injected context blocks). */
+export function latestUserText(messages) {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m?.role !== 'user') continue;
+    const parts = Array.isArray(m.content) ? m.content.map((p) => p?.text ?? '') : [contentText(m.content)];
+    const texts = parts.filter((t) => typeof t === 'string' && t.trim() && !/^<(?:session_context|system-reminder)>/.test(t.trim()));
+    if (texts.length) return texts[texts.length - 1];
+  }
+  return '';
+}
+
+/** The tool messages after the last assistant message (the tool results of this turn), or []. */
+function trailingToolResults(messages) {
+  const out = [];
+  for (let i = messages.length - 1; i >= 0 && messages[i]?.role === 'tool'; i--) out.unshift(messages[i]);
+  return out;
+}
+
+/** A value that satisfies a JSON schema, preferring answers that end side calls quickly. */
+export function fillSchema(schema) {
+  if (!schema || typeof schema !== 'object') return 'ok';
+  const type = String(schema.type ?? (schema.properties ? 'object' : 'string')).toLowerCase();
+  if (Array.isArray(schema.enum) && schema.enum.length) return schema.enum.find((v) => /user/i.test(String(v))) ?? schema.enum[0];
+  switch (type) {
+    case 'object': {
+      const o = {};
+      for (const [k, v] of Object.entries(schema.properties ?? {})) o[k] = fillSchema(v);
+      return o;
+    }
+    case 'array': return [];
+    case 'boolean': return false;
+    case 'number': case 'integer': return 0;
+    default: return 'ok';
+  }
+}
+
+/**
+ * Starts the server on 127.0.0.1 (port 0 → ephemeral). `url` is the base URL to give the CLI
+ * (it ends in `/v1`).
+ *
+ * @param {{ scenario?: object, port?: number, logFile?: string, models?: string[] }} [opts]
+ */
+export async function startChatServer(opts = {}) {
+  let scenario = opts.scenario ?? { name: 'empty', replies: [] };
+  const models = opts.models ?? ['lab-model', 'lab-model-large'];
+  const log = [];
+  const waiters = new Set();
+  let pending = null;
+  let seq = 0;
+  const record = (event, fields = {}) => {
+    const entry = { t: Date.now(), event, ...fields };
+    log.push(entry);
+    if (opts.logFile) appendFileSync(opts.logFile, JSON.stringify(entry) + '\n', { mode: 0o600 });
+    for (const w of [...waiters]) w(entry);
+    return entry;
+  };
+  const pickReply = (text) => scenario.replies.find((r) => !r.match || new RegExp(r.match, 'i').test(text))
+    ?? { chunks: [`(no scripted reply for this prompt in scenario ${scenario.name})`] };
+
+  const json = (res, status, obj) => {
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(obj));
+  };
+
+  /** Streams `step` (text chunks, then maybe a tool call) as one SSE response. */
+  const stream = async (res, step, model, why) => {
+    const id = `chatcmpl-lab-${++seq}`;
+    const created = Math.floor(Date.now() / 1000);
+    const chunk = (delta, finish = null) => res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`);
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    let aborted = false;
+    res.on('close', () => { if (!res.writableEnded) aborted = true; });
+    record('stream_start', { model, why });
+    chunk({ role: 'assistant', content: '' });
+    if (step.firstDelayMs) await sleep(step.firstDelayMs);
+    const chunks = step.chunks ?? [];
+    for (let i = 0; i < chunks.length && !aborted; i++) {
+      chunk({ content: chunks[i] });
+      if (i < chunks.length - 1 || step.toolCall) await sleep(step.chunkDelayMs ?? 100);
+    }
+    if (aborted) { record('stream_aborted', { model }); return; }
+    const usage = { prompt_tokens: 120, completion_tokens: 40, total_tokens: 160 };
+    const finish = (reason) => {
+      chunk({}, reason);
+      res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [], usage })}\n\n`);
+      res.write('data: [DONE]\n\n');
+      res.end();
+    };
+    if (step.toolCall) {
+      const callId = `call_lab_${seq}`;
+      chunk({ tool_calls: [{ index: 0, id: callId, type: 'function', function: { name: step.toolCall.name, arguments: JSON.stringify(step.toolCall.arguments) } }] });
+      finish('tool_calls');
+      pending = { id: callId, name: step.toolCall.name, arguments: step.toolCall.arguments };
+      record('stream_end', { model, toolCall: step.toolCall.name });
+      record('tool_call_pending', { name: step.toolCall.name });
+      return;
+    }
+    finish('stop');
+    record('stream_end', { model });
+  };
+
+  async function handle(req, res, body) {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    let parsed = {};
+    try { parsed = body ? JSON.parse(body) : {}; } catch { parsed = {}; }
+    if (req.method === 'POST' && /\/chat\/completions$/.test(url.pathname)) {
+      const messages = Array.isArray(parsed.messages) ? parsed.messages : [];
+      const model = String(parsed.model ?? models[0]);
+      if (!parsed.stream) {
+        const schema = parsed.response_format?.json_schema?.schema;
+        const content = schema ? JSON.stringify(fillSchema(schema)) : parsed.response_format?.type === 'json_object' ? '{}' : 'Lab session';
+        record('side_call', { model, kind: schema ? 'json' : 'text' });
+        json(res, 200, { id: `chatcmpl-lab-${++seq}`, object: 'chat.completion', created: Math.floor(Date.now() / 1000), model, choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } });
+        return;
+      }
+      const results = trailingToolResults(messages);
+      const text = latestUserText(messages);
+      const reply = pickReply(text);
+      if (results.length) {
+        record('tool_result', { id: results[0].tool_call_id, output: contentText(results[0].content).slice(0, 200) });
+        pending = null;
+        await stream(res, reply.afterTool ?? { chunks: ['Done.'] }, model, 'tool_result');
+        return;
+      }
+      record('prompt', { text: text.slice(0, 120), messages: messages.length, tools: Array.isArray(parsed.tools) ? parsed.tools.length : 0, system: contentText(messages.find((m) => m?.role === 'system')?.content).slice(0, 80) });
+      if (reply.error) {
+        record('api_error', { status: reply.error.status });
+        json(res, reply.error.status, { error: { message: reply.error.message ?? 'lab server: scripted error', type: reply.error.type ?? 'server_error', code: reply.error.code ?? null } });
+        return;
+      }
+      await stream(res, reply, model, 'prompt');
+      return;
+    }
+    if (req.method === 'GET' && /\/models\/?$/.test(url.pathname)) {
+      record('list_models');
+      json(res, 200, { object: 'list', data: models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'lab' })) });
+      return;
+    }
+    record('unknown_endpoint', { method: req.method, path: url.pathname });
+    json(res, 404, { error: { message: `lab server: no route for ${req.method} ${url.pathname}`, type: 'not_found' } });
+  }
+
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (c) => { body += c; });
+    req.on('end', () => {
+      handle(req, res, body).catch((err) => {
+        record('server_error', { message: String(err?.message ?? err) });
+        if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: { message: 'lab server error', type: 'server_error' } }));
+      });
+    });
+  });
+  await new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, '127.0.0.1', resolve);
+  });
+  const port = server.address().port;
+  record('listening', { port });
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    port,
+    log,
+    setScenario(s) { scenario = s; },
+    pendingTool: () => pending,
+    waitFor(pred, timeoutMs) {
+      const hit = log.find(pred);
+      if (hit) return Promise.resolve(hit);
+      return new Promise((resolve, reject) => {
+        const w = (e) => { if (pred(e)) { clearTimeout(timer); waiters.delete(w); resolve(e); } };
+        const timer = setTimeout(() => { waiters.delete(w); reject(new Error(`lab server: no matching log event within ${timeoutMs} ms; last events: ${JSON.stringify(log.slice(-5))}`)); }, timeoutMs);
+        waiters.add(w);
+      });
+    },
+    close: () => new Promise((resolve) => { server.closeAllConnections?.(); server.close(() => resolve()); }),
+  };
+}

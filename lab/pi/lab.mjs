@@ -1,0 +1,94 @@
+/**
+ * The pi conformance lab: `npm run lab -- pi [options]` (options in lab/lib/chat-lab.mjs).
+ *
+ * Installs a pinned `@mariozechner/pi-coding-agent` outside the repo and runs the REAL pi under
+ * specterm (specs/pi/spec.json) against the scripted OpenAI Chat Completions server on loopback,
+ * declared as a custom provider in the private HOME's `~/.pi/agent/models.json`. pi has no
+ * permission prompts by design ("No permission popups", its README): its tools run at once, so the
+ * lab checks that a shell command and a file write run with no approval state, and drives the model
+ * selector, an interrupt and an API error.
+ *
+ * Private everything: a fresh temp dir (0700) per session holds HOME and the workspace; the dummy
+ * API key lives only in that HOME's models.json (0600). PI_OFFLINE=1 stops every startup download
+ * (fd, ripgrep), update check and install ping.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runChatLab } from '../lib/chat-lab.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const PINNED_VERSION = '0.73.1';
+const MODELS = ['lab-model', 'lab-model-large'];
+
+const starting = [{ state: 'starting' }, { state: 'idle' }];
+const turn = { sequence: [...starting, { state: 'busy', status: 'generating' }, { state: 'idle' }], final: { state: 'idle' } };
+/** A tool turn: generating from the prompt through the tool run to the answer, never approval. */
+const toolTurn = { sequence: [...starting, { state: 'busy', status: 'generating' }, { state: 'idle', modal: null }], final: { state: 'idle' } };
+
+const SESSIONS = [
+  { name: 'start-idle', cols: 80, rows: 24, description: 'pi starts → idle', run: async () => {}, expect: { sequence: starting, final: { state: 'idle' } } },
+  { name: 'hello', cols: 80, rows: 24, description: 'a prompt → the answer streams for ~2 s (generating) → idle', run: async (c) => { await c.prompt('say hello'); await c.turnEnd(); }, expect: turn },
+  {
+    name: 'long-answer', cols: 80, rows: 24, description: 'a 30-line answer that scrolls the 24-row screen → generating throughout → idle',
+    run: async (c) => { await c.prompt('give me a long answer'); await c.turnEnd(); c.check('the long answer scrolled the screen', !/1\. Alpha line/.test(c.s.driver.snapshot()) && /last line/.test(c.s.driver.snapshot())); },
+    expect: turn,
+  },
+  {
+    name: 'shell-unasked', cols: 80, rows: 24, description: 'the bash tool runs a command without asking (pi has no permission prompts) → the answer streams → idle, never approval',
+    run: async (c) => { await c.prompt('please create the file'); await c.unaskedTool(); await c.turnEnd(); c.check('the command ran (build/out.txt exists)', fs.existsSync(path.join(c.work, 'build', 'out.txt'))); },
+    expect: toolTurn,
+  },
+  {
+    name: 'write-unasked', cols: 80, rows: 24, description: 'the write tool writes a file without asking → idle, never approval',
+    run: async (c) => { await c.prompt('write the notes'); await c.unaskedTool(); await c.turnEnd(); c.check('notes.txt was written', fs.existsSync(path.join(c.work, 'notes.txt'))); },
+    expect: toolTurn,
+  },
+  {
+    name: 'model-picker', cols: 80, rows: 24, description: '/model opens the model selector (kind picker, never auto-answered) → Esc closes it → idle',
+    run: async (c) => { await c.picker(); },
+    expect: { sequence: [...starting, { state: 'picker', status: 'approval', modal: { kind: 'picker', buttons: MODELS.map((m) => `${m} [lab]`) } }, { state: 'idle', modal: null }], final: { state: 'idle' } },
+  },
+  { name: 'interrupt', cols: 80, rows: 24, description: 'a slow answer → the spec\'s Stop control (Esc) aborts it → "Operation aborted" → idle', run: async (c) => { await c.prompt('tell me a slow story'); await c.interrupt(); }, expect: turn },
+  { name: 'api-error', cols: 80, rows: 24, description: 'the server answers 400 → "Error: 400 …" → idle, with the api_error signal', run: async (c) => { await c.prompt('trigger an error', { expectStream: false }); await c.apiError(); }, expect: { sequence: starting, final: { state: 'idle' } } },
+  { name: 'hello-60x20', cols: 60, rows: 20, description: 'the streamed answer in a narrow 60×20 terminal', run: async (c) => { await c.prompt('say hello'); await c.turnEnd(); }, expect: turn },
+  { name: 'shell-unasked-60x20', cols: 60, rows: 20, description: 'the unasked shell tool turn in a 60×20 terminal', run: async (c) => { await c.prompt('please create the file'); await c.unaskedTool(); await c.turnEnd(); }, expect: toolTurn },
+  { name: 'hello-160x50', cols: 160, rows: 50, description: 'the streamed answer in a 160×50 terminal', run: async (c) => { await c.prompt('say hello'); await c.turnEnd(); }, expect: turn },
+  { name: 'model-picker-160x50', cols: 160, rows: 50, description: 'the model selector in a 160×50 terminal', run: async (c) => { await c.picker(); }, expect: { sequence: [...starting, { state: 'picker', status: 'approval', modal: { kind: 'picker', buttons: MODELS.map((m) => `${m} [lab]`) } }, { state: 'idle', modal: null }], final: { state: 'idle' } } },
+];
+
+/** A private HOME: the scripted server as the only provider and the default model; no startup network. */
+function prepare({ home, serverUrl }) {
+  const dir = path.join(home, '.pi', 'agent');
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const models = {
+    providers: {
+      lab: {
+        baseUrl: serverUrl, api: 'openai-completions', apiKey: 'lab-dummy-key',
+        // A plain Chat Completions server: system role, no reasoning_effort.
+        compat: { supportsDeveloperRole: false, supportsReasoningEffort: false },
+        models: MODELS.map((id) => ({ id, name: id === 'lab-model' ? 'Lab Model' : 'Lab Model Large' })),
+      },
+    },
+  };
+  fs.writeFileSync(path.join(dir, 'models.json'), JSON.stringify(models, null, 2), { mode: 0o600 });
+  fs.writeFileSync(path.join(dir, 'settings.json'), JSON.stringify({ defaultProvider: 'lab', defaultModel: MODELS[0], enableInstallTelemetry: false }, null, 2), { mode: 0o600 });
+  return { PI_OFFLINE: '1', PI_SKIP_VERSION_CHECK: '1' };
+}
+
+/** The pi description for the shared runner (lab/lib/chat-lab.mjs). */
+export const PI = {
+  id: 'pi', cliName: 'pi', pkg: '@mariozechner/pi-coding-agent', bin: 'pi', pinnedVersion: PINNED_VERSION,
+  scenariosDir: path.join(here, 'scenarios'), models: MODELS, prepare, sessions: SESSIONS,
+  marks: { spinner: /(?:^|\n) ?[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] \S/, picker: /\n→ \S[^\n]*\[lab\]/ },
+  approvals: {},
+  noApprovals: 'pi asks no permission by design (its tools run at once; the shell-unasked and write-unasked sessions check that)',
+  // The selector has no heading: no title.
+  picker: { title: null, buttons: MODELS.map((m) => `${m} [lab]`) },
+  settleMs: 1500,
+};
+
+/** Entry point for lab/run.mjs. */
+export function main(args) {
+  return runChatLab(PI, args);
+}
