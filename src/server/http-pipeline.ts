@@ -87,7 +87,8 @@ export async function handleHttp(req: IncomingMessage, res: ServerResponse, deps
     body = await readJsonBody(req, deps.maxBodyBytes);
     if (route.body) input.body = parseOrThrow(route.body, body ?? {}, 'body', context);
     else if (body !== undefined) throw new ApiError({ status: 422, code: 'BODY_NOT_EXPECTED', title: 'This route takes no body', detail: `${context} takes no body; send none` });
-    if (route.stream === 'sse') return startSse(req, res, input, ctx, deps);
+    // awaited inside the try: a refusal from the stream's handler must reach the problem mapper.
+    if (route.stream === 'sse') return await startSse(req, res, input, ctx, deps);
     const handler = deps.handlers[route.id];
     if (!handler) throw notImplemented(route);
     const result = await handler(input, ctx);
