@@ -2,8 +2,8 @@
  * The WebSocket connections after their upgrade was authorized: every client message is
  * validated by the protocol's schema (an invalid one gets an `error` message and the
  * connection stays; `maxInvalidMessages` of them close it with 1008), subscriptions are
- * owned per connection and disposed on close, and input is scope-checked, rate-limited and
- * audited like the HTTP keystroke routes.
+ * owned per connection and disposed on close, and input, resize and lease are scope-checked;
+ * `input` is rate-limited and audited like the HTTP keystroke routes.
  * @module
  */
 import type { WebSocket } from 'ws';
@@ -162,7 +162,7 @@ class Connection {
       code = error instanceof ApiError ? error.code : 'INTERNAL';
       throw error;
     } finally {
-      if (message.type !== 'lease' && this.#options.audit) {
+      if (message.type === 'input' && this.#options.audit) {
         const { type: _type, ref: _ref, ...body } = message;
         this.#options.audit({
           at: this.#options.now(), who: principal.name, tokenId: principal.tokenId, remoteAddress: this.#ctx.remoteAddress,
