@@ -187,6 +187,14 @@ describe('bodies', () => {
     expect(body.errors).toEqual([{ path: '/cwd', code: 'invalid_type', message: expect.stringMatching(/missing/) }]);
   });
 
+  it('never echoes an environment value in an error', async () => {
+    const secret = `sk-${'x'.repeat(40000)}`;
+    const res = await t.api('/api/v1/sessions', { method: 'POST', body: JSON.stringify({ spec: 'demo-agent', cwd: '/tmp', env: { API_KEY: secret } }) });
+    const body = await problem(res);
+    expect(body.errors).toEqual([{ path: '/env/API_KEY', code: 'too_big', message: expect.stringMatching(/not shown/) }]);
+    expect(JSON.stringify(body)).not.toContain('sk-x');
+  });
+
   it('refuses a body on a route that takes none', async () => {
     const res = await t.api(`/api/v1/sessions/${KNOWN_SESSION}/kill`, { method: 'POST', body: '{"now":true}' });
     expect(res.status).toBe(422);

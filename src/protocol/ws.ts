@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { ByteSeq, Cols, Id, Rows } from './common.js';
 import { DaemonEvent } from './events.js';
+import { ScopeSchema } from './tokens.js';
 
 /**
  * A topic: `sessions` (the session list and every event), `session/<id>` (one session's events)
@@ -31,7 +32,7 @@ export type ClientMessage = z.infer<typeof ClientMessage>;
 export type ClientMessageType = ClientMessage['type'];
 
 export const ServerMessage = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('hello'), protocol_version: z.number().int().positive(), scope: z.string(), max_message_bytes: z.number().int().positive() }),
+  z.strictObject({ type: z.literal('hello'), protocol_version: z.number().int().positive(), scope: ScopeSchema, max_message_bytes: z.number().int().positive() }),
   z.strictObject({ type: z.literal('subscribed'), ref, topic: Topic }),
   z.strictObject({ type: z.literal('unsubscribed'), ref, topic: Topic }),
   z.strictObject({ type: z.literal('snapshot'), topic: Topic, seq: ByteSeq, data: z.string(), cols: Cols, rows: Rows }),

@@ -8,6 +8,8 @@ import type { ProblemFieldError } from '../protocol/index.js';
 import { ApiError } from './errors.js';
 
 const PREVIEW_CHARS = 60;
+/** Top-level fields whose values are never echoed in an error (environment values hold secrets). */
+const SECRET_FIELDS = new Set(['env']);
 
 /** A short, single-line rendering of a received value for an error message. */
 export function previewValue(value: unknown): string {
@@ -29,7 +31,8 @@ export function issueToFieldError(issue: z.core.$ZodIssue & { input?: unknown },
     const keys = issue.keys.map((k) => `'${k}'`).join(', ');
     return { path, code: issue.code, message: `${where}: unknown field ${keys}; remove it (the schema is in /api/v1/openapi.json)` };
   }
-  return { path, code: issue.code, message: `${where}: ${issue.message} (got ${previewValue(issue.input)})` };
+  const got = SECRET_FIELDS.has(String(issue.path[0])) ? 'a value not shown: it may be a secret' : previewValue(issue.input);
+  return { path, code: issue.code, message: `${where}: ${issue.message} (got ${got})` };
 }
 
 /**
