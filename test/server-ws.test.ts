@@ -4,6 +4,7 @@
  * message sequence crashes the server.
  */
 import fc from 'fast-check';
+import net from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { decodeTerminalFrame, type ServerMessage } from '../src/protocol/index.js';
@@ -87,6 +88,18 @@ describe('upgrade', () => {
     expect((await refusal({ headers: { host: 'evil.example' } })).status).toBe(421);
     expect((await refusal({ path: `/api/v1/ws?token=${t.adminToken}` })).problem.code).toBe('TOKEN_IN_URL');
     expect((await refusal({ path: '/api/v1/other' })).status).toBe(404);
+  });
+
+  it('answers 400 to an upgrade whose target is not a URL, and keeps serving', async () => {
+    const reply = await new Promise<string>((resolve) => {
+      const s = net.connect(t.server.port, '127.0.0.1', () => s.write(`GET http://[ HTTP/1.1\r\nHost: 127.0.0.1:${t.server.port}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n`
+        + 'Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n'));
+      let text = '';
+      s.on('data', (c) => { text += c; });
+      s.on('close', () => resolve(text));
+    });
+    expect(reply).toMatch(/^HTTP\/1.1 400 .*"code":"URL_INVALID"/s);
+    expect((await t.api('/api/v1/health')).status).toBe(200);
   });
 
   it('accepts the same origin and greets with the protocol version and scope', async () => {

@@ -16,7 +16,7 @@ import { builtInHandlers } from './builtin-routes.js';
 import { ApiError } from './errors.js';
 import { FailureLimiter, type FailureLimiterOptions } from './failure-limiter.js';
 import type { AuditEntry, RouteHandlers, WsHandlers } from './handlers.js';
-import { handleHttp } from './http-pipeline.js';
+import { handleHttp, parseTarget } from './http-pipeline.js';
 import { buildOriginPolicy, checkOrigin, type OriginPolicy } from './origin-guard.js';
 import { toProblem } from './problem.js';
 import { RateLimiter, type RateLimitOptions } from './rate-limiter.js';
@@ -123,15 +123,17 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
     handleProtocols: (offered) => (offered.has(WS_SUBPROTOCOL) ? WS_SUBPROTOCOL : false),
   });
   server.on('upgrade', (req, socket: Socket, head) => {
-    const url = new URL(req.url ?? '/', 'http://placeholder');
+    let pathname = '/';
     try {
+      const url = parseTarget(req.url);
+      pathname = url.pathname;
       if (url.pathname !== WS_PATH) throw new ApiError({ status: 404, code: 'ROUTE_NOT_FOUND', title: 'No such WebSocket endpoint', detail: `the only WebSocket endpoint is ${WS_PATH}` });
       checkOrigin(req.headers, origin());
       refuseCredentialInUrl(url);
       const principal = auth.authenticate(req, { allowTicket: true });
       wss.handleUpgrade(req, socket, head, (ws) => hub.accept(ws, { principal, requestId: randomUUID(), remoteAddress: req.socket.remoteAddress ?? 'unknown' }));
     } catch (error) {
-      refuseUpgrade(socket, toProblem(error, url.pathname, onUnexpected));
+      refuseUpgrade(socket, toProblem(error, pathname, onUnexpected));
     }
   });
   server.on('clientError', (_error, socket) => socket.destroy());

@@ -48,3 +48,11 @@ export function notFound(kind: string, id: string): ApiError {
     errors: [{ path: '/id', code: 'not_found', message: `no ${kind} '${id}'` }],
   });
 }
+
+/** A 501 for a part of the protocol this daemon has no handler for yet. */
+export function notImplemented(what: string): ApiError {
+  return new ApiError({
+    status: 501, code: 'NOT_IMPLEMENTED', title: 'Not served by this daemon',
+    detail: `${what} is part of the protocol but this daemon has no handler for it yet; upgrade the daemon`,
+  });
+}

@@ -11,11 +11,11 @@ import { scopeAllows, type DaemonEvent, type RouteDef } from '../protocol/index.
 import { forbiddenScope, refuseCredentialInUrl } from './auth.js';
 import type { Authenticator } from './authenticator.js';
 import { readJsonBody } from './body.js';
-import { ApiError } from './errors.js';
+import { ApiError, notImplemented } from './errors.js';
 import type { AuditEntry, RequestContext, SseHandler } from './handlers.js';
 import { checkOrigin, type OriginPolicy } from './origin-guard.js';
 import { toProblem } from './problem.js';
-import type { RateLimiter } from './rate-limiter.js';
+import { takeOrRefuse, type RateLimiter } from './rate-limiter.js';
 import type { Router } from './router.js';
 import { parseOrThrow } from './validate.js';
 
@@ -43,22 +43,16 @@ function send(res: ServerResponse, status: number, headers: Record<string, strin
   res.end(text);
 }
 
-function notImplemented(route: RouteDef): ApiError {
-  return new ApiError({
-    status: 501, code: 'NOT_IMPLEMENTED', title: 'Not served by this daemon',
-    detail: `${route.method} ${route.path} (${route.id}) is part of protocol but this daemon has no handler for it yet`,
-  });
-}
-
 export async function handleHttp(req: IncomingMessage, res: ServerResponse, deps: PipelineDeps): Promise<void> {
   const requestId = randomUUID();
-  let pathname = req.url ?? '/';
+  // Only the parsed path is ever echoed (as `instance`): the raw target may carry a query.
+  let pathname = '/';
   let ctx: RequestContext | undefined;
   let route: RouteDef | undefined;
   let params: Record<string, unknown> = {};
   let body: unknown;
   try {
-    const url = new URL(req.url ?? '/', 'http://placeholder');
+    const url = parseTarget(req.url);
     pathname = url.pathname;
     checkOrigin(req.headers, deps.origin());
     refuseCredentialInUrl(url);
@@ -68,16 +62,7 @@ export async function handleHttp(req: IncomingMessage, res: ServerResponse, deps
     route = match.route;
     params = match.params;
     if (!scopeAllows(principal.scope, route.scope)) throw forbiddenScope(principal, route.scope, `${route.method} ${route.path}`);
-    if (route.keystrokes) {
-      const waitMs = deps.rateLimiter.take(principal.tokenId);
-      if (waitMs > 0) {
-        throw new ApiError({
-          status: 429, code: 'RATE_LIMITED', title: 'Too many commands',
-          detail: `token '${principal.name}' sends commands faster than allowed; retry in ${Math.ceil(waitMs / 1000)} s`,
-          headers: { 'retry-after': String(Math.ceil(waitMs / 1000)) },
-        });
-      }
-    }
+    if (route.keystrokes) takeOrRefuse(deps.rateLimiter, principal.tokenId, principal.name);
     const context = `${route.method} ${pathname}`;
     const input = {
       params: route.params ? parseOrThrow(route.params, match.params, 'path', context) : undefined,
@@ -90,7 +75,7 @@ export async function handleHttp(req: IncomingMessage, res: ServerResponse, deps
     // awaited inside the try: a refusal from the stream's handler must reach the problem mapper.
     if (route.stream === 'sse') return await startSse(req, res, input, ctx, deps);
     const handler = deps.handlers[route.id];
-    if (!handler) throw notImplemented(route);
+    if (!handler) throw notImplemented(`${route.method} ${route.path} (${route.id})`);
     const result = await handler(input, ctx);
     const checked = route.response.safeParse(result);
     if (!checked.success) throw new Error(`handler ${route.id} answered outside its schema: ${checked.error.message}`);
@@ -102,6 +87,15 @@ export async function handleHttp(req: IncomingMessage, res: ServerResponse, deps
     if (!res.headersSent) send(res, problem.status, problem.headers, problem.body);
     else res.destroy();
     if (route && ctx) audit(deps, route, ctx, params, body, problem.status, problem.body.code);
+  }
+}
+
+/** The request target as a URL; 400 when it is not one (an absolute-form target can be anything). */
+export function parseTarget(target: string | undefined): URL {
+  try {
+    return new URL(target ?? '/', 'http://placeholder');
+  } catch {
+    throw new ApiError({ status: 400, code: 'URL_INVALID', title: 'Invalid request target', detail: 'the request target is not a valid URL path; send a path such as /api/v1/health' });
   }
 }
 
@@ -125,7 +119,7 @@ function audit(deps: PipelineDeps, route: RouteDef, ctx: RequestContext, params:
 }
 
 async function startSse(req: IncomingMessage, res: ServerResponse, input: { query: any }, ctx: RequestContext, deps: PipelineDeps): Promise<void> {
-  if (!deps.sse) throw new ApiError({ status: 501, code: 'NOT_IMPLEMENTED', title: 'Not served by this daemon', detail: 'this daemon has no event stream yet' });
+  if (!deps.sse) throw notImplemented('GET /api/v1/events (events)');
   const header = req.headers['last-event-id'];
   const lastEventId = header === undefined ? undefined : Number(header);
   if (lastEventId !== undefined && !Number.isSafeInteger(lastEventId)) {

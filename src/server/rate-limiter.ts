@@ -4,6 +4,7 @@
  * cannot flood an agent with input.
  * @module
  */
+import { ApiError } from './errors.js';
 
 export interface RateLimitOptions {
   /** Commands allowed at once (30). */
@@ -40,4 +41,16 @@ export class RateLimiter {
     }
     return Math.ceil((1 - bucket.tokens) / this.#perMs);
   }
+}
+
+/** Takes one command for `tokenId` or throws 429 RATE_LIMITED with Retry-After (seconds). */
+export function takeOrRefuse(limiter: RateLimiter, tokenId: string, who: string): void {
+  const waitMs = limiter.take(tokenId);
+  if (waitMs === 0) return;
+  const seconds = Math.ceil(waitMs / 1000);
+  throw new ApiError({
+    status: 429, code: 'RATE_LIMITED', title: 'Too many commands',
+    detail: `token '${who}' sends commands faster than allowed; retry in ${seconds} s`,
+    headers: { 'retry-after': String(seconds) },
+  });
 }

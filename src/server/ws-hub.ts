@@ -10,9 +10,9 @@ import type { WebSocket } from 'ws';
 import { ClientMessage, encodeTerminalFrame, PROTOCOL_VERSION, scopeAllows, type ServerMessage } from '../protocol/index.js';
 import { forbiddenScope } from './auth.js';
 import { parseJson } from './body.js';
-import { ApiError } from './errors.js';
+import { ApiError, notImplemented } from './errors.js';
 import type { AuditEntry, RequestContext, TopicSubscription, WsHandlers, WsSink } from './handlers.js';
-import type { RateLimiter } from './rate-limiter.js';
+import { takeOrRefuse, type RateLimiter } from './rate-limiter.js';
 import { parseOrThrow } from './validate.js';
 
 /** WebSocket close code for a policy violation (RFC 6455). */
@@ -148,12 +148,9 @@ class Connection {
     let code: string | null = null;
     try {
       if (!scopeAllows(principal.scope, 'input')) throw forbiddenScope(principal, 'input', `a WebSocket '${message.type}' message`);
-      if (message.type === 'input') {
-        const waitMs = this.#options.rateLimiter.take(principal.tokenId);
-        if (waitMs > 0) throw new ApiError({ status: 429, code: 'RATE_LIMITED', title: 'Too many commands', detail: `input faster than allowed; retry in ${Math.ceil(waitMs / 1000)} s` });
-      }
+      if (message.type === 'input') takeOrRefuse(this.#options.rateLimiter, principal.tokenId, principal.name);
       const handler = this.#options.handlers[message.type] as ((m: typeof message, c: RequestContext) => unknown) | undefined;
-      if (!handler) throw new ApiError({ status: 501, code: 'NOT_IMPLEMENTED', title: 'Not served by this daemon', detail: `'${message.type}' messages are not served by this daemon yet` });
+      if (!handler) throw notImplemented(`the WebSocket '${message.type}' message`);
       const result = await handler(message, this.#ctx);
       if (message.type === 'lease') this.#send({ type: 'lease', ref: message.ref, session_id: message.session_id, holder: result as 'you' | 'other' | 'none' });
       else this.#send({ type: 'ok', ref: message.ref });
