@@ -123,6 +123,8 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
     handleProtocols: (offered) => (offered.has(WS_SUBPROTOCOL) ? WS_SUBPROTOCOL : false),
   });
   server.on('upgrade', (req, socket: Socket, head) => {
+    // After 'upgrade' the socket is ours: a client reset must not become an unhandled 'error'.
+    socket.on('error', () => socket.destroy());
     let pathname = '/';
     try {
       const url = parseTarget(req.url);
