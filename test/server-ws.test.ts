@@ -102,6 +102,29 @@ describe('upgrade', () => {
     expect((await t.api('/api/v1/health')).status).toBe(200);
   });
 
+  it('shares the lockout with HTTP: failed upgrades lock the address out of both', async () => {
+    for (let i = 0; i < 6; i++) expect((await refusal({ token: `wrong-${i}` })).status).toBe(401);
+    const locked = await refusal({});
+    expect([locked.status, locked.problem.code]).toEqual([429, 'AUTH_LOCKED_OUT']);
+    expect((await t.api('/api/v1/health')).status).toBe(429);
+    t.clock.now += 1_001;
+    await connect().opened;
+  });
+
+  it('closes the open connections of a token when it is revoked, and forgets its tickets', async () => {
+    const { token, record } = t.tokens.create({ name: 'tablet', scope: 'read' });
+    const c = connect({ token });
+    await c.opened;
+    const { protocols } = await (await t.api('/api/v1/ws-ticket', { method: 'POST', token })).json();
+    const other = connect({ token: t.tokenFor('read') });
+    await other.opened;
+    expect((await t.api(`/api/v1/tokens/${record.id}`, { method: 'DELETE' })).status).toBe(200);
+    expect(await c.closed).toEqual({ code: 1008, reason: 'token revoked' });
+    expect((await refusal({ token: null, protocols })).status).toBe(401);
+    expect(other.socket.readyState).toBe(WebSocket.OPEN);
+    other.socket.close();
+  });
+
   it('accepts the same origin and greets with the protocol version and scope', async () => {
     const c = connect({ headers: { origin: t.url } });
     await c.opened;

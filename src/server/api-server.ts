@@ -98,11 +98,15 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   // The Host allowlist needs the bound port, known only after listen(); nothing is served before.
   const bound: { policy?: OriginPolicy } = {};
   const origin = () => bound.policy!;
+  const hub = new WsHub({
+    handlers: options.ws ?? {}, rateLimiter, maxMessageBytes: maxWsMessageBytes,
+    maxInvalidMessages: options.maxInvalidWsMessages ?? 10, maxSubscriptions: 256, audit: options.audit, now, onUnexpected,
+  });
   const { events: sse, ...routeHandlers } = options.handlers ?? {};
   const deps = {
     router: new Router(ROUTE_LIST), origin, auth, rateLimiter, sse, now, onUnexpected, audit: options.audit,
     maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
-    handlers: { ...routeHandlers, ...builtInHandlers({ tokens: options.tokens, tickets, version: options.version ?? '0.0.0' }) } as never,
+    handlers: { ...routeHandlers, ...builtInHandlers({ tokens: options.tokens, tickets, version: options.version ?? '0.0.0', onRevoked: (id) => hub.closeToken(id) }) } as never,
   };
   const listener: http.RequestListener = (req, res) => {
     handleHttp(req, res, deps).catch(onUnexpected);
@@ -112,10 +116,6 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
 
-  const hub = new WsHub({
-    handlers: options.ws ?? {}, rateLimiter, maxMessageBytes: maxWsMessageBytes,
-    maxInvalidMessages: options.maxInvalidWsMessages ?? 10, maxSubscriptions: 256, audit: options.audit, now, onUnexpected,
-  });
   const wss = new WebSocketServer({
     noServer: true,
     maxPayload: maxWsMessageBytes,

@@ -19,7 +19,8 @@ export function toTokenView(record: TokenRecord): TokenView {
 
 type BuiltIn = { [K in BuiltInRouteId]: (input: RouteInput<K>, ctx: RequestContext) => unknown };
 
-export function builtInHandlers(deps: { tokens: TokenStore; tickets: WsTickets; version: string }): BuiltIn {
+/** `onRevoked` ends what a revoked token still holds (open sockets). */
+export function builtInHandlers(deps: { tokens: TokenStore; tickets: WsTickets; version: string; onRevoked: (id: string) => void }): BuiltIn {
   let openapi: unknown;
   return {
     health: () => ({ status: 'ok', version: deps.version, protocol_version: PROTOCOL_VERSION }),
@@ -35,6 +36,8 @@ export function builtInHandlers(deps: { tokens: TokenStore; tickets: WsTickets; 
     },
     revokeToken: ({ params }) => {
       if (!deps.tokens.revoke(params.id)) throw notFound('token', params.id);
+      deps.tickets.forgetToken(params.id);
+      deps.onRevoked(params.id);
       return { id: params.id, revoked: true };
     },
   };

@@ -33,7 +33,8 @@ export interface WsHubOptions {
 
 export class WsHub {
   readonly #options: WsHubOptions;
-  readonly #sockets = new Set<WebSocket>();
+  /** Each open socket and the token it authenticated with. */
+  readonly #sockets = new Map<WebSocket, string>();
 
   constructor(options: WsHubOptions) {
     this.#options = options;
@@ -41,13 +42,18 @@ export class WsHub {
 
   /** Takes over an upgraded socket for `ctx`'s principal. */
   accept(socket: WebSocket, ctx: RequestContext): void {
-    this.#sockets.add(socket);
+    this.#sockets.set(socket, ctx.principal.tokenId);
     new Connection(socket, ctx, this.#options, () => this.#sockets.delete(socket));
   }
 
   /** Closes every connection (server shutdown). */
   closeAll(): void {
-    for (const socket of this.#sockets) socket.close(1001, 'server shutting down');
+    for (const socket of this.#sockets.keys()) socket.close(1001, 'server shutting down');
+  }
+
+  /** Closes every connection of a revoked token: revocation must not wait for a reconnect. */
+  closeToken(tokenId: string): void {
+    for (const [socket, id] of this.#sockets) if (id === tokenId) socket.close(CLOSE_POLICY, 'token revoked');
   }
 }
 

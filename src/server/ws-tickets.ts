@@ -36,6 +36,11 @@ export class WsTickets {
     return pending.principal;
   }
 
+  /** Forgets the unused tickets of a revoked token. */
+  forgetToken(tokenId: string): void {
+    for (const [ticket, pending] of this.#pending) if (pending.principal.tokenId === tokenId) this.#pending.delete(ticket);
+  }
+
   #sweep(): void {
     const now = this.#now();
     for (const [ticket, pending] of this.#pending) if (pending.expiresAt < now) this.#pending.delete(ticket);
