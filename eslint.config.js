@@ -50,6 +50,24 @@ export default tseslint.config(
   // The store may import core and protocol (types) only; nothing above it (issue 15 architecture).
   layer(['src/store/**/*.ts'], outside('terminal', 'recording', 'catalog', 'driver', 'harness', 'cli', 'demo', 'host', 'server', 'daemon')),
   layer(['src/demo/**/*.ts', 'src/demo/**/*.tsx'], outside('core', 'terminal', 'recording', 'catalog', 'driver', 'harness', 'cli')),
+  // src/protocol is the wire contract: pure (no Node, no I/O), zod only, core for types only.
+  {
+    files: ['src/protocol/**/*.ts'],
+    ignores: ['src/protocol/**/*.test.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', {
+        paths: NODE_BUILTINS.map((name) => ({ name, message: 'src/protocol is pure: no Node APIs.' })),
+        patterns: [
+          { group: ['node:*'], message: 'src/protocol is pure: no Node APIs (the browser imports it too).' },
+          { group: ['@lydell/node-pty', '@xterm/*', 'recheck', 'ink', 'react', 'ajv', 'ws'], message: 'src/protocol may depend on zod only.' },
+          { group: ['**/core/*', '**/core/**'], allowTypeImports: true, message: 'src/protocol may import src/core for types only.' },
+          ...outside('terminal', 'recording', 'catalog', 'driver', 'harness', 'cli', 'demo', 'server', 'store', 'host', 'daemon'),
+        ],
+      }],
+      'no-restricted-globals': ['error', { name: 'process', message: 'src/protocol is pure.' }],
+    },
+  },
+  layer(['src/server/**/*.ts'], outside('core', 'terminal', 'recording', 'catalog', 'driver', 'harness', 'cli', 'demo', 'store', 'host')),
   {
     files: ['**/*.mjs', '**/*.js'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', Buffer: 'readonly', URL: 'readonly' } },

@@ -1,0 +1,33 @@
+/**
+ * Events a subscriber receives (SSE `GET /api/v1/events` and WS topics). Every event has a
+ * daemon-wide `seq` (the SSE id, the resume point) and a namespaced `type`.
+ * @module
+ */
+import { z } from 'zod';
+import { EpochMs, Id } from './common.js';
+import { Approval } from './approvals.js';
+import { ModalView, SessionDetail, StateView } from './sessions.js';
+
+const base = { seq: z.number().int().positive(), at: EpochMs, session_id: Id };
+
+/** The notification events (issue 15 item 9) plus the session-list changes a UI needs. */
+export const DaemonEvent = z.discriminatedUnion('type', [
+  z.strictObject({ ...base, type: z.literal('session.created'), session: SessionDetail }),
+  z.strictObject({ ...base, type: z.literal('session.removed') }),
+  z.strictObject({ ...base, type: z.literal('session.state'), state: StateView, modal: ModalView.nullable() }),
+  z.strictObject({ ...base, type: z.literal('approval.needed'), approval: Approval }),
+  z.strictObject({ ...base, type: z.literal('approval.answered'), approval_id: Id, button: z.string(), by: z.string() }),
+  z.strictObject({ ...base, type: z.literal('turn.finished'), state: StateView, duration_ms: z.number().int().nonnegative() }),
+  z.strictObject({ ...base, type: z.literal('session.exited'), code: z.number().int().nullable(), signal: z.string().nullable() }),
+  z.strictObject({ ...base, type: z.literal('session.error'), code: z.string(), message: z.string() }),
+  z.strictObject({ ...base, type: z.literal('spec.error'), errors: z.array(z.string()) }),
+]);
+export type DaemonEvent = z.infer<typeof DaemonEvent>;
+/** Every event type, for filters and docs. */
+export type DaemonEventType = DaemonEvent['type'];
+
+/** `GET /api/v1/events` query: resume is by the `Last-Event-ID` header (or `since` for non-browser clients). */
+export const EventsQuery = z.strictObject({
+  since: z.coerce.number().int().nonnegative().optional(),
+  session_id: Id.optional(),
+});

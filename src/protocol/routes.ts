@@ -1,0 +1,62 @@
+/**
+ * THE route table: the server validates by it, the OpenAPI document is generated from it,
+ * and clients import it for paths and types. Add a route here and nowhere else.
+ * @module
+ */
+import { z } from 'zod';
+import { Ok } from './common.js';
+import { AnswerApprovalRequest, AnswerApprovalResult, ApprovalList, ApprovalParams } from './approvals.js';
+import { DaemonEvent, EventsQuery } from './events.js';
+import { defineRoute, type RouteDef } from './route-def.js';
+import {
+  ControlParams, ControlRequest, CreateSessionRequest, DebugView, Explain, ExplainQuery, HistoryPage, HistoryQuery,
+  KeysRequest, KeysResult, MessageOutcome, RemoveSessionQuery, ResizeRequest, ResizeResult, Screen, ScreenQuery,
+  SendMessageRequest, SessionDetail, SessionList, SessionParams,
+} from './sessions.js';
+import { CreateTokenRequest, CreateTokenResult, Health, RevokeTokenResult, TokenList, TokenParams, WsTicket } from './tokens.js';
+import { API_PREFIX } from './version.js';
+
+const S = `${API_PREFIX}/sessions/:id`;
+const OpenApiDocument = z.looseObject({ openapi: z.string(), paths: z.record(z.string(), z.unknown()) });
+
+export const ROUTES = {
+  health: defineRoute({ id: 'health', method: 'GET', path: `${API_PREFIX}/health`, scope: 'read', summary: 'Daemon version and protocol version', response: Health }),
+  openapi: defineRoute({ id: 'openapi', method: 'GET', path: `${API_PREFIX}/openapi.json`, scope: 'read', summary: 'This API as an OpenAPI 3.1 document', response: OpenApiDocument }),
+  listSessions: defineRoute({ id: 'listSessions', method: 'GET', path: `${API_PREFIX}/sessions`, scope: 'read', summary: 'Every session, running and exited', response: SessionList }),
+  createSession: defineRoute({ id: 'createSession', method: 'POST', path: `${API_PREFIX}/sessions`, scope: 'input', summary: 'Start an agent session', body: CreateSessionRequest, response: SessionDetail, status: 201 }),
+  getSession: defineRoute({ id: 'getSession', method: 'GET', path: S, scope: 'read', summary: 'One session: state, modal, controls, spec, pid, times', params: SessionParams, response: SessionDetail }),
+  removeSession: defineRoute({ id: 'removeSession', method: 'DELETE', path: S, scope: 'input', summary: 'Kill (if running) and remove a session; a dirty worktree needs force=true', params: SessionParams, query: RemoveSessionQuery, response: Ok }),
+  killSession: defineRoute({ id: 'killSession', method: 'POST', path: `${S}/kill`, scope: 'input', summary: 'Kill the agent; the session stays listed as exited', params: SessionParams, response: SessionDetail }),
+  restartSession: defineRoute({ id: 'restartSession', method: 'POST', path: `${S}/restart`, scope: 'input', summary: 'Restart the agent with the same spec, cwd, args and env', params: SessionParams, response: SessionDetail, keystrokes: true }),
+  sendMessage: defineRoute({ id: 'sendMessage', method: 'POST', path: `${S}/messages`, scope: 'input', summary: 'Type a message; answers the delivery outcome', params: SessionParams, body: SendMessageRequest, response: MessageOutcome, keystrokes: true }),
+  getScreen: defineRoute({ id: 'getScreen', method: 'GET', path: `${S}/screen`, scope: 'read', summary: 'The screen as text (or ANSI), cursor and title', params: SessionParams, query: ScreenQuery, response: Screen }),
+  sendKeys: defineRoute({ id: 'sendKeys', method: 'POST', path: `${S}/keys`, scope: 'input', summary: 'Write raw input to the PTY', params: SessionParams, body: KeysRequest, response: KeysResult, keystrokes: true }),
+  resizeSession: defineRoute({ id: 'resizeSession', method: 'POST', path: `${S}/resize`, scope: 'input', summary: 'Resize the terminal', params: SessionParams, body: ResizeRequest, response: ResizeResult }),
+  pressControl: defineRoute({ id: 'pressControl', method: 'POST', path: `${S}/controls/:control_id`, scope: 'input', summary: 'Press a spec control', params: ControlParams, body: ControlRequest, response: Ok, keystrokes: true }),
+  getHistory: defineRoute({ id: 'getHistory', method: 'GET', path: `${S}/history`, scope: 'read', summary: 'State changes, newest first, paged', params: SessionParams, query: HistoryQuery, response: HistoryPage }),
+  getDebug: defineRoute({ id: 'getDebug', method: 'GET', path: `${S}/debug`, scope: 'read', summary: 'The live FSM debug view', params: SessionParams, response: DebugView }),
+  explainState: defineRoute({ id: 'explainState', method: 'GET', path: `${S}/explain`, scope: 'read', summary: 'Why the state at a time is what it is', params: SessionParams, query: ExplainQuery, response: Explain }),
+  listApprovals: defineRoute({ id: 'listApprovals', method: 'GET', path: `${API_PREFIX}/approvals`, scope: 'read', summary: 'Pending approvals across all sessions', response: ApprovalList }),
+  answerApproval: defineRoute({ id: 'answerApproval', method: 'POST', path: `${API_PREFIX}/approvals/:id`, scope: 'approve', summary: 'Answer an approval; 409 with the current modal when stale', params: ApprovalParams, body: AnswerApprovalRequest, response: AnswerApprovalResult, keystrokes: true }),
+  events: defineRoute({ id: 'events', method: 'GET', path: `${API_PREFIX}/events`, scope: 'read', summary: 'Server-sent events; resume with Last-Event-ID', query: EventsQuery, response: DaemonEvent, stream: 'sse' }),
+  createWsTicket: defineRoute({ id: 'createWsTicket', method: 'POST', path: `${API_PREFIX}/ws-ticket`, scope: 'read', summary: 'A single-use, short-lived ticket for a WebSocket upgrade', response: WsTicket }),
+  listTokens: defineRoute({ id: 'listTokens', method: 'GET', path: `${API_PREFIX}/tokens`, scope: 'admin', summary: 'Device tokens (never their secrets)', response: TokenList }),
+  createToken: defineRoute({ id: 'createToken', method: 'POST', path: `${API_PREFIX}/tokens`, scope: 'admin', summary: 'Create a scoped device token; the secret is shown once', body: CreateTokenRequest, response: CreateTokenResult, status: 201 }),
+  revokeToken: defineRoute({ id: 'revokeToken', method: 'DELETE', path: `${API_PREFIX}/tokens/:id`, scope: 'admin', summary: 'Revoke a device token', params: TokenParams, response: RevokeTokenResult }),
+} as const;
+
+export type Routes = typeof ROUTES;
+export type RouteId = keyof Routes;
+
+/** The table as a list, in declaration order. */
+export const ROUTE_LIST: readonly RouteDef[] = Object.values(ROUTES);
+
+type Out<T> = T extends z.ZodType ? z.output<T> : undefined;
+/** What a handler receives for route `K` (already validated, defaults applied). */
+export interface RouteInput<K extends RouteId> {
+  params: Out<NonNullable<Routes[K]['params']>>;
+  query: Out<NonNullable<Routes[K]['query']>>;
+  body: Out<NonNullable<Routes[K]['body']>>;
+}
+/** What a handler must answer for route `K`. */
+export type RouteOutput<K extends RouteId> = z.input<Routes[K]['response']>;

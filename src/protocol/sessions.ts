@@ -1,0 +1,162 @@
+/**
+ * Sessions: create, list, detail, and what a client can do to one (messages, keys, resize,
+ * controls) or read from it (screen, history, debug, explain).
+ * @module
+ */
+import { z } from 'zod';
+import type { ModalKind as CoreModalKind, StateStatus as CoreStateStatus } from '../core/spec/types.js';
+import { ByteSeq, Cols, EpochMs, Id, Rows } from './common.js';
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const LABEL_KEY = /^[A-Za-z0-9_.-]{1,64}$/;
+/** A git branch name: no spaces, no `..`, no leading `-` (it would read as an option). */
+const BRANCH = /^(?!-)(?!.*\.\.)[A-Za-z0-9._/-]{1,200}$/;
+
+/** What the spec says the agent is doing (the FSM state's `status`). */
+export const StateStatus = z.enum(['idle', 'generating', 'approval', 'waiting_external']);
+/** The kind of a modal: only `approval` may ever be auto-answered. */
+export const ModalKind = z.enum(['approval', 'picker', 'confirm']);
+// The wire enums must stay equal to the core's; a drift fails the type-check here.
+const _statusSame: [CoreStateStatus, z.infer<typeof StateStatus>] extends [z.infer<typeof StateStatus>, CoreStateStatus] ? true : never = true;
+const _modalSame: [CoreModalKind, z.infer<typeof ModalKind>] extends [z.infer<typeof ModalKind>, CoreModalKind] ? true : never = true;
+void _statusSame; void _modalSame;
+
+/** The session's process lifecycle (independent of the spec's state). */
+export const Lifecycle = z.enum(['starting', 'running', 'exited', 'failed']);
+
+/** `POST /api/v1/sessions`. */
+export const CreateSessionRequest = z.strictObject({
+  spec: z.string().min(1).max(4096).meta({ description: 'a spec id (e.g. "claude-code") or a path to a spec.json' }),
+  cwd: z.string().min(1).max(4096).startsWith('/', 'cwd must be an absolute path').meta({ description: 'absolute working directory; must exist' }),
+  args: z.array(z.string().max(8192)).max(256).default([]),
+  env: z.record(z.string().regex(ENV_NAME, 'an environment variable name is [A-Za-z_][A-Za-z0-9_]*'), z.string().max(32768))
+    .optional().meta({ description: 'environment overrides; never logged, never on a command line' }),
+  cols: Cols.default(120),
+  rows: Rows.default(40),
+  name: z.string().min(1).max(64).optional(),
+  labels: z.record(z.string().regex(LABEL_KEY, 'a label key is 1–64 characters of A–Z, a–z, 0–9, _ . or -'), z.string().max(256)).optional(),
+  worktree: z.strictObject({
+    branch: z.string().regex(BRANCH, 'a branch is 1–200 characters of A–Z a–z 0–9 . _ / -, without ".." or a leading "-"'),
+  }).optional().meta({ description: 'run in a fresh git worktree on this new branch' }),
+}).meta({ examples: [{ spec: 'demo-agent', cwd: '/home/me/project', args: [], cols: 120, rows: 40, name: 'refactor', labels: { team: 'core' } }] });
+export type CreateSessionRequest = z.input<typeof CreateSessionRequest>;
+
+/** The FSM state a session is in. */
+export const StateView = z.strictObject({ id: z.string(), label: z.string(), title: z.string().nullable(), status: StateStatus });
+
+/** A modal on screen, with the approval identity a client answers it by. */
+export const ModalView = z.strictObject({
+  approval_id: Id.meta({ description: 'stays the same while the same modal is up' }),
+  fingerprint: z.string().min(1).max(128).meta({ description: 'hash of the modal content; an answer must quote it' }),
+  title: z.string().nullable(),
+  buttons: z.array(z.strictObject({ index: z.number().int().nonnegative(), label: z.string() })),
+  kind: ModalKind.nullable(),
+});
+
+/** A spec control (a button a UI shows). */
+export const ControlView = z.strictObject({ id: z.string(), label: z.string(), action_type: z.enum(['send_keys', 'open_picker', 'attach_image']) });
+
+/** A session as `GET /api/v1/sessions/:id` returns it. */
+export const SessionDetail = z.strictObject({
+  id: Id,
+  name: z.string().nullable(),
+  labels: z.record(z.string(), z.string()),
+  lifecycle: Lifecycle,
+  state: StateView.nullable(),
+  modal: ModalView.nullable(),
+  controls: z.array(ControlView),
+  cwd: z.string(),
+  branch: z.string().nullable(),
+  spec: z.strictObject({ id: z.string(), version: z.string().nullable(), proven_versions: z.array(z.string()) }),
+  pid: z.number().int().positive().nullable(),
+  cols: Cols,
+  rows: Rows,
+  exit: z.strictObject({ code: z.number().int().nullable(), signal: z.string().nullable() }).nullable(),
+  created_at: EpochMs,
+  started_at: EpochMs.nullable(),
+  exited_at: EpochMs.nullable(),
+  state_since: EpochMs.nullable(),
+}).meta({ examples: [{
+  id: 's_7f3a9c', name: 'refactor', labels: {}, lifecycle: 'running',
+  state: { id: 'idle', label: 'Idle', title: null, status: 'idle' }, modal: null, controls: [],
+  cwd: '/home/me/project', branch: 'main', spec: { id: 'demo-agent', version: '1.0.0', proven_versions: ['1.0.0'] },
+  pid: 4242, cols: 120, rows: 40, exit: null, created_at: 1764600000000, started_at: 1764600000100, exited_at: null, state_since: 1764600001000,
+}] });
+export type SessionDetail = z.infer<typeof SessionDetail>;
+
+/** `GET /api/v1/sessions`. */
+export const SessionList = z.strictObject({ sessions: z.array(SessionDetail) });
+
+/** Path parameters of every per-session route. */
+export const SessionParams = z.strictObject({ id: Id });
+
+/** `DELETE /api/v1/sessions/:id` query: `force=true` removes a worktree with uncommitted changes. */
+export const RemoveSessionQuery = z.strictObject({ force: z.enum(['true', 'false']).optional() });
+
+/** `POST …/messages`: type a message into the agent. */
+export const SendMessageRequest = z.strictObject({
+  text: z.string().min(1).max(100_000),
+  idempotency_key: z.string().min(1).max(128).optional().meta({ description: 'the same key twice never types twice' }),
+  wait: z.enum(['accepted', 'started', 'idle']).default('accepted').meta({ description: 'answer once the message is accepted, the turn has started, or the agent is idle again' }),
+  timeout_ms: z.number().int().min(0).max(600_000).optional(),
+}).meta({ examples: [{ text: 'run the tests', idempotency_key: 'k-1', wait: 'started', timeout_ms: 30000 }] });
+
+/** How far a message got. `refused` carries the reason; a repeated key answers the first outcome with `duplicate: true`. */
+export const MessageOutcome = z.strictObject({
+  message_id: Id,
+  delivery: z.enum(['queued', 'typed', 'echoed', 'turn_started', 'idle', 'refused', 'timed_out']),
+  reason: z.string().nullable(),
+  duplicate: z.boolean(),
+}).meta({ examples: [{ message_id: 'm_1', delivery: 'turn_started', reason: null, duplicate: false }] });
+
+/** `GET …/screen` query. */
+export const ScreenQuery = z.strictObject({ format: z.enum(['text', 'ansi']).default('text') });
+/** The session's screen as the daemon's headless terminal holds it. */
+export const Screen = z.strictObject({
+  format: z.enum(['text', 'ansi']),
+  content: z.string(),
+  cols: Cols,
+  rows: Rows,
+  cursor: z.strictObject({ x: z.number().int().nonnegative(), y: z.number().int().nonnegative() }),
+  title: z.string().nullable(),
+  seq: ByteSeq,
+}).meta({ examples: [{ format: 'text', content: '> ', cols: 120, rows: 40, cursor: { x: 2, y: 0 }, title: null, seq: 1024 }] });
+
+/** `POST …/keys`: raw input (needs the input scope). */
+export const KeysRequest = z.strictObject({ data: z.string().min(1).max(4096).meta({ description: 'bytes to write to the PTY as typed (e.g. "\\u001b" for Esc)' }) })
+  .meta({ examples: [{ data: '\r' }] });
+export const KeysResult = z.strictObject({ written_bytes: z.number().int().nonnegative() });
+
+/** `POST …/resize`. */
+export const ResizeRequest = z.strictObject({ cols: Cols, rows: Rows }).meta({ examples: [{ cols: 100, rows: 30 }] });
+export const ResizeResult = z.strictObject({ cols: Cols, rows: Rows });
+
+/** `POST …/controls/:control_id`. */
+export const ControlParams = z.strictObject({ id: Id, control_id: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/) });
+export const ControlRequest = z.strictObject({ payload: z.unknown().optional() }).meta({ examples: [{}] });
+
+/** `GET …/history` query: newest first, paged by `before` (a seq). */
+export const HistoryQuery = z.strictObject({
+  before: z.coerce.number().int().positive().optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+});
+export const HistoryEntry = z.strictObject({
+  seq: z.number().int().positive(),
+  at: EpochMs,
+  state: StateView,
+  reason: z.string(),
+  duration_ms: z.number().int().nonnegative().nullable(),
+});
+export const HistoryPage = z.strictObject({ entries: z.array(HistoryEntry), next_before: z.number().int().positive().nullable() });
+
+/** `GET …/debug`: the live FSM debug view (shape owned by the driver; opaque here). */
+export const DebugView = z.looseObject({ state: z.string().nullable() });
+
+/** `GET …/explain?at=`: why the state at a time (default now) is what it is. */
+export const ExplainQuery = z.strictObject({ at: z.coerce.number().int().nonnegative().optional() });
+export const Explain = z.strictObject({
+  at: EpochMs,
+  state: StateView.nullable(),
+  matched_rules: z.array(z.string()),
+  transitions: z.array(z.unknown()),
+});

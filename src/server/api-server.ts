@@ -1,0 +1,169 @@
+/**
+ * `createApiServer`: the daemon's HTTP + WebSocket edge, locked by default. It binds loopback
+ * unless told otherwise, authenticates every request and upgrade, checks Host and Origin,
+ * accepts JSON only, bounds bodies and messages, and answers every refusal as problem+json.
+ * @module
+ */
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import https from 'node:https';
+import type { AddressInfo, Socket } from 'node:net';
+import { WebSocketServer } from 'ws';
+import { ROUTE_LIST, WS_PATH, WS_SUBPROTOCOL } from '../protocol/index.js';
+import { refuseCredentialInUrl, type TokenStore } from './auth.js';
+import { Authenticator } from './authenticator.js';
+import { builtInHandlers } from './builtin-routes.js';
+import { ApiError } from './errors.js';
+import { FailureLimiter, type FailureLimiterOptions } from './failure-limiter.js';
+import type { AuditEntry, RouteHandlers, WsHandlers } from './handlers.js';
+import { handleHttp, parseTarget } from './http-pipeline.js';
+import { buildOriginPolicy, checkOrigin, type OriginPolicy } from './origin-guard.js';
+import { toProblem } from './problem.js';
+import { RateLimiter, type RateLimitOptions } from './rate-limiter.js';
+import { Router } from './router.js';
+import { WsHub } from './ws-hub.js';
+import { WsTickets } from './ws-tickets.js';
+
+export interface ApiServerOptions {
+  /** Address to bind (127.0.0.1). Anything not loopback needs `allowNonLoopback`. */
+  host?: string;
+  /** Port (0 = any free port; read it back from `port`). */
+  port?: number;
+  /** Required to bind a non-loopback address: loopback is the only safe default. */
+  allowNonLoopback?: boolean;
+  /** PEM certificate and key: serve HTTPS/WSS. */
+  tls?: { cert: string | Buffer; key: string | Buffer };
+  tokens: TokenStore;
+  /** The admin token (from `ensureAdminToken`); accepted with the admin scope. */
+  adminToken?: string;
+  handlers?: RouteHandlers;
+  ws?: WsHandlers;
+  /** Extra Host header names (`name` for our port, or `name:port`) — e.g. the LAN name when bound to it. */
+  allowedHosts?: string[];
+  /** Extra browser origins allowed besides same-origin. */
+  allowedOrigins?: string[];
+  /** Request body limit (1 MiB). */
+  maxBodyBytes?: number;
+  /** WebSocket message limit (64 KiB: input messages are at most 4 KiB of text). */
+  maxWsMessageBytes?: number;
+  /** Invalid WebSocket messages before the connection is closed (10). */
+  maxInvalidWsMessages?: number;
+  rateLimit?: RateLimitOptions;
+  authFailures?: FailureLimiterOptions;
+  /** Called for every keystroke-producing command, whatever its outcome. */
+  audit?: (entry: AuditEntry) => void;
+  /** Where warnings and unexpected errors go (never tokens). */
+  log?: (level: 'warn' | 'error', message: string) => void;
+  /** The daemon's version, reported by health and OpenAPI. */
+  version?: string;
+  now?: () => number;
+}
+
+export interface ApiServer {
+  /** `http(s)://host:port`, no trailing slash. */
+  readonly url: string;
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+/** Thrown for a configuration the server refuses to start with. */
+export class ServerConfigError extends Error {
+  readonly code = 'BIND_NOT_LOOPBACK';
+  constructor(message: string) {
+    super(message);
+    this.name = 'ServerConfigError';
+  }
+}
+
+/** Whether `host` only accepts connections from this machine. */
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+export async function createApiServer(options: ApiServerOptions): Promise<ApiServer> {
+  const host = options.host ?? '127.0.0.1';
+  const log = options.log ?? ((level, message) => console.error(`specterm serve: ${level}: ${message}`));
+  if (!isLoopback(host)) {
+    if (!options.allowNonLoopback) {
+      throw new ServerConfigError(`refusing to bind ${host}: only loopback is safe by default (loopback is private to this machine; ${host} is not). Pass the explicit non-loopback option (and --tls-cert/--tls-key) to expose the API.`);
+    }
+    if (!options.tls) log('warn', `binding ${host} without TLS: tokens and terminal contents cross the network in clear text; use --tls-cert/--tls-key`);
+  }
+  const now = options.now ?? Date.now;
+  const onUnexpected = (error: unknown) => log('error', `unexpected: ${(error as Error)?.stack ?? String(error)}`);
+  const tickets = new WsTickets({ now });
+  const auth = new Authenticator({ tokens: options.tokens, adminToken: options.adminToken, failures: new FailureLimiter({ now, ...options.authFailures }), tickets });
+  const rateLimiter = new RateLimiter({ now, ...options.rateLimit });
+  const maxWsMessageBytes = options.maxWsMessageBytes ?? 64 * 1024;
+  // The Host allowlist needs the bound port, known only after listen(); nothing is served before.
+  const bound: { policy?: OriginPolicy } = {};
+  const origin = () => bound.policy!;
+  const hub = new WsHub({
+    handlers: options.ws ?? {}, rateLimiter, maxMessageBytes: maxWsMessageBytes,
+    maxInvalidMessages: options.maxInvalidWsMessages ?? 10, maxSubscriptions: 256, audit: options.audit, now, onUnexpected,
+  });
+  const { events: sse, ...routeHandlers } = options.handlers ?? {};
+  const deps = {
+    router: new Router(ROUTE_LIST), origin, auth, rateLimiter, sse, now, onUnexpected, audit: options.audit,
+    maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
+    handlers: { ...routeHandlers, ...builtInHandlers({ tokens: options.tokens, tickets, version: options.version ?? '0.0.0', onRevoked: (id) => hub.closeToken(id) }) } as never,
+  };
+  const listener: http.RequestListener = (req, res) => {
+    handleHttp(req, res, deps).catch(onUnexpected);
+  };
+  const server = options.tls ? https.createServer({ cert: options.tls.cert, key: options.tls.key }, listener) : http.createServer(listener);
+  // Slow-loris bounds: a client must send its headers within 10 s and a whole request within 30 s.
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
+
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: maxWsMessageBytes,
+    // Select our protocol; the ticket "protocol" is only a carrier and is never echoed.
+    handleProtocols: (offered) => (offered.has(WS_SUBPROTOCOL) ? WS_SUBPROTOCOL : false),
+  });
+  server.on('upgrade', (req, socket: Socket, head) => {
+    // After 'upgrade' the socket is ours: a client reset must not become an unhandled 'error'.
+    socket.on('error', () => socket.destroy());
+    let pathname = '/';
+    try {
+      const url = parseTarget(req.url);
+      pathname = url.pathname;
+      if (url.pathname !== WS_PATH) throw new ApiError({ status: 404, code: 'ROUTE_NOT_FOUND', title: 'No such WebSocket endpoint', detail: `the only WebSocket endpoint is ${WS_PATH}` });
+      checkOrigin(req.headers, origin());
+      refuseCredentialInUrl(url);
+      const principal = auth.authenticate(req, { allowTicket: true });
+      wss.handleUpgrade(req, socket, head, (ws) => hub.accept(ws, { principal, requestId: randomUUID(), remoteAddress: req.socket.remoteAddress ?? 'unknown' }));
+    } catch (error) {
+      refuseUpgrade(socket, toProblem(error, pathname, onUnexpected));
+    }
+  });
+  server.on('clientError', (_error, socket) => socket.destroy());
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => { server.off('error', reject); resolve(); });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const boundHost = isLoopback(host) ? [] : [host.includes(':') ? `[${host}]` : host];
+  bound.policy = buildOriginPolicy(port, [...boundHost, ...(options.allowedHosts ?? [])], options.allowedOrigins);
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  return {
+    url: `${options.tls ? 'https' : 'http'}://${urlHost}:${port}`,
+    port,
+    close: () => new Promise<void>((resolve) => {
+      hub.closeAll();
+      wss.close();
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}
+
+/** Answers a refused upgrade with its problem document and closes the socket. */
+function refuseUpgrade(socket: Socket, problem: ReturnType<typeof toProblem>): void {
+  const body = JSON.stringify(problem.body);
+  const headers = Object.entries({ ...problem.headers, 'content-length': String(Buffer.byteLength(body)), connection: 'close' })
+    .map(([name, value]) => `${name}: ${value}`).join('\r\n');
+  socket.end(`HTTP/1.1 ${problem.status} ${http.STATUS_CODES[problem.status] ?? ''}\r\n${headers}\r\n\r\n${body}`);
+}

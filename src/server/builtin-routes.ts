@@ -1,0 +1,44 @@
+/**
+ * The routes the server answers itself: health, the OpenAPI document, device tokens (against
+ * the `TokenStore`) and WebSocket tickets.
+ * @module
+ */
+import { buildOpenApiDocument, PROTOCOL_VERSION, WS_SUBPROTOCOL, WS_TICKET_PROTOCOL_PREFIX, type RouteInput, type TokenView } from '../protocol/index.js';
+import type { TokenRecord, TokenStore } from './auth.js';
+import { notFound } from './errors.js';
+import type { BuiltInRouteId, RequestContext } from './handlers.js';
+import type { WsTickets } from './ws-tickets.js';
+
+/** A store record in wire form. */
+export function toTokenView(record: TokenRecord): TokenView {
+  return {
+    id: record.id, name: record.name, scope: record.scope,
+    created_at: record.createdAt, last_used_at: record.lastUsedAt, revoked_at: record.revokedAt,
+  };
+}
+
+type BuiltIn = { [K in BuiltInRouteId]: (input: RouteInput<K>, ctx: RequestContext) => unknown };
+
+/** `onRevoked` ends what a revoked token still holds (open sockets). */
+export function builtInHandlers(deps: { tokens: TokenStore; tickets: WsTickets; version: string; onRevoked: (id: string) => void }): BuiltIn {
+  let openapi: unknown;
+  return {
+    health: () => ({ status: 'ok', version: deps.version, protocol_version: PROTOCOL_VERSION }),
+    openapi: () => (openapi ??= buildOpenApiDocument({ version: deps.version })),
+    createWsTicket: (_input, ctx) => {
+      const { ticket, expiresAt } = deps.tickets.issue(ctx.principal);
+      return { ticket, protocols: [WS_SUBPROTOCOL, WS_TICKET_PROTOCOL_PREFIX + ticket], expires_at: expiresAt };
+    },
+    listTokens: () => ({ tokens: deps.tokens.list().map(toTokenView) }),
+    createToken: ({ body }) => {
+      const { token, record } = deps.tokens.create(body);
+      return { token, record: toTokenView(record) };
+    },
+    revokeToken: ({ params }) => {
+      if (!deps.tokens.revoke(params.id)) throw notFound('token', params.id);
+      deps.tickets.forgetToken(params.id);
+      deps.onRevoked(params.id);
+      return { id: params.id, revoked: true };
+    },
+  };
+}

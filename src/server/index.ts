@@ -1,0 +1,11 @@
+/**
+ * The daemon's HTTP + WebSocket edge. Entry point of src/server for the rest of specterm.
+ * @module
+ */
+export { createApiServer, isLoopback, ServerConfigError, type ApiServer, type ApiServerOptions } from './api-server.js';
+export { ADMIN_PRINCIPAL, sessionCookie, type Principal, type TokenRecord, type TokenStore } from './auth.js';
+export { ensureAdminToken, generateSecret } from './admin-token.js';
+export { ApiError, notFound, type ApiErrorInit } from './errors.js';
+export type { AuditEntry, RequestContext, RouteHandler, RouteHandlers, SseHandler, SseSink, TopicSubscription, WsHandlers, WsSink } from './handlers.js';
+export { ensurePrivateDir, PrivatePathError, resolveRuntimeDir, resolveStateDir } from './paths.js';
+export { toProblem } from './problem.js';

@@ -1,0 +1,121 @@
+/**
+ * A real API server on 127.0.0.1:0 for tests: an in-memory TokenStore (the SQLite one is
+ * src/store's), handlers that answer valid fixtures for one known session (`s_1`) and 404 for
+ * any other id, a virtual clock for lockout and rate limits, and the audit entries collected.
+ */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createApiServer, notFound, type ApiServer, type ApiServerOptions, type AuditEntry, type RouteHandlers, type TokenRecord, type TokenStore } from '../../src/server/index.js';
+import type { Scope, SessionDetail } from '../../src/protocol/index.js';
+
+export class MemoryTokenStore implements TokenStore {
+  readonly #byHash = new Map<string, TokenRecord>();
+  #next = 1;
+  constructor(private readonly now: () => number) {}
+
+  create(input: { name: string; scope: Scope }): { token: string; record: TokenRecord } {
+    const token = randomBytes(32).toString('base64url');
+    const record: TokenRecord = { id: `t_${this.#next++}`, name: input.name, scope: input.scope, createdAt: this.now(), lastUsedAt: null, revokedAt: null };
+    this.#byHash.set(createHash('sha256').update(token).digest('hex'), record);
+    return { token, record: { ...record } };
+  }
+
+  verify(secret: string): TokenRecord | null {
+    const hash = createHash('sha256').update(secret).digest();
+    for (const [stored, record] of this.#byHash) {
+      if (timingSafeEqual(Buffer.from(stored, 'hex'), hash) && record.revokedAt === null) {
+        record.lastUsedAt = this.now();
+        return { ...record };
+      }
+    }
+    return null;
+  }
+
+  list(): TokenRecord[] {
+    return [...this.#byHash.values()].map((r) => ({ ...r }));
+  }
+
+  revoke(id: string): boolean {
+    const record = [...this.#byHash.values()].find((r) => r.id === id && r.revokedAt === null);
+    if (!record) return false;
+    record.revokedAt = this.now();
+    return true;
+  }
+}
+
+export const KNOWN_SESSION = 's_1';
+export const KNOWN_APPROVAL = 'a_1';
+
+export const SESSION: SessionDetail = {
+  id: KNOWN_SESSION, name: 'demo', labels: {}, lifecycle: 'running',
+  state: { id: 'idle', label: 'Idle', title: null, status: 'idle' }, modal: null, controls: [],
+  cwd: '/tmp', branch: null, spec: { id: 'demo-agent', version: null, proven_versions: [] },
+  pid: 42, cols: 120, rows: 40, exit: null, created_at: 1, started_at: 2, exited_at: null, state_since: 3,
+};
+
+function session(id: string): SessionDetail {
+  if (id !== KNOWN_SESSION) throw notFound('session', id);
+  return SESSION;
+}
+
+/** Handlers for every non-built-in route: valid answers for `s_1`, 404 for other ids. */
+export function fixtureHandlers(): RouteHandlers {
+  return {
+    listSessions: () => ({ sessions: [SESSION] }),
+    createSession: ({ body }) => ({ ...SESSION, name: body.name ?? null, cwd: body.cwd, cols: body.cols, rows: body.rows }),
+    getSession: ({ params }) => session(params.id),
+    removeSession: ({ params }) => (session(params.id), { ok: true }),
+    killSession: ({ params }) => ({ ...session(params.id), lifecycle: 'exited', exit: { code: null, signal: 'SIGTERM' } }),
+    restartSession: ({ params }) => session(params.id),
+    sendMessage: ({ params, body }) => (session(params.id), { message_id: 'm_1', delivery: body.wait === 'accepted' ? 'queued' : 'turn_started', reason: null, duplicate: false }),
+    getScreen: ({ params, query }) => (session(params.id), { format: query.format, content: '> ', cols: 120, rows: 40, cursor: { x: 2, y: 0 }, title: null, seq: 0 }),
+    sendKeys: ({ params, body }) => (session(params.id), { written_bytes: Buffer.byteLength(body.data) }),
+    resizeSession: ({ params, body }) => (session(params.id), body),
+    pressControl: ({ params }) => (session(params.id), { ok: true }),
+    getHistory: ({ params }) => (session(params.id), { entries: [], next_before: null }),
+    getDebug: ({ params }) => (session(params.id), { state: 'idle' }),
+    explainState: ({ params, query }) => (session(params.id), { at: query.at ?? 0, state: null, matched_rules: [], transitions: [] }),
+    listApprovals: () => ({ approvals: [] }),
+    answerApproval: ({ params, body }) => {
+      if (params.id !== KNOWN_APPROVAL) throw notFound('approval', params.id);
+      return { approval_id: params.id, button: { index: typeof body.button === 'number' ? body.button : 0, label: 'Yes' }, result: 'cleared' };
+    },
+  };
+}
+
+export interface TestServer {
+  server: ApiServer;
+  url: string;
+  adminToken: string;
+  tokens: MemoryTokenStore;
+  audit: AuditEntry[];
+  warnings: string[];
+  clock: { now: number };
+  /** A fresh token of `scope`. */
+  tokenFor(scope: Scope): string;
+  /** `fetch` against the server with a Bearer token (admin unless `token` is given). */
+  api(path: string, init?: RequestInit & { token?: string | null }): Promise<Response>;
+}
+
+export async function startTestServer(overrides: Partial<ApiServerOptions> = {}): Promise<TestServer> {
+  const clock = { now: 1_000_000 };
+  const now = () => clock.now;
+  const tokens = new MemoryTokenStore(now);
+  const adminToken = randomBytes(32).toString('base64url');
+  const audit: AuditEntry[] = [];
+  const warnings: string[] = [];
+  const server = await createApiServer({
+    tokens, adminToken, now, handlers: fixtureHandlers(), audit: (e) => audit.push(e), version: '0.1.0-test',
+    log: (level, message) => warnings.push(`${level}: ${message}`), ...overrides,
+  });
+  return {
+    server, url: server.url, adminToken, tokens, audit, warnings, clock,
+    tokenFor: (scope) => tokens.create({ name: `${scope}-device`, scope }).token,
+    api: (path, init = {}) => {
+      const { token = adminToken, headers, ...rest } = init;
+      const h = new Headers(headers);
+      if (token !== null) h.set('authorization', `Bearer ${token}`);
+      if (rest.body !== undefined && !h.has('content-type')) h.set('content-type', 'application/json');
+      return fetch(server.url + path, { ...rest, headers: h });
+    },
+  };
+}
