@@ -10,10 +10,9 @@ import type Database from 'better-sqlite3';
 import { StoreError } from './errors.js';
 import { withConstraintErrors } from './constraint-errors.js';
 
-/** What a token may do; ordered read < approve < input < admin. Local copy of `src/protocol/scopes.ts` until merge. */
-export type Scope = 'read' | 'approve' | 'input' | 'admin';
+import { SCOPES, type Scope } from '../protocol/scopes.js';
 
-const SCOPES: readonly Scope[] = ['read', 'approve', 'input', 'admin'];
+export type { Scope };
 
 /** A token as listed; never holds the secret or its hash. */
 export interface TokenRecord {
@@ -25,7 +24,10 @@ export interface TokenRecord {
   revokedAt: number | null;
 }
 
-/** The token store the HTTP edge authenticates against (declared in `src/server/auth.ts`). */
+/**
+ * The token store the HTTP edge authenticates against. `src/server/auth.ts` declares the same
+ * shape (the store may not import the server); `test/token-store-contract.test.ts` keeps them equal.
+ */
 export interface TokenStore {
   /** Creates a token; `token` (the secret, 256-bit random, base64url) is returned once and only its SHA-256 is stored. */
   create(input: { name: string; scope: Scope }): { token: string; record: TokenRecord };
