@@ -47,6 +47,8 @@ export default tseslint.config(
   layer(['src/catalog/**/*.ts'], outside('terminal', 'recording', 'driver', 'harness', 'cli', 'demo')),
   layer(['src/driver/**/*.ts'], outside('catalog', 'recording', 'harness', 'cli', 'demo')),
   layer(['src/harness/**/*.ts'], outside('cli', 'demo')),
+  // The session manager's parts (approvals, policy, notifications); the server sits on top of it.
+  layer(['src/daemon/**/*.ts'], outside('server', 'cli', 'harness', 'demo')),
   layer(['src/demo/**/*.ts', 'src/demo/**/*.tsx'], outside('core', 'terminal', 'recording', 'catalog', 'driver', 'harness', 'cli')),
   {
     files: ['**/*.mjs', '**/*.js'],
