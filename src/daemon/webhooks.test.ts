@@ -1,3 +1,5 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -206,6 +208,17 @@ describe('webhook configuration', () => {
 });
 
 describe('verifyWebhookSignature', () => {
+  it('agrees with the receiver example in docs/daemon-approvals.md', () => {
+    const doc = readFileSync(new URL('../../docs/daemon-approvals.md', import.meta.url), 'utf8');
+    const code = /```js\n([\s\S]*?)```/.exec(doc)![1]!.replace(/^import .*$/m, '');
+    const verify = new Function('createHmac', 'timingSafeEqual', 'Buffer', `${code}; return verify;`)(createHmac, timingSafeEqual, Buffer);
+    const body = JSON.stringify({ id: 'x', event: exited('s1') });
+    const header = signatureHeader(SECRET, 2_000, body);
+    expect(verify(SECRET, header, body, 2_000)).toBe(true);
+    expect(verify(SECRET, header, `${body} `, 2_000)).toBe(false);
+    expect(verify(SECRET, header, body, 2_301)).toBe(false);
+  });
+
   it('refuses stale and malformed signatures', () => {
     const header = signatureHeader(SECRET, 1_000, '{}');
     expect(verifyWebhookSignature(SECRET, header, '{}', 1_000 + 300).ok).toBe(true);
