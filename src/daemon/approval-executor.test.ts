@@ -10,7 +10,8 @@ const policy = createApprovalPolicy({ allow: ['npm test', '.*'], deny: ['rm -rf'
 
 /** A session stand-in whose screen is a variable: a press clears it unless told otherwise. */
 function fakeSession(modal: ApprovalModal, options: { clearsOnPress?: boolean; liveAfterDecision?: ApprovalModal | null; refuse?: string } = {}) {
-  const approval = new ApprovalTracker().observe('s1', modal, 0).opened!;
+  const tracker = new ApprovalTracker();
+  const approval = tracker.observe('s1', modal, 0).opened!;
   let live: ApprovalModal | null = modal;
   const presses: PolicyButton[] = [];
   const audit: ApprovalAuditEntry[] = [];
@@ -32,8 +33,10 @@ function fakeSession(modal: ApprovalModal, options: { clearsOnPress?: boolean; l
     verifyCleared: async () => live === null,
     audit: (entry) => audit.push(entry),
     now: () => 42,
+    claim: (id) => tracker.claim(id),
+    release: (id) => tracker.release(id),
   };
-  return { deps, presses, audit, approval };
+  return { deps, presses, audit, approval, tracker };
 }
 
 const steps = (audit: ApprovalAuditEntry[]) => audit.map((e) => e.step);
@@ -69,6 +72,21 @@ describe('answerApproval', () => {
       expect(presses).toEqual([]);
       expect(steps(audit)).toEqual(['allow', 'aborted-stale']);
     }
+  });
+
+  it('presses once when two answers race for the same approval, and keeps the claim after a press', async () => {
+    const { deps, presses, audit, tracker, approval } = fakeSession(npmTest, { clearsOnPress: false });
+    const [a, b] = await Promise.all([answerApproval(deps), answerApproval(deps)]);
+    expect([a.outcome, b.outcome].sort()).toEqual(['already-claimed', 'not-cleared']);
+    expect(presses).toHaveLength(1);
+    expect(steps(audit)).toContain('already-claimed');
+    expect(tracker.claim(approval.id)).toBe(false);
+  });
+
+  it('gives the claim back when nothing was pressed, so a person can still answer', async () => {
+    const { deps, tracker, approval } = fakeSession(npmTest, { refuse: 'label changed' });
+    expect((await answerApproval(deps)).outcome).toBe('press-refused');
+    expect(tracker.claim(approval.id)).toBe(true);
   });
 
   it('reports a modal that did not clear and does not press again', async () => {

@@ -1,10 +1,12 @@
 /**
  * Carrying out a policy's decision on the live session, safely:
  * 1. decide (policy) and audit the decision; only `allow` goes on;
- * 2. re-read the live modal right before the keypress; a different fingerprint (or no modal)
+ * 2. claim the approval (one press per sighting, whoever presses: a person answering at the
+ *    same moment gets it, or loses it, as a whole); released again when nothing was pressed;
+ * 3. re-read the live modal right before the keypress; a different fingerprint (or no modal)
  *    means the screen moved on since the decision: abort without pressing;
- * 3. press once;
- * 4. verify the modal cleared within a bound; if it did not, report it. Never press again:
+ * 4. press once;
+ * 5. verify the modal cleared within a bound; if it did not, report it. Never press again:
  *    a second press on a modal that did not react may land on whatever comes next.
  * Every step is audited. An audit that throws before the press stops the press: nothing is
  * answered that is not on record.
@@ -21,7 +23,7 @@ export interface ApprovalAuditEntry {
   approvalId: string;
   sessionId: string;
   fingerprint: string;
-  step: 'allow' | 'deny' | 'ask' | 'aborted-stale' | 'pressed' | 'press-refused' | 'cleared' | 'not-cleared' | 'failed';
+  step: 'allow' | 'deny' | 'ask' | 'already-claimed' | 'aborted-stale' | 'pressed' | 'press-refused' | 'cleared' | 'not-cleared' | 'failed';
   reason: string;
   rule?: string;
   button?: PolicyButton;
@@ -39,10 +41,13 @@ export interface AnswerApprovalDeps {
   verifyCleared: (approval: Approval) => Promise<boolean>;
   audit: (entry: ApprovalAuditEntry) => void;
   now: () => number;
+  /** Reserve / give back the approval for one press (`ApprovalTracker.claim` / `release`). */
+  claim: (approvalId: string) => boolean;
+  release: (approvalId: string) => void;
 }
 
 /** How an attempt ended. Only `cleared` means the approval was answered by the policy. */
-export type AnswerOutcome = 'asked' | 'denied' | 'aborted-stale' | 'press-refused' | 'cleared' | 'not-cleared' | 'failed';
+export type AnswerOutcome = 'asked' | 'denied' | 'already-claimed' | 'aborted-stale' | 'press-refused' | 'cleared' | 'not-cleared' | 'failed';
 
 export interface AnswerResult {
   outcome: AnswerOutcome;
@@ -68,27 +73,33 @@ export async function answerApproval(deps: AnswerApprovalDeps): Promise<AnswerRe
     return { outcome: decision.verdict === 'deny' ? 'denied' : 'asked', decision, reason: decision.reason };
   }
   record('allow', decision.reason, { rule: decision.rule, button: decision.button });
-  const fail = (step: 'aborted-stale' | 'press-refused' | 'not-cleared' | 'failed', reason: string): AnswerResult => {
+  const fail = (step: 'already-claimed' | 'aborted-stale' | 'press-refused' | 'not-cleared' | 'failed', reason: string): AnswerResult => {
     record(step, reason, { button: decision.button });
     return { outcome: step, decision, reason };
+  };
+  if (!deps.claim(approval.id)) return fail('already-claimed', 'another answer to this approval is under way or it is no longer open; nothing was pressed');
+  const unpressed = (step: 'aborted-stale' | 'press-refused' | 'failed', reason: string): AnswerResult => {
+    deps.release(approval.id);
+    return fail(step, reason);
   };
 
   let live: ApprovalModal | null;
   try {
     live = await deps.readLiveModal();
   } catch (e) {
-    return fail('failed', `could not re-read the screen before pressing (${(e as Error).message}); nothing was pressed`);
+    return unpressed('failed', `could not re-read the screen before pressing (${(e as Error).message}); nothing was pressed`);
   }
-  if (live === null) return fail('aborted-stale', 'the modal is gone; nothing was pressed');
-  if (modalFingerprint(live) !== approval.fingerprint) return fail('aborted-stale', 'the modal on screen changed since the decision; nothing was pressed');
+  if (live === null) return unpressed('aborted-stale', 'the modal is gone; nothing was pressed');
+  if (modalFingerprint(live) !== approval.fingerprint) return unpressed('aborted-stale', 'the modal on screen changed since the decision; nothing was pressed');
 
   let pressed: { ok: true } | { ok: false; reason: string };
   try {
     pressed = await deps.press(decision.button);
   } catch (e) {
+    // The keys may have been written before the throw: keep the claim, a second press could land on the next modal.
     return fail('failed', `the press threw (${(e as Error).message}); not retried`);
   }
-  if (!pressed.ok) return fail('press-refused', `the driver refused the press: ${pressed.reason}`);
+  if (!pressed.ok) return unpressed('press-refused', `the driver refused the press: ${pressed.reason}`);
   record('pressed', `pressed ${decision.button.index} "${decision.button.label}"`, { button: decision.button });
 
   let cleared: boolean;

@@ -96,6 +96,21 @@ describe('ApprovalTracker', () => {
     expect(tracker.nextSeq).toBe(43);
   });
 
+  it('lets one answerer claim an open approval; a closed or replaced one cannot be claimed', () => {
+    const tracker = new ApprovalTracker();
+    const first = tracker.observe('s1', runTests, 1).opened!;
+    expect(tracker.claim(first.id)).toBe(true);
+    expect(tracker.claim(first.id)).toBe(false);
+    tracker.release(first.id);
+    expect(tracker.claim(first.id)).toBe(true);
+    const second = tracker.observe('s1', { ...runTests, body: 'npm run lint' }, 2).opened!;
+    expect(tracker.claim(first.id)).toBe(false);
+    expect(tracker.claim(second.id)).toBe(true);
+    tracker.observe('s1', null, 3);
+    expect(tracker.claim(second.id)).toBe(false);
+    expect(tracker.claim('nope.1.000000000000')).toBe(false);
+  });
+
   it('refuses bad arguments with stable codes', () => {
     const tracker = new ApprovalTracker();
     const codeOf = (fn: () => unknown) => {

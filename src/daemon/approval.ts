@@ -137,6 +137,8 @@ export interface ApprovalTrackerOptions {
  */
 export class ApprovalTracker {
   readonly #current = new Map<string, Approval>();
+  /** Ids of open approvals someone is pressing a button on; one press per sighting, whoever presses. */
+  readonly #claimed = new Set<string>();
   #nextSeq: number;
 
   constructor(options: ApprovalTrackerOptions = {}) {
@@ -156,11 +158,12 @@ export class ApprovalTracker {
     const previous = this.#current.get(sessionId) ?? null;
     if (modal === null) {
       if (!previous) return { current: null };
-      this.#current.delete(sessionId);
+      this.#close(previous);
       return { closed: previous, current: null };
     }
     const fingerprint = modalFingerprint(modal);
     if (previous?.fingerprint === fingerprint) return { current: previous };
+    if (previous) this.#close(previous);
     const opened = this.#open(sessionId, modal, fingerprint, now);
     return previous ? { opened, closed: previous, current: opened } : { opened, current: opened };
   }
@@ -184,13 +187,33 @@ export class ApprovalTracker {
   /** Forgets a removed session; returns its open approval (now closed), if any. */
   forget(sessionId: string): Approval | null {
     const open = this.#current.get(sessionId) ?? null;
-    this.#current.delete(sessionId);
+    if (open) this.#close(open);
     return open;
+  }
+
+  /**
+   * Reserves an open approval for one press (the policy's or a person's). False when it is not
+   * open any more or someone else holds it: two answerers racing must not press twice.
+   */
+  claim(approvalId: string): boolean {
+    if (this.#claimed.has(approvalId) || !this.find(approvalId)) return false;
+    this.#claimed.add(approvalId);
+    return true;
+  }
+
+  /** Gives a claim back when nothing was pressed, so a person can still answer. */
+  release(approvalId: string): void {
+    this.#claimed.delete(approvalId);
   }
 
   /** The sequence number the next sighting gets (store it to resume after a restart). */
   get nextSeq(): number {
     return this.#nextSeq;
+  }
+
+  #close(approval: Approval): void {
+    this.#current.delete(approval.sessionId);
+    this.#claimed.delete(approval.id);
   }
 
   #open(sessionId: string, modal: ApprovalModal, fingerprint: string, now: number): Approval {
