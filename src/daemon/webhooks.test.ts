@@ -101,6 +101,27 @@ describe('WebhookDispatcher', () => {
     expect(hooks.stats()[0]).toMatchObject({ rejected: 1, delivered: 0, queued: 0 });
   });
 
+  it('aborts a request that hangs past requestTimeoutMs and retries it; retries 429', async () => {
+    const held: ServerResponse[] = [];
+    let calls = 0;
+    const receiver = await startReceiver((_req, res) => { calls += 1; if (calls === 1) held.push(res); else res.writeHead(calls === 2 ? 429 : 200).end(); });
+    const { hooks, scheduler, reports } = dispatcher(receiver.url, { requestTimeoutMs: 5_000, baseDelayMs: 10 });
+    hooks.notify(exited('s1'));
+    await waitFor(() => held.length === 1, 'the hanging request');
+    scheduler.advanceBy(4_999);
+    await new Promise((r) => setTimeout(r, 30));
+    expect(reports).toEqual([]);
+    scheduler.advanceBy(1);
+    await waitFor(() => reports.length === 1, 'the timeout');
+    expect(reports[0]).toMatchObject({ type: 'retrying', error: 'timed out' });
+    scheduler.advanceBy(10);
+    await waitFor(() => reports.length === 2, 'the 429');
+    expect(reports[1]).toMatchObject({ type: 'retrying', error: 'HTTP 429' });
+    scheduler.advanceBy(20);
+    await waitFor(() => reports.length === 3, 'the delivery');
+    expect(reports[2]).toMatchObject({ type: 'delivered', attempts: 3 });
+  });
+
   it('retries network failures with growing delays and gives up after maxAttempts', async () => {
     const receiver = await startReceiver((_req, res) => res.end());
     await cleanups.pop()!(); // closes it: the port now refuses connections
