@@ -49,6 +49,8 @@ export default tseslint.config(
   layer(['src/harness/**/*.ts'], outside('cli', 'demo')),
   // The store may import core and protocol (types) only; nothing above it (issue 15 architecture).
   layer(['src/store/**/*.ts'], outside('terminal', 'recording', 'catalog', 'driver', 'harness', 'cli', 'demo', 'host', 'server', 'daemon')),
+  // The session manager's parts (approvals, policy, notifications); the server sits on top of it.
+  layer(['src/daemon/**/*.ts'], outside('server', 'cli', 'harness', 'demo')),
   layer(['src/demo/**/*.ts', 'src/demo/**/*.tsx'], outside('core', 'terminal', 'recording', 'catalog', 'driver', 'harness', 'cli')),
   // src/protocol is the wire contract: pure (no Node, no I/O), zod only, core for types only.
   {

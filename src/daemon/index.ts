@@ -1,0 +1,21 @@
+/**
+ * The daemon's parts, for the session manager and the server to wire (see docs/daemon-approvals.md).
+ */
+
+/** Approvals as objects: fingerprint and id of a modal's question. */
+export { ApprovalError, ApprovalTracker, isAutoAnswerable, modalFingerprint } from './approval.js';
+export type { Approval, ApprovalModal, ApprovalObservation, ApprovalTrackerOptions } from './approval.js';
+
+/** The per-session auto-approve policy and its safe executor. */
+export { ApprovalPolicyError, createApprovalPolicy, decideApproval } from './approval-policy.js';
+export type { ApprovalPolicy, ApprovalPolicyInput, PolicyButton, PolicyDecision, PolicyRuleInput } from './approval-policy.js';
+export { answerApproval, waitUntilCleared } from './approval-executor.js';
+export type { AnswerApprovalDeps, AnswerOutcome, AnswerResult, ApprovalAuditEntry, WaitUntilClearedOptions } from './approval-executor.js';
+
+/** Notifications to webhooks, and the signature receivers verify. */
+export { postWithFetch, WebhookDispatcher } from './webhooks.js';
+export type { NotificationEvent, NotificationType, PostFn, WebhookDispatcherOptions, WebhookReport, WebhookStats } from './webhooks.js';
+export { isLoopbackHost, NOTIFICATION_TYPES, WebhookConfigError } from './webhook-config.js';
+export type { WebhookConfig } from './webhook-config.js';
+export { DEFAULT_TOLERANCE_SEC, SIGNATURE_HEADER, signatureHeader, signWebhookBody, verifyWebhookSignature } from './webhook-signature.js';
+export type { SignatureCheck } from './webhook-signature.js';
