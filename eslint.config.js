@@ -47,6 +47,8 @@ export default tseslint.config(
   layer(['src/catalog/**/*.ts'], outside('terminal', 'recording', 'driver', 'harness', 'cli', 'demo')),
   layer(['src/driver/**/*.ts'], outside('catalog', 'recording', 'harness', 'cli', 'demo')),
   layer(['src/harness/**/*.ts'], outside('cli', 'demo')),
+  // The PTY host: a long-lived process that holds PTYs and bytes, no spec logic (issue 15).
+  layer(['src/host/**/*.ts'], outside('recording', 'catalog', 'driver', 'harness', 'cli', 'demo')),
   layer(['src/demo/**/*.ts', 'src/demo/**/*.tsx'], outside('core', 'terminal', 'recording', 'catalog', 'driver', 'harness', 'cli')),
   {
     files: ['**/*.mjs', '**/*.js'],
