@@ -42,6 +42,8 @@ export class HostTransport implements PtyTransport {
   readonly #decoder = new StringDecoder('utf8');
   readonly #subscriptions: Disposable[] = [];
   #started = false;
+  /** Let go by {@link detach}: the child is no longer this transport's to write to or kill. */
+  #detached = false;
   #pid: number | undefined;
   #seq = 0;
   #delivered = false;
@@ -119,24 +121,28 @@ export class HostTransport implements PtyTransport {
       throw new TerminalError('TERMINAL_INVALID_ARGUMENT', `HostTransport.write expects a string, got ${typeof data}`, data);
     }
     this.#requireStarted('write');
-    if (this.#exitInfo || data.length === 0) return;
+    if (this.#exitInfo || this.#detached || data.length === 0) return;
     this.#client.write(this.sessionId, data).catch((error: unknown) => this.#report(error));
   }
 
   resize(cols: number, rows: number): void {
     this.#requireStarted('resize');
-    if (this.#exitInfo) return;
+    if (this.#exitInfo || this.#detached) return;
     this.#client.resize(this.sessionId, cols, rows).catch((error: unknown) => this.#report(error));
   }
 
   /** Ends the child in the host (SIGHUP, then SIGKILL after the grace). Idempotent. */
   kill(): void {
-    if (!this.#started || this.#exitInfo) return;
+    if (!this.#started || this.#exitInfo || this.#detached) return;
     this.#client.kill(this.sessionId).catch((error: unknown) => this.#report(error));
   }
 
-  /** Stops receiving this session's output; the child keeps running in the host. */
+  /**
+   * Lets the session go: no more output, and later `write`/`resize`/`kill` do nothing, so a
+   * daemon that stops (or upgrades) can shut its driver down while the child keeps running.
+   */
   detach(): void {
+    this.#detached = true;
     for (const s of this.#subscriptions.splice(0)) s.dispose();
     if (!this.#client.closed) this.#client.detach(this.sessionId).catch(() => {});
   }

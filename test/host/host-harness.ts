@@ -9,6 +9,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { HostClient } from '../../src/host/host-client.js';
 import { startHostProcess, type StartedHost } from '../../src/host/launch.js';
+import { processExists } from '../helpers/live-driver.js';
+
+export { processExists };
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const EMITTER = path.join(here, 'fixtures', 'emitter.mjs');
@@ -53,15 +56,6 @@ export async function startTestHost(options: { dir?: string; ringBytes?: number 
 /** Remembers a pid (a child session, a client process) that must be gone after the test. */
 export function trackPid(pid: number | null | undefined): void {
   if (pid) pids.push(pid);
-}
-
-export function processExists(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 export async function waitFor<T>(get: () => T | undefined | null | false | Promise<T | undefined | null | false>, timeoutMs: number, what: string): Promise<T> {
