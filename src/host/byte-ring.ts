@@ -16,18 +16,25 @@ export interface RingRead {
   missedBytes: number;
 }
 
-/** Fixed-capacity ring of the most recent output bytes. */
+/** First allocation: a quiet session never costs its full capacity in memory. */
+const INITIAL_BYTES = 16 * 1024;
+
+/** Fixed-capacity ring of the most recent output bytes; storage grows to the capacity on demand. */
 export class ByteRing {
-  readonly #buffer: Buffer;
+  /** Holds seq `0..length` linearly until it reaches the capacity; wraps only from then on. */
+  #buffer: Buffer;
   /** Total bytes ever appended (= seq of the next byte). */
   #seq = 0;
 
-  /** @param capacityBytes - bytes kept; a positive integer. */
-  constructor(readonly capacityBytes: number) {
+  /**
+   * @param capacityBytes - bytes kept; a positive integer.
+   * @param initialBytes - storage allocated up front (it doubles as output arrives).
+   */
+  constructor(readonly capacityBytes: number, initialBytes = INITIAL_BYTES) {
     if (!Number.isSafeInteger(capacityBytes) || capacityBytes < 1) {
       throw new RangeError(`ring capacityBytes must be a positive integer, got ${capacityBytes}`);
     }
-    this.#buffer = Buffer.alloc(capacityBytes);
+    this.#buffer = Buffer.alloc(Math.max(1, Math.min(capacityBytes, initialBytes)));
   }
 
   /** Total bytes appended so far. */
@@ -42,6 +49,7 @@ export class ByteRing {
 
   /** Appends bytes; the oldest fall out when the ring is full. */
   append(bytes: Uint8Array): void {
+    this.#grow(this.#seq + bytes.length);
     const cap = this.capacityBytes;
     // Only the last `cap` bytes of a huge chunk can survive: copy just those.
     const src = bytes.length > cap ? bytes.subarray(bytes.length - cap) : bytes;
@@ -55,6 +63,22 @@ export class ByteRing {
       at = (at + n) % cap;
     }
     this.#seq += bytes.length;
+  }
+
+  /** Bytes of storage allocated now (at most the capacity). */
+  get allocatedBytes(): number {
+    return this.#buffer.length;
+  }
+
+  /** Before the ring is full it is linear (seq = offset): growing is a copy of the prefix. */
+  #grow(needed: number): void {
+    const length = this.#buffer.length;
+    if (needed <= length || length === this.capacityBytes) return;
+    let size = length;
+    while (size < needed) size *= 2;
+    const grown = Buffer.alloc(Math.min(this.capacityBytes, size));
+    this.#buffer.copy(grown, 0, 0, this.#seq);
+    this.#buffer = grown;
   }
 
   /**
