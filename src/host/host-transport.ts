@@ -47,6 +47,8 @@ export class HostTransport implements PtyTransport {
   #pid: number | undefined;
   #seq = 0;
   #delivered = false;
+  /** True while replayed bytes are being delivered (see {@link write}). */
+  #replaying = false;
   #exitInfo: ExitInfo | undefined;
   #attached: Promise<AttachResult> | undefined;
 
@@ -116,12 +118,18 @@ export class HostTransport implements PtyTransport {
     }, (error: unknown) => this.#report(error));
   }
 
+  /**
+   * Queues input for the child. A write made WHILE replayed bytes are being delivered is dropped:
+   * it is the screen answering a terminal query (cursor position, device attributes) that the
+   * child asked long ago and the previous client already answered; sent again, the child would
+   * read it as typed input. (A query the previous client never answered is lost with it.)
+   */
   write(data: string): void {
     if (typeof data !== 'string') {
       throw new TerminalError('TERMINAL_INVALID_ARGUMENT', `HostTransport.write expects a string, got ${typeof data}`, data);
     }
     this.#requireStarted('write');
-    if (this.#exitInfo || this.#detached || data.length === 0) return;
+    if (this.#exitInfo || this.#detached || this.#replaying || data.length === 0) return;
     this.#client.write(this.sessionId, data).catch((error: unknown) => this.#report(error));
   }
 
@@ -174,7 +182,14 @@ export class HostTransport implements PtyTransport {
     this.#delivered = true;
     this.#seq = Math.max(this.#seq, event.seq) + bytes.length;
     const text = this.#decoder.write(bytes);
-    if (text.length > 0) this.#data.emit(text);
+    if (text.length === 0) return;
+    // In spawn mode the "replay" is output made between spawn and attach: new, to be answered.
+    this.#replaying = event.replay && this.#target.mode === 'attach';
+    try {
+      this.#data.emit(text);
+    } finally {
+      this.#replaying = false;
+    }
   }
 
   #handleExit(event: ExitEvent): void {
