@@ -26,6 +26,8 @@ export interface StartHostOptions {
   runtimeDir: string;
   /** Output bytes kept per session. */
   ringBytes?: number;
+  /** Unread bytes queued to one client before the host drops it. */
+  maxClientBacklogBytes?: number;
   /** Host log file (0600, appended); default `host.log` in the runtime dir. */
   logFile?: string;
   /** Environment of the host (and the default base of its children's); default `process.env`. */
@@ -51,7 +53,11 @@ export async function startHostProcess(options: StartHostOptions): Promise<Start
   const socketPath = hostSocketPath(options.runtimeDir);
   const logFile = options.logFile ?? path.join(options.runtimeDir, 'host.log');
   const logFd = fs.openSync(logFile, 'a', 0o600);
-  const args = [HOST_ENTRY, ...(options.ringBytes ? ['--ring-bytes', String(options.ringBytes)] : [])];
+  const args = [
+    HOST_ENTRY,
+    ...(options.ringBytes ? ['--ring-bytes', String(options.ringBytes)] : []),
+    ...(options.maxClientBacklogBytes ? ['--max-client-backlog-bytes', String(options.maxClientBacklogBytes)] : []),
+  ];
   let exited: { code: number | null; signal: string | null } | null = null;
   const child = spawn(process.execPath, args, {
     detached: true,

@@ -9,7 +9,7 @@ import net from 'node:net';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { encodeJson, FrameDecoder, HOST_PROTOCOL_VERSION, MAX_FRAME_BYTES, type HostMessage } from '../../src/host/wire.js';
-import { EMITTER, processExists, startTestHost, stopAllHosts, trackPid, type TestHost } from './host-harness.js';
+import { EMITTER, processExists, startTestHost, stopAllHosts, trackPid, waitFor, type TestHost } from './host-harness.js';
 
 afterEach(stopAllHosts);
 
@@ -148,4 +148,33 @@ describe('PTY host protocol: properties against the live host', () => {
     const target = (await setup.list()).find((s) => s.id === 'target');
     expect(target?.alive).toBe(true);
   }, 120_000);
+});
+
+describe('PTY host: a client that stops reading', () => {
+  it('is dropped once its backlog passes the limit, while a reading client gets every byte', async () => {
+    const host = await startTestHost({ maxClientBacklogBytes: 256 * 1024 });
+    const setup = await host.connect();
+    const total = 6_000_000;
+    // Waits for the go file, then floods: both clients are attached before the first byte.
+    const go = `${host.dir}/go`;
+    const info = await setup.spawn({ id: 'flood', file: 'sh', args: ['-c', `while [ ! -e ${go} ]; do sleep 0.05; done; head -c ${total} /dev/zero | tr '\\0' a; sleep 30`], cwd: host.dir, env: { PATH: process.env.PATH ?? '' }, cols: 80, rows: 24 });
+    trackPid(info.pid);
+    const stalled = await rawClient(host);
+    stalled.send(hello());
+    stalled.send({ type: 'attach', req: 2, id: 'flood' });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    stalled.socket.pause();
+    let received = 0;
+    setup.onOutput((e) => { received += e.bytes.length; });
+    await setup.attach('flood', 0);
+    fs.writeFileSync(go, '');
+    await waitFor(() => fs.readFileSync(host.logFile, 'utf8').includes('dropping a client'), 60_000, 'the host to drop the stalled client');
+    await waitFor(async () => {
+      const s = (await setup.list())[0]!;
+      return s.seq >= total && received === s.seq;
+    }, 60_000, `every byte at the reading client (got ${received})`);
+    stalled.socket.resume();
+    await stalled.closed;
+    await expectServing(host);
+  }, 150_000);
 });

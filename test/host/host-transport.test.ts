@@ -49,3 +49,37 @@ describe('HostTransport across a daemon restart', () => {
     expect(second.text().match(/got: "([^"]*)"/g)).toEqual(['got: "\\u001b[1;1R"', 'got: "ping"']);
   });
 });
+
+describe('HostTransport errors', () => {
+  it('reports a spawn the host refused as a SpawnError with the terminal code, then an exit with code 1', async () => {
+    const host = await startTestHost();
+    const transport = new HostTransport({ client: await host.connect(), target: { mode: 'spawn' } });
+    const errors: Error[] = [];
+    const exits: unknown[] = [];
+    transport.onError((e) => errors.push(e));
+    transport.onExit((e) => exits.push(e));
+    transport.spawn({ file: '/nonexistent/agent', args: [], cwd: '/', env: ENV, cols: 80, rows: 24 });
+    await waitFor(() => exits.length === 1, 10_000, 'the exit');
+    expect(exits).toEqual([{ exitCode: 1, signal: null }]);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({ name: 'SpawnError', code: 'PTY_BINARY_NOT_FOUND', file: '/nonexistent/agent' });
+    expect(errors[0]!.message).toMatch(/executable "\/nonexistent\/agent" not found/);
+  });
+
+  it('throws synchronously on a malformed request and on use before spawn', async () => {
+    const host = await startTestHost();
+    const transport = new HostTransport({ client: await host.connect(), target: { mode: 'spawn' } });
+    expect(() => transport.write('x')).toThrow(/called before spawn\(\)/);
+    expect(() => transport.spawn({ file: 'node', args: [], cwd: '/', env: ENV, cols: 0, rows: 24 })).toThrow(/invalid spawn request: message field cols must be an integer between 1 and 10000, got 0/);
+  });
+
+  it('tells attach mode when the session id is unknown', async () => {
+    const host = await startTestHost();
+    const transport = new HostTransport({ client: await host.connect(), target: { mode: 'attach', id: 'gone' } });
+    const errors: Error[] = [];
+    transport.onError((e) => errors.push(e));
+    transport.spawn({ file: 'node', args: [], cwd: '/', env: ENV, cols: 80, rows: 24 });
+    await expect(transport.attached).rejects.toMatchObject({ code: 'HOST_UNKNOWN_SESSION' });
+    expect(errors[0]).toMatchObject({ code: 'HOST_UNKNOWN_SESSION' });
+  });
+});
