@@ -4,8 +4,11 @@
  * client and a new driver in attach mode) the new driver rebuilds the screen from the ring and
  * re-derives the state, with the same child still running.
  */
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import readline from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadSpecRef } from '../../src/catalog/builtin.js';
 import type { CliSpecV4 } from '../../src/core/spec/types.js';
@@ -14,6 +17,8 @@ import { RealScheduler } from '../../src/driver/schedulers.js';
 import type { HostClient } from '../../src/host/host-client.js';
 import { HostTransport, type HostSessionTarget } from '../../src/host/host-transport.js';
 import { processExists, shortPrivateDir, startTestHost, stopAllHosts, trackPid, waitFor } from './host-harness.js';
+
+const DRIVER_DAEMON = fileURLToPath(new URL('./fixtures/driver-daemon.mjs', import.meta.url));
 
 /** Generous: Node + Ink start in ~1 s idle, far slower on a loaded 2-core box. */
 const WAIT_MS = 45_000;
@@ -100,5 +105,35 @@ describe('FsmDriver over HostTransport (demo agent)', () => {
     await waitFor(() => second.states.lastIndexOf('idle') > second.states.lastIndexOf('busy'), WAIT_MS, 'idle after the turn');
     expect(processExists(pid!)).toBe(true);
     expect(second.errors).toEqual([]);
+  }, TEST_MS);
+
+  it('re-derives idle after the daemon process is SIGKILLed right after a turn, and the next turn runs on the same child', async () => {
+    const host = await startTestHost();
+    const home = shortPrivateDir();
+    const cwd = fs.realpathSync(shortPrivateDir());
+    const daemon = spawn(process.execPath, [DRIVER_DAEMON, host.socketPath, 'demo', home, cwd], { stdio: ['pipe', 'pipe', 'inherit'] });
+    trackPid(daemon.pid);
+    const seen: string[] = [];
+    readline.createInterface({ input: daemon.stdout! }).on('line', (line) => seen.push((JSON.parse(line) as { state: string }).state));
+    const exited = new Promise((resolve) => daemon.once('exit', resolve));
+    await waitFor(() => seen.includes('idle'), WAIT_MS, 'the daemon\'s driver to reach idle');
+    daemon.stdin!.write('send hello there\n');
+    await waitFor(() => seen.includes('busy') && seen.lastIndexOf('idle') > seen.indexOf('busy'), WAIT_MS, () => `the first turn to end (states: ${seen.join(' → ')})`);
+    daemon.kill('SIGKILL');
+    await exited;
+
+    const client = await host.connect();
+    const session = (await client.list()).find((s) => s.id === 'demo')!;
+    expect(session.alive).toBe(true);
+    trackPid(session.pid);
+    const restarted = startDriver(client, { mode: 'attach', id: 'demo' }, home, cwd);
+    await waitFor(() => stateOf(restarted) === 'idle', WAIT_MS, () => `re-derived idle (states: ${restarted.states.join(' → ')}; screen:\n${restarted.driver.snapshot()})`);
+    // The first turn's transcript came back from the ring.
+    expect(restarted.driver.getScreenWithScrollback()).toContain('hello there');
+    const mark = restarted.states.length;
+    expect(restarted.driver.dispatch({ kind: 'send_message', text: 'and again' })).toEqual({ ok: true });
+    await waitFor(() => restarted.states.indexOf('busy', mark) >= 0 && restarted.states.lastIndexOf('idle') > restarted.states.indexOf('busy', mark), WAIT_MS, () => `the second turn (states: ${restarted.states.join(' → ')})`);
+    expect(restarted.transport.pid).toBe(session.pid);
+    expect(restarted.errors).toEqual([]);
   }, TEST_MS);
 });

@@ -58,12 +58,12 @@ export function trackPid(pid: number | null | undefined): void {
   if (pid) pids.push(pid);
 }
 
-export async function waitFor<T>(get: () => T | undefined | null | false | Promise<T | undefined | null | false>, timeoutMs: number, what: string): Promise<T> {
+export async function waitFor<T>(get: () => T | undefined | null | false | Promise<T | undefined | null | false>, timeoutMs: number, what: string | (() => string)): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await get();
     if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${typeof what === 'string' ? what : what()}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
