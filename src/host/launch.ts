@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { HostError } from './errors.js';
 import { HostClient } from './host-client.js';
-import { hostSocketPath } from './runtime-dir.js';
+import { ensureRuntimeDir, hostSocketPath } from './runtime-dir.js';
 
 /** The host entry script (bin/specterm-host.js), the same relative path from src/ and dist/. */
 export const HOST_ENTRY = fileURLToPath(new URL('../../bin/specterm-host.js', import.meta.url));
@@ -45,11 +45,13 @@ export interface StartedHost {
 /**
  * Spawns `node bin/specterm-host.js` detached and resolves once it answers the handshake.
  *
- * @throws HostError `HOST_ALREADY_RUNNING` when a host already serves the runtime dir (connect to
+ * @throws HostError `HOST_RUNTIME_DIR_UNSAFE` (see runtime-dir.ts); `HOST_ALREADY_RUNNING` when a host already serves the runtime dir (connect to
  *   it instead); `HOST_START_FAILED` when the host exits or does not answer in time (its log's
  *   last lines are in the message).
  */
 export async function startHostProcess(options: StartHostOptions): Promise<StartedHost> {
+  // Refuse an unsafe dir before creating the log file in it (the host would refuse it too).
+  ensureRuntimeDir({ SPECTERM_RUNTIME_DIR: options.runtimeDir });
   const socketPath = hostSocketPath(options.runtimeDir);
   const logFile = options.logFile ?? path.join(options.runtimeDir, 'host.log');
   const logFd = fs.openSync(logFile, 'a', 0o600);

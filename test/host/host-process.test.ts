@@ -44,6 +44,13 @@ describe('PTY host process: runtime dir and socket', () => {
     expect(() => ensureRuntimeDir({ SPECTERM_RUNTIME_DIR: dir })).toThrow(/has mode 755; others may reach the socket: run chmod 700/);
   });
 
+  it('does not start a host (nor create its log) in a runtime dir that others can enter', async () => {
+    const dir = shortPrivateDir();
+    fs.chmodSync(dir, 0o755);
+    expect(await codeOf(startHostProcess({ runtimeDir: dir }))).toBe('HOST_RUNTIME_DIR_UNSAFE');
+    expect(fs.readdirSync(dir)).toEqual([]);
+  });
+
   it('refuses a second host on the same runtime dir while the first is alive, and the first keeps serving', async () => {
     const host = await startTestHost();
     expect(await codeOf(startHostProcess({ runtimeDir: host.dir }))).toBe('HOST_ALREADY_RUNNING');

@@ -152,13 +152,17 @@ describe('PTY host protocol: properties against the live host', () => {
 
 describe('PTY host: a client that stops reading', () => {
   it('is dropped once its backlog passes the limit, while a reading client gets every byte', async () => {
-    const host = await startTestHost({ maxClientBacklogBytes: 256 * 1024 });
+    // 1 MiB: a reading client stays far below it even on a loaded box; one that reads nothing does not.
+    const host = await startTestHost({ maxClientBacklogBytes: 1024 * 1024 });
     const setup = await host.connect();
-    const total = 6_000_000;
-    // Waits for the go file, then floods: both clients are attached before the first byte.
+    const total = 4 * 1024 * 1024;
+    // Waits for the go file (both clients attached), then writes 32 KiB every 20 ms (~1.6 MB/s).
     const go = `${host.dir}/go`;
-    const info = await setup.spawn({ id: 'flood', file: 'sh', args: ['-c', `while [ ! -e ${go} ]; do sleep 0.05; done; head -c ${total} /dev/zero | tr '\\0' a; sleep 30`], cwd: host.dir, env: { PATH: process.env.PATH ?? '' }, cols: 80, rows: 24 });
-    trackPid(info.pid);
+    const flood = `const fs = require('fs'); const chunk = 'a'.repeat(32768); let n = 0;
+      const wait = setInterval(() => { if (!fs.existsSync(${JSON.stringify(go)})) return; clearInterval(wait);
+        const t = setInterval(() => { process.stdout.write(chunk); if (++n * 32768 >= ${total}) clearInterval(t); }, 20); }, 50);
+      setTimeout(() => {}, 60000);`;
+    const info = await setup.spawn({ id: 'flood', file: process.execPath, args: ['-e', flood], cwd: host.dir, env: { PATH: process.env.PATH ?? '' }, cols: 80, rows: 24 });
     const stalled = await rawClient(host);
     stalled.send(hello());
     stalled.send({ type: 'attach', req: 2, id: 'flood' });
@@ -175,6 +179,7 @@ describe('PTY host: a client that stops reading', () => {
     }, 60_000, `every byte at the reading client (got ${received})`);
     stalled.socket.resume();
     await stalled.closed;
+    expect(fs.readFileSync(host.logFile, 'utf8').split('dropping a client').length - 1).toBe(1);
     await expectServing(host);
   }, 150_000);
 });
