@@ -163,6 +163,7 @@ describe('PTY host: a client that stops reading', () => {
         const t = setInterval(() => { process.stdout.write(chunk); if (++n * 32768 >= ${total}) clearInterval(t); }, 20); }, 50);
       setTimeout(() => {}, 60000);`;
     const info = await setup.spawn({ id: 'flood', file: process.execPath, args: ['-e', flood], cwd: host.dir, env: { PATH: process.env.PATH ?? '' }, cols: 80, rows: 24 });
+    trackPid(info.pid);
     const stalled = await rawClient(host);
     stalled.send(hello());
     stalled.send({ type: 'attach', req: 2, id: 'flood' });
