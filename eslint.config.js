@@ -42,16 +42,18 @@ export default tseslint.config(
       'no-restricted-properties': ['error', { object: 'Date', property: 'now', message: 'src/core takes the clock as a parameter.' }],
     },
   },
-  layer(['src/terminal/**/*.ts'], outside('recording', 'catalog', 'driver', 'harness', 'cli', 'demo')),
-  layer(['src/recording/**/*.ts'], outside('catalog', 'driver', 'harness', 'cli', 'demo')),
-  layer(['src/catalog/**/*.ts'], outside('terminal', 'recording', 'driver', 'harness', 'cli', 'demo')),
-  layer(['src/driver/**/*.ts'], outside('catalog', 'recording', 'harness', 'cli', 'demo')),
-  layer(['src/harness/**/*.ts'], outside('cli', 'demo')),
+  layer(['src/terminal/**/*.ts'], outside('recording', 'catalog', 'driver', 'harness', 'cli', 'demo', 'host', 'server', 'store', 'daemon', 'protocol')),
+  layer(['src/recording/**/*.ts'], outside('catalog', 'driver', 'harness', 'cli', 'demo', 'host', 'server', 'store', 'daemon', 'protocol')),
+  layer(['src/catalog/**/*.ts'], outside('terminal', 'recording', 'driver', 'harness', 'cli', 'demo', 'host', 'server', 'store', 'daemon', 'protocol')),
+  layer(['src/driver/**/*.ts'], outside('catalog', 'recording', 'harness', 'cli', 'demo', 'host', 'server', 'store', 'daemon', 'protocol')),
+  layer(['src/harness/**/*.ts'], outside('cli', 'demo', 'host', 'server', 'store', 'daemon')),
   // The store may import core and protocol (types) only; nothing above it (issue 15 architecture).
   layer(['src/store/**/*.ts'], outside('terminal', 'recording', 'catalog', 'driver', 'harness', 'cli', 'demo', 'host', 'server', 'daemon')),
   // The session manager's parts (approvals, policy, notifications); the server sits on top of it.
   layer(['src/daemon/**/*.ts'], outside('server', 'cli', 'harness', 'demo')),
-  layer(['src/demo/**/*.ts', 'src/demo/**/*.tsx'], outside('core', 'terminal', 'recording', 'catalog', 'driver', 'harness', 'cli')),
+  // The PTY host: a long-lived process that holds PTYs and bytes, no spec logic (issue 15).
+  layer(['src/host/**/*.ts'], outside('recording', 'catalog', 'driver', 'harness', 'cli', 'demo', 'server', 'store', 'daemon', 'protocol')),
+  layer(['src/demo/**/*.ts', 'src/demo/**/*.tsx'], outside('core', 'terminal', 'recording', 'catalog', 'driver', 'harness', 'cli', 'host', 'server', 'store', 'daemon', 'protocol')),
   // src/protocol is the wire contract: pure (no Node, no I/O), zod only, core for types only.
   {
     files: ['src/protocol/**/*.ts'],
