@@ -17,7 +17,7 @@ export type { Scheduler, TimerHandle } from './core/clock.js';
 export { RealScheduler, VirtualScheduler } from './driver/schedulers.js';
 
 /** The driver: one agent CLI under one spec. */
-export { FsmDriver, type FsmDriverOptions } from './driver/fsm-driver.js';
+export { FsmDriver, DriverConfigError, type FsmDriverOptions, type SpecSource, type SpecReloadResult } from './driver/fsm-driver.js';
 export type {
   DashboardEvent, DashboardCommand, DispatchResult, StateView, ModalView, ControlView, DriverHistoryEntry, FsmSnapshotEntry,
 } from './driver/events.js';
@@ -36,4 +36,5 @@ export { resolveSpecRef, loadSpecRef, listBuiltinSpecs } from './catalog/builtin
 
 /** Sessions: live (real PTY) and replayed (virtual time). */
 export { startLiveSession, type LiveSession, type LiveSessionOptions } from './harness/live-session.js';
+export { catalogSpecSource } from './harness/spec-source.js';
 export { replaySession, type ReplayOptions, type ReplayResult, type StateChangeRecord } from './harness/replay-session.js';

@@ -3,7 +3,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CliSpecV4 } from '../core/spec/types.js';
-import { FsmDriver, type FsmDriverOptions } from './fsm-driver.js';
+import { validateSpec } from '../core/spec/index.js';
+import { FsmDriver, type FsmDriverOptions, type SpecSource } from './fsm-driver.js';
 import type { DashboardEvent } from './events.js';
 import { VirtualScheduler } from './schedulers.js';
 import { ScriptedTransport, paint } from '../../test/helpers/scripted-transport.js';
@@ -627,6 +628,22 @@ describe('FsmDriver win32 write paths (through the platform switch)', () => {
   });
 });
 
+/**
+ * A spec source over `file`: JSON + the core validator. The catalog's loader (with the ReDoS
+ * screen) is outside the driver's layer; test/hot-reload-loader.test.ts runs the real one.
+ */
+function jsonSpecSource(file: string): SpecSource {
+  return {
+    path: file,
+    load: () => {
+      let raw: unknown;
+      try { raw = JSON.parse(fs.readFileSync(file, 'utf8')); } catch (err) { return { ok: false, errors: [`${file}: ${String(err)}`], warnings: [] }; }
+      const v = validateSpec(raw);
+      return v.errors.length ? { ok: false, errors: v.errors, warnings: v.warnings } : { ok: true, spec: raw as CliSpecV4, warnings: v.warnings };
+    },
+  };
+}
+
 describe('FsmDriver hot reload', () => {
   let dir: string;
   beforeEach(() => { dir = fs.mkdtempSync(path.join(os.tmpdir(), 'specterm-reload-')); });
@@ -635,7 +652,7 @@ describe('FsmDriver hot reload', () => {
   it('keeps the old spec on an invalid or half-written file and reports spec_error', () => {
     const file = path.join(dir, 'spec.json');
     fs.writeFileSync(file, JSON.stringify(baseSpec()));
-    const h = harness(baseSpec(), { specPath: file });
+    const h = harness(baseSpec(), { specSource: jsonSpecSource(file) });
     toIdle(h);
     fs.writeFileSync(file, '{"$schema": "adhdev:cli/spec@4", "id": ');
     expect(h.driver.reloadSpec()).toBe(false);
@@ -648,7 +665,7 @@ describe('FsmDriver hot reload', () => {
   it('reloads on a file change while running and stops watching at shutdown', async () => {
     const file = path.join(dir, 'spec.json');
     fs.writeFileSync(file, JSON.stringify(baseSpec()));
-    const h = harness(baseSpec(), { specPath: file, hotReload: true });
+    const h = harness(baseSpec(), { specSource: jsonSpecSource(file), hotReload: true });
     toIdle(h);
     const reloads = () => h.events.filter((e) => e.kind === 'spec_reloaded').length;
     const waitFsEvent = async (): Promise<void> => {
@@ -669,9 +686,20 @@ describe('FsmDriver hot reload', () => {
     expect(h.sched.pendingCount()).toBe(0);
   });
 
+  it('refuses to build a hot-reloading driver without a spec source (it never reads spec files itself)', () => {
+    expect(() => harness(baseSpec(), { hotReload: true })).toThrow(expect.objectContaining({ code: 'SPEC_SOURCE_REQUIRED' }));
+  });
+
+  it('reports no reload without a spec source', () => {
+    const h = harness();
+    toIdle(h);
+    expect(h.driver.reloadSpec()).toBe(false);
+    expect(h.driver.getSpecPath()).toBe('');
+  });
+
   it('applies a valid new spec, keeping the current state', () => {
     const file = path.join(dir, 'spec.json');
-    const h = harness(baseSpec(), { specPath: file });
+    const h = harness(baseSpec(), { specSource: jsonSpecSource(file) });
     toIdle(h);
     const next = baseSpec();
     next.states[1]!.label = 'Ready for input';

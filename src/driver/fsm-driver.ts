@@ -14,7 +14,6 @@ import * as path from 'node:path';
 import type { Scheduler, TimerHandle } from '../core/clock.js';
 import type { CliSpecV4, Control, DelegateTrigger, FsmState, StateStatus } from '../core/spec/types.js';
 import { initialState, modalKindForState, stateById, statusForState } from '../core/spec/model.js';
-import { validateSpec } from '../core/spec/index.js';
 import type { CondResult, EvalExtras, FsmClock, FsmEvaluation, ModalSnapshot, RegexMemo, ResolvedSection, TransitionEval } from '../core/eval/types.js';
 import {
   collectStableRegions, compileRegex, decideFsmLines, deriveModal, evaluateFsmLines, soonestFlipMs, extractTitle, FrameReads, rebindSections, regionChanged, resolveSections, RowCache,
@@ -79,17 +78,37 @@ export interface RedrawNudgeOptions {
   settleMs: number;
 }
 
-export interface SpecReloadResult {
-  ok: boolean;
-  spec?: CliSpecV4;
-  errors?: string[];
-  warnings?: string[];
+/** What loading the spec file again gave: the checked spec, or why it cannot run. */
+export type SpecReloadResult =
+  | { ok: true; spec: CliSpecV4; warnings: string[] }
+  | { ok: false; errors: string[]; warnings: string[] };
+
+/**
+ * Where the running spec came from and how to load it again. The driver never reads spec files
+ * itself: the harness passes the catalog's loader (ReDoS screen, size cap, line/column errors),
+ * so a reload is refused for exactly what the first load refuses.
+ */
+export interface SpecSource {
+  /** The spec's file: watched for hot reload, reported by `getSpecPath()`. */
+  path: string;
+  /** Reads and checks the file again. Never throws. */
+  load(): SpecReloadResult;
+}
+
+/** A driver built with options that cannot work together (a programming error, not bad input). */
+export class DriverConfigError extends Error {
+  readonly code: 'SPEC_SOURCE_REQUIRED';
+  constructor(code: 'SPEC_SOURCE_REQUIRED', message: string) {
+    super(message);
+    this.name = 'DriverConfigError';
+    this.code = code;
+  }
 }
 
 export interface FsmDriverOptions {
   spec: CliSpecV4;
-  /** The spec's file; enables hot reload when `hotReload` is true. */
-  specPath?: string;
+  /** The spec's file and its loader: needed by hot reload and `reloadSpec()`. */
+  specSource?: SpecSource;
   workingDir: string;
   transport: PtyTransport;
   scheduler?: Scheduler;
@@ -102,10 +121,8 @@ export interface FsmDriverOptions {
   baseEnv?: Record<string, string | undefined>;
   /** Skip spawn planning and start exactly this (replays pass a placeholder). */
   spawnPlan?: SpawnPlan;
-  /** Watch `specPath` and reload on change. Default false. */
+  /** Watch `specSource.path` and reload on change (requires `specSource`). Default false. */
   hotReload?: boolean;
-  /** How a changed spec file is read and checked. Default: JSON + the core validator. */
-  reloadSpec?: (specPath: string) => SpecReloadResult;
   /** Edit the CLI's trust store before spawn (pre_launch_trust). Default true. */
   applyTrust?: boolean;
   homeDir?: string;
@@ -217,7 +234,11 @@ export class FsmDriver {
   #specWatcher: fs.FSWatcher | null = null;
   #reloadTimer: TimerHandle | null = null;
 
+  /** @throws DriverConfigError `SPEC_SOURCE_REQUIRED` when `hotReload` is on without a `specSource`. */
   constructor(opts: FsmDriverOptions) {
+    if (opts.hotReload && !opts.specSource) {
+      throw new DriverConfigError('SPEC_SOURCE_REQUIRED', 'FsmDriver: hotReload needs specSource ({ path, load }); pass the catalog loader (see catalogSpecSource in src/harness/spec-source.ts)');
+    }
     this.#opts = opts;
     this.#spec = opts.spec;
     this.#scheduler = opts.scheduler ?? new RealScheduler();
@@ -283,7 +304,7 @@ export class FsmDriver {
       return;
     }
     this.#pushTimeline('spawn', plan.argvForDisplay?.join(' ') ?? plan.file);
-    if (this.#opts.hotReload && this.#opts.specPath) this.#armSpecWatcher(this.#opts.specPath);
+    if (this.#opts.hotReload && this.#opts.specSource) this.#armSpecWatcher(this.#opts.specSource.path);
     this.#reevaluate('init');
   }
 
@@ -908,20 +929,22 @@ export class FsmDriver {
   }
 
   /**
-   * Re-reads the spec file. An invalid or half-written file emits `spec_error` and the old spec
-   * stays in force; a valid one replaces it, keeping the current state and its clocks.
+   * Loads the spec again through `specSource` (false without one). An invalid or half-written
+   * file emits `spec_error` and the old spec stays in force; a valid one replaces it, keeping the
+   * current state and its clocks.
    */
   reloadSpec(): boolean {
-    if (this.#stopped || !this.#opts.specPath) return false;
-    const r = (this.#opts.reloadSpec ?? defaultReload)(this.#opts.specPath);
-    if (!r.ok || !r.spec) {
-      this.#emit({ kind: 'spec_error', errors: r.errors ?? ['spec could not be loaded'] });
+    const source = this.#opts.specSource;
+    if (this.#stopped || !source) return false;
+    const r = source.load();
+    if (!r.ok) {
+      this.#emit({ kind: 'spec_error', errors: r.errors.length ? r.errors : [`${source.path}: spec could not be loaded`] });
       return false;
     }
     this.#spec = r.spec;
     this.#regexMemo.clear();
     this.#signals = new SignalRuleSet(r.spec.signal_rules, this.#viewportRowCache);
-    this.#emit({ kind: 'spec_reloaded', warnings: r.warnings ?? [] });
+    this.#emit({ kind: 'spec_reloaded', warnings: r.warnings });
     this.#reevaluate('reload');
     return true;
   }
@@ -1079,7 +1102,7 @@ export class FsmDriver {
   getCursorPosition(): { row: number; col: number } { return this.#screen.cursor(); }
   getWindowTitle(): string { return this.#screen.windowTitle; }
   getTerminalModes() { return this.#screen.modes(); }
-  getSpecPath(): string { return this.#opts.specPath ?? ''; }
+  getSpecPath(): string { return this.#opts.specSource?.path ?? ''; }
   getSpec(): CliSpecV4 { return this.#spec; }
   getStateHistory(): ReadonlyArray<DriverHistoryEntry> { return this.#history; }
   getFsmSnapshotHistory(): ReadonlyArray<FsmSnapshotEntry> { return this.#snapshots; }
@@ -1209,18 +1232,6 @@ function onFrame<R>(run: (...args: FsmFrameArgs) => R, input: FrameInput, extras
   extras.viewportStartRow = frame.viewportStartRow;
   extras.collectTrace = false;
   return run(input.spec, input.stateId, frame.lines, input.frameText, frame.cursor, input.prevLines, input.clock, extras);
-}
-
-function defaultReload(specPath: string): SpecReloadResult {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(fs.readFileSync(specPath, 'utf8'));
-  } catch (err) {
-    return { ok: false, errors: [`${specPath}: ${err instanceof Error ? err.message : String(err)}`] };
-  }
-  const v = validateSpec(raw);
-  if (v.errors.length) return { ok: false, errors: v.errors, warnings: v.warnings };
-  return { ok: true, spec: raw as CliSpecV4, warnings: v.warnings };
 }
 
 function toModalView(m: LatchedModal | null): ModalView | null {

@@ -15,6 +15,7 @@ import { RealScheduler } from '../driver/schedulers.js';
 import { AsciicastRecorder } from '../recording/index.js';
 import { createPtyTransport, type Disposable, type ExitInfo, type PtyTransport } from '../terminal/index.js';
 import type { StateChangeRecord } from './replay-session.js';
+import { catalogSpecSource } from './spec-source.js';
 
 /** Options of {@link startLiveSession}. Give `specRef`, or `spec` (+ `specPath` for hot reload). */
 export interface LiveSessionOptions {
@@ -132,9 +133,10 @@ export function startLiveSession(opts: LiveSessionOptions): LiveSession {
   const recorder = opts.record ? AsciicastRecorder.open(opts.record, { cols, rows, clock: () => Date.now(), timestamp: Math.floor(Date.now() / 1000), env: { TERM: 'xterm-256color' } }) : null;
   const transport = recorder ? recordTransport(pty, recorder) : pty;
   const scheduler = new RealScheduler();
+  const specSource = specPath ? catalogSpecSource(specPath) : undefined;
   const driver = new FsmDriver({
     spec,
-    specPath,
+    specSource,
     workingDir: opts.cwd ?? process.cwd(),
     transport,
     scheduler,
@@ -142,7 +144,7 @@ export function startLiveSession(opts: LiveSessionOptions): LiveSession {
     rows,
     extraArgs: opts.extraArgs,
     extraEnv: opts.extraEnv,
-    hotReload: opts.hotReload ?? false,
+    hotReload: (opts.hotReload ?? false) && specSource !== undefined,
     applyTrust: opts.applyTrust ?? true,
     homeDir: opts.homeDir ?? opts.extraEnv?.HOME,
   });
