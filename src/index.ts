@@ -19,7 +19,7 @@ export { RealScheduler, VirtualScheduler } from './driver/schedulers.js';
 /** The driver: one agent CLI under one spec. */
 export { FsmDriver, DriverConfigError, type FsmDriverOptions, type SpecSource, type SpecReloadResult } from './driver/fsm-driver.js';
 export type {
-  DashboardEvent, DashboardCommand, DispatchResult, StateView, ModalView, ControlView, DriverHistoryEntry, FsmSnapshotEntry,
+  DashboardEvent, DashboardCommand, DispatchResult, RefusalCode, StateView, ModalView, ControlView, DriverHistoryEntry, FsmSnapshotEntry,
 } from './driver/events.js';
 export { planSpawn, type SpawnPlan } from './driver/spawn-plan.js';
 export { applyPreLaunchTrust } from './driver/pre-launch-trust.js';

@@ -3,7 +3,14 @@
  * (JSON over a socket, a script) so every field is checked; the answer names the field,
  * the value and what was expected.
  */
-const MAX_TERMINAL_SIZE = 10_000;
+import { assertDimension, TerminalError } from '../terminal/index.js';
+import type { RefusalCode } from './events.js';
+
+/** Why a command is malformed: its refusal code and a reason naming the field. */
+export interface CommandProblem {
+  code: RefusalCode;
+  reason: string;
+}
 
 function describe(value: unknown): string {
   if (value === undefined) return 'nothing';
@@ -12,10 +19,31 @@ function describe(value: unknown): string {
   return `${Array.isArray(value) ? 'an array' : typeof value} (${String(JSON.stringify(value)).slice(0, 40)})`;
 }
 
-const isPositiveInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v > 0 && v <= MAX_TERMINAL_SIZE;
+/** The terminal's own bound (`assertDimension`), so a size the screen or the PTY would refuse is refused here first. */
+function sizeProblem(cols: unknown, rows: unknown): string | null {
+  try {
+    assertDimension('resize.cols', cols);
+    assertDimension('resize.rows', rows);
+    return null;
+  } catch (err) {
+    if (err instanceof TerminalError) return err.message;
+    throw err;
+  }
+}
 
 /** Returns why `cmd` is malformed, or null when it is well-formed. */
-export function validateCommand(cmd: unknown): string | null {
+export function validateCommand(cmd: unknown): CommandProblem | null {
+  const reason = commandShapeProblem(cmd);
+  if (reason !== null) return { code: 'INVALID_COMMAND', reason };
+  const c = cmd as Record<string, unknown>;
+  if (c.kind === 'resize') {
+    const size = sizeProblem(c.cols, c.rows);
+    if (size !== null) return { code: 'INVALID_SIZE', reason: size };
+  }
+  return null;
+}
+
+function commandShapeProblem(cmd: unknown): string | null {
   if (!cmd || typeof cmd !== 'object' || Array.isArray(cmd)) return `a command must be an object with a "kind", got ${describe(cmd)}`;
   const c = cmd as Record<string, unknown>;
   switch (c.kind) {
@@ -36,9 +64,7 @@ export function validateCommand(cmd: unknown): string | null {
       if (typeof c.blob !== 'string' || c.blob === '') return `attach_image.blob must be non-empty base64, got ${describe(c.blob)}`;
       if (typeof c.mime !== 'string') return `attach_image.mime must be a string such as "image/png", got ${describe(c.mime)}`;
       return null;
-    case 'resize':
-      if (!isPositiveInt(c.cols) || !isPositiveInt(c.rows)) return `resize needs whole positive cols and rows (≤ ${MAX_TERMINAL_SIZE}), got cols=${describe(c.cols)} rows=${describe(c.rows)}`;
-      return null;
+    case 'resize': // its bounds are the terminal's: see sizeProblem
     case 'cancel':
     case 'shutdown':
       return null;

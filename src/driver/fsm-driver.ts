@@ -21,10 +21,10 @@ import {
 } from '../core/eval/index.js';
 import type { GuardFrame } from '../core/screen/guard-frame.js';
 import type { PtyTransport, Disposable } from '../terminal/transport.js';
-import { TerminalScreen } from '../terminal/index.js';
+import { ListenerSet, TerminalScreen, warnListenerError, type ListenerErrorSink } from '../terminal/index.js';
 import type {
   ControlView, DashboardCommand, DashboardEvent, DispatchResult, DriverHistoryEntry, FsmSnapshotEntry, ModalView,
-  StateView, TimelineEvent,
+  RefusalCode, StateView, TimelineEvent,
 } from './events.js';
 import { MessageSender, resolveWin32SubmitMode, type Win32SubmitMode } from './message-sender.js';
 import { RealScheduler } from './schedulers.js';
@@ -138,6 +138,11 @@ export interface FsmDriverOptions {
   reuseEvaluations?: boolean;
   redrawNudge?: Partial<RedrawNudgeOptions>;
   hostname?: string;
+  /**
+   * Where an exception thrown by a subscriber goes (the event name is `driver event`); the other
+   * subscribers still get the event. Default: a process warning (`SPECTERM_LISTENER_ERROR`).
+   */
+  onListenerError?: ListenerErrorSink;
 }
 
 interface LatchedModal extends ModalSnapshot {
@@ -163,7 +168,7 @@ export class FsmDriver {
   readonly #sender: MessageSender;
   #spec: CliSpecV4;
   #signals: SignalRuleSet;
-  #listeners = new Set<(ev: DashboardEvent) => void>();
+  readonly #listeners: ListenerSet<DashboardEvent>;
   #disposables: Disposable[] = [];
 
   // The FSM itself: one node and when we entered it.
@@ -243,6 +248,7 @@ export class FsmDriver {
     this.#spec = opts.spec;
     this.#scheduler = opts.scheduler ?? new RealScheduler();
     this.#transport = opts.transport;
+    this.#listeners = new ListenerSet<DashboardEvent>('driver event', opts.onListenerError ?? warnListenerError);
     this.#platform = opts.platform ?? process.platform;
     this.#screen = new TerminalScreen({ cols: opts.cols ?? 80, rows: opts.rows ?? 32, scrollback: opts.scrollback ?? 2000 });
     this.#signals = new SignalRuleSet(this.#spec.signal_rules, this.#viewportRowCache);
@@ -267,9 +273,10 @@ export class FsmDriver {
 
   // ── Lifecycle ──────────────────────────────────────────────────────────
 
+  /** Adds a subscriber; the returned function removes it. A subscriber that throws is reported (`onListenerError`), not fatal. */
   subscribe(listener: (ev: DashboardEvent) => void): () => void {
-    this.#listeners.add(listener);
-    return () => { this.#listeners.delete(listener); };
+    const subscription = this.#listeners.add(listener);
+    return () => subscription.dispose();
   }
 
   /** Applies pre-launch trust, spawns the child and runs the first evaluation. Never throws. */
@@ -954,42 +961,61 @@ export class FsmDriver {
   /** Runs a command. Malformed commands and commands after exit are refused with a reason. */
   dispatch(cmd: DashboardCommand): DispatchResult {
     const invalid = validateCommand(cmd);
-    if (invalid) return this.#refuse(typeof (cmd as { kind?: unknown })?.kind === 'string' ? (cmd as { kind: string }).kind : 'unknown', invalid);
+    if (invalid) return this.#refuse(typeof (cmd as { kind?: unknown })?.kind === 'string' ? (cmd as { kind: string }).kind : 'unknown', invalid.code, invalid.reason);
     if (cmd.kind === 'shutdown') { this.shutdown(); return { ok: true }; }
-    if (this.#stopped) return this.#refuse(cmd.kind, this.#exited ? 'the agent has exited' : 'the session is shut down');
-    if (!this.#started) return this.#refuse(cmd.kind, 'the session has not started');
+    const inactive = this.#inactiveRefusal(cmd.kind);
+    if (inactive) return inactive;
     switch (cmd.kind) {
       case 'send_message': {
         const outcome = this.#sender.request({ text: cmd.text, bracketedPaste: cmd.bracketedPaste });
-        return outcome === 'dropped' ? { ok: false, reason: 'duplicate of a message still being processed' } : { ok: true };
+        // Not a command_refused: the sender already reported send_status "dropped".
+        return outcome === 'dropped' ? { ok: false, code: 'DUPLICATE_MESSAGE', reason: 'duplicate of a message still being processed' } : { ok: true };
       }
       case 'pty_write': this.#write(cmd.data); return { ok: true };
       case 'click_control': return this.#clickControl(cmd.control_id, cmd.payload);
       case 'click_modal_button': return this.#clickModalButton(cmd.index, cmd.label);
       case 'attach_image': return this.#attachImage(cmd.blob, cmd.mime);
-      case 'resize': this.resize(cmd.cols, cmd.rows); return { ok: true };
+      case 'resize': return this.resize(cmd.cols, cmd.rows);
       case 'cancel': this.#write('\x03'); return { ok: true };
     }
   }
 
-  /** Resizes the PTY and the screen; the CLI's repaint triggers the next evaluation. */
-  resize(cols: number, rows: number): void {
-    if (this.#stopped) return;
+  /**
+   * Resizes the PTY and the screen; the CLI's repaint triggers the next evaluation. A size the
+   * terminal does not accept is refused (`INVALID_SIZE`), never thrown.
+   */
+  resize(cols: number, rows: number): DispatchResult {
+    const problem = validateCommand({ kind: 'resize', cols, rows });
+    if (problem) return this.#refuse('resize', problem.code, problem.reason);
+    const inactive = this.#inactiveRefusal('resize');
+    if (inactive) return inactive;
     this.#screen.resize(cols, rows);
     this.#transport.resize(cols, rows);
     this.#pushTimeline('resize', `${cols}x${rows}`);
+    return { ok: true };
   }
 
-  #refuse(command: string, reason: string): DispatchResult {
-    this.#emit({ kind: 'command_refused', command, reason });
-    return { ok: false, reason };
+  /** The refusal of a command before `start()` or after the session ended, else null. */
+  #inactiveRefusal(command: string): DispatchResult | null {
+    if (this.#stopped) {
+      return this.#exited
+        ? this.#refuse(command, 'EXITED', 'the agent has exited')
+        : this.#refuse(command, 'SHUT_DOWN', 'the session is shut down');
+    }
+    if (!this.#started) return this.#refuse(command, 'NOT_STARTED', 'the session has not started');
+    return null;
+  }
+
+  #refuse(command: string, code: RefusalCode, reason: string): DispatchResult {
+    this.#emit({ kind: 'command_refused', command, code, reason });
+    return { ok: false, code, reason };
   }
 
   #clickControl(id: string, payload: unknown): DispatchResult {
     const ctl = (this.#spec.control_bar ?? []).find((c) => c.id === id);
-    if (!ctl) return this.#refuse('click_control', `unknown control "${id}" (known: ${(this.#spec.control_bar ?? []).map((c) => c.id).join(', ') || 'none'})`);
+    if (!ctl) return this.#refuse('click_control', 'UNKNOWN_CONTROL', `unknown control "${id}" (known: ${(this.#spec.control_bar ?? []).map((c) => c.id).join(', ') || 'none'})`);
     if (ctl.visible_when_state && !ctl.visible_when_state.includes(this.#stateId)) {
-      return this.#refuse('click_control', `control "${id}" is not available in state "${this.#stateId}" (only in ${ctl.visible_when_state.join(', ')})`);
+      return this.#refuse('click_control', 'CONTROL_UNAVAILABLE', `control "${id}" is not available in state "${this.#stateId}" (only in ${ctl.visible_when_state.join(', ')})`);
     }
     const a = ctl.action;
     switch (a.type) {
@@ -1008,7 +1034,7 @@ export class FsmDriver {
       }
       case 'attach_image': {
         const p = payload && typeof payload === 'object' ? (payload as { path?: unknown }).path : undefined;
-        if (typeof p !== 'string' || p === '') return this.#refuse('click_control', `control "${id}" needs a payload {"path": "<file>"}`);
+        if (typeof p !== 'string' || p === '') return this.#refuse('click_control', 'INVALID_COMMAND', `control "${id}" needs a payload {"path": "<file>"}`);
         this.#write(a.keys_template.replace(/\{path\}/g, p));
         return { ok: true };
       }
@@ -1030,16 +1056,16 @@ export class FsmDriver {
   #clickModalButton(index: number, expectedLabel: string | undefined): DispatchResult {
     const m = this.#current?.modal;
     const state = stateById(this.#spec, this.#stateId);
-    if (!m || !state || m.stateId !== this.#stateId) return this.#refuse('click_modal_button', `no modal is on screen (state "${this.#stateId}")`);
+    if (!m || !state || m.stateId !== this.#stateId) return this.#refuse('click_modal_button', 'NO_MODAL', `no modal is on screen (state "${this.#stateId}")`);
     const btn = m.buttons.find((b) => b.index === index);
-    if (!btn) return this.#refuse('click_modal_button', `no button ${index} (buttons: ${m.buttons.map((b) => `${b.index}. ${b.label}`).join(', ')})`);
+    if (!btn) return this.#refuse('click_modal_button', 'NO_SUCH_BUTTON', `no button ${index} (buttons: ${m.buttons.map((b) => `${b.index}. ${b.label}`).join(', ')})`);
     if (expectedLabel !== undefined && expectedLabel !== btn.label) {
-      return this.#refuse('click_modal_button', `button ${index} is now "${btn.label}", not "${expectedLabel}"; the modal changed`);
+      return this.#refuse('click_modal_button', 'MODAL_CHANGED', `button ${index} is now "${btn.label}", not "${expectedLabel}"; the modal changed`);
     }
     const rule = state.extract!.buttons!;
     if (rule.select_mode === 'arrow_keys') {
       const current = m.buttons.find((b) => b.current);
-      if (!current) return this.#refuse('click_modal_button', 'no row is marked current: the list is stale; refusing to press blindly');
+      if (!current) return this.#refuse('click_modal_button', 'MODAL_STALE', 'no row is marked current: the list is stale; refusing to press blindly');
       const delta = index - current.index;
       const up = rule.cursor_keys?.up || '\x1b[A';
       const down = rule.cursor_keys?.down || '\x1b[B';
@@ -1073,21 +1099,21 @@ export class FsmDriver {
 
   #attachImage(blob: string, mime: string): DispatchResult {
     const ctl = (this.#spec.control_bar ?? []).find((c) => c.action.type === 'attach_image');
-    if (!ctl || ctl.action.type !== 'attach_image') return this.#refuse('attach_image', 'this spec has no attach_image control');
+    if (!ctl || ctl.action.type !== 'attach_image') return this.#refuse('attach_image', 'NOT_SUPPORTED', 'this spec has no attach_image control');
     let bytes: Buffer;
     try {
       bytes = Buffer.from(blob, 'base64');
     } catch {
-      return this.#refuse('attach_image', 'blob is not valid base64');
+      return this.#refuse('attach_image', 'INVALID_IMAGE', 'blob is not valid base64');
     }
-    if (bytes.length === 0) return this.#refuse('attach_image', 'blob is empty');
+    if (bytes.length === 0) return this.#refuse('attach_image', 'INVALID_IMAGE', 'blob is empty');
     try {
       const f = writePrivateTempFile(bytes, extensionForMime(mime));
       this.#tempFiles.push(f);
       this.#write(ctl.action.keys_template.replace(/\{path\}/g, f.path));
       return { ok: true };
     } catch (err) {
-      return this.#refuse('attach_image', `could not write the image to a private temp file: ${err instanceof Error ? err.message : String(err)}`);
+      return this.#refuse('attach_image', 'IO_FAILED', `could not write the image to a private temp file: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
 
@@ -1195,9 +1221,7 @@ export class FsmDriver {
   }
 
   #emit(ev: DashboardEvent): void {
-    for (const l of this.#listeners) {
-      try { l(ev); } catch { /* a listener's failure is its own */ }
-    }
+    this.#listeners.emit(ev);
   }
 }
 
