@@ -450,7 +450,7 @@ describe('FsmDriver spawn prime, watchdogs and controls', () => {
   it('writes an attached image to a private temp file and removes it at shutdown', () => {
     const h = harness();
     toIdle(h);
-    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47]).toString('base64');
+    const png = Buffer.from('89504e470d0a1a0a', 'hex').toString('base64');
     expect(h.driver.dispatch({ kind: 'attach_image', blob: png, mime: 'image/png' })).toEqual({ ok: true });
     const m = /^@(.+\.png) $/.exec(h.tx.writes.at(-1)!.data)!;
     const file = m[1]!;

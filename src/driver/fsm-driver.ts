@@ -29,7 +29,8 @@ import type {
 import { MessageSender, resolveWin32SubmitMode, type Win32SubmitMode } from './message-sender.js';
 import { RealScheduler } from './schedulers.js';
 import { SignalRuleSet } from './signal-rules.js';
-import { extensionForMime, splitTrailingEnter } from './submit-timing.js';
+import { splitTrailingEnter } from './submit-timing.js';
+import { decodeImageBlob } from './image-attachment.js';
 import { isSpawnPlanError, planSpawn, type SpawnPlan } from './spawn-plan.js';
 import { applyPreLaunchTrust } from './pre-launch-trust.js';
 import { writePrivateTempFile } from './private-temp.js';
@@ -1100,15 +1101,10 @@ export class FsmDriver {
   #attachImage(blob: string, mime: string): DispatchResult {
     const ctl = (this.#spec.control_bar ?? []).find((c) => c.action.type === 'attach_image');
     if (!ctl || ctl.action.type !== 'attach_image') return this.#refuse('attach_image', 'NOT_SUPPORTED', 'this spec has no attach_image control');
-    let bytes: Buffer;
+    const image = decodeImageBlob(blob, mime);
+    if (!image.ok) return this.#refuse('attach_image', image.code, image.reason);
     try {
-      bytes = Buffer.from(blob, 'base64');
-    } catch {
-      return this.#refuse('attach_image', 'INVALID_IMAGE', 'blob is not valid base64');
-    }
-    if (bytes.length === 0) return this.#refuse('attach_image', 'INVALID_IMAGE', 'blob is empty');
-    try {
-      const f = writePrivateTempFile(bytes, extensionForMime(mime));
+      const f = writePrivateTempFile(image.bytes, image.ext);
       this.#tempFiles.push(f);
       this.#write(ctl.action.keys_template.replace(/\{path\}/g, f.path));
       return { ok: true };
