@@ -4,7 +4,7 @@
  * the faults a long-running session must report instead of throwing.
  */
 import type { ModalKind, StateStatus } from '../core/spec/types.js';
-import type { TraceEntry, TransitionEval } from '../core/eval/types.js';
+import type { TransitionEval } from '../core/eval/types.js';
 
 export interface StateView {
   id: string;
@@ -31,7 +31,6 @@ export type DashboardEvent =
   | { kind: 'notification'; id: string; title: string; body: string }
   | { kind: 'delegate'; id: string; task: string }
   | { kind: 'signal_detected'; id: string; signal_kind: string; params: Record<string, string>; text: string }
-  | { kind: 'spec_trace'; entries: TraceEntry[] }
   | { kind: 'exit'; exit_code: number | null; signal: string | null }
   | { kind: 'spec_error'; errors: string[] }
   | { kind: 'spec_reloaded'; warnings: string[] }
@@ -114,10 +113,4 @@ export interface FsmSnapshotEntry {
   firedLabel: string;
   reason: string[];
   transitions: TransitionEval[];
-}
-
-export interface TimelineEvent {
-  kind: 'spawn' | 'input' | 'output' | 'resize' | 'cursor' | 'exit';
-  at: number;
-  preview: string;
 }

@@ -24,7 +24,7 @@ import type { PtyTransport, Disposable } from '../terminal/transport.js';
 import { ListenerSet, TerminalScreen, warnListenerError, type ListenerErrorSink } from '../terminal/index.js';
 import type {
   ControlView, DashboardCommand, DashboardEvent, DispatchResult, DriverHistoryEntry, FsmSnapshotEntry, ModalView,
-  RefusalCode, StateView, TimelineEvent,
+  RefusalCode, StateView,
 } from './events.js';
 import { MessageSender, resolveWin32SubmitMode, type Win32SubmitMode } from './message-sender.js';
 import { RealScheduler } from './schedulers.js';
@@ -60,8 +60,6 @@ const WAKE_FLOOR_MS = 50;
 const MAX_CHAINED_TRANSITIONS = 16;
 const HISTORY_LIMIT = 50;
 const SNAPSHOT_LIMIT = 20;
-const TIMELINE_LIMIT = 300;
-const TIMELINE_PREVIEW_CHARS = 240;
 const DEFAULT_SEND_ON_SPAWN_DELAY_MS = 250;
 const DEFAULT_SEND_ON_SPAWN_MAX_WAIT_MS = 2000;
 const DEFAULT_STARTUP_DISMISS_ATTEMPTS = 3;
@@ -156,10 +154,6 @@ interface CurrentView {
   controls: ControlView[];
 }
 
-function controlEscape(s: string): string {
-  return s.replace(/[\x00-\x1f\x7f]/g, (c) => (c === '\x1b' ? '\\e' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`));
-}
-
 export class FsmDriver {
   readonly #opts: FsmDriverOptions;
   readonly #scheduler: Scheduler;
@@ -202,9 +196,6 @@ export class FsmDriver {
   #current: CurrentView | null = null;
   #history: DriverHistoryEntry[] = [];
   #snapshots: FsmSnapshotEntry[] = [];
-  /** Ring buffer of the last TIMELINE_LIMIT events; #timelineNext is the next slot to write. */
-  #timeline: TimelineEvent[] = [];
-  #timelineNext = 0;
   #prevStateAt = 0;
   #readySeen = false;
   #lastBusyAt = 0;
@@ -311,7 +302,6 @@ export class FsmDriver {
       this.#stop();
       return;
     }
-    this.#pushTimeline('spawn', plan.argvForDisplay?.join(' ') ?? plan.file);
     if (this.#opts.hotReload && this.#opts.specSource) this.#armSpecWatcher(this.#opts.specSource.path);
     this.#reevaluate('init');
   }
@@ -367,7 +357,6 @@ export class FsmDriver {
   #onExit(exitCode: number | null, signal: string | null): void {
     if (this.#exited) return;
     this.#exited = true;
-    this.#pushTimeline('exit', `code=${exitCode} signal=${signal}`);
     this.#emit({ kind: 'exit', exit_code: exitCode, signal });
     this.#stop();
   }
@@ -384,7 +373,6 @@ export class FsmDriver {
     const now = this.#scheduler.now();
     const silenceMs = now - this.#lastOutputAt;
     this.#lastOutputAt = now;
-    this.#pushTimeline('output', chunk);
     this.#emit({ kind: 'pty_data', chunk });
     this.#screen.write(chunk);
     if (!this.#firstOutputSeen) {
@@ -431,7 +419,6 @@ export class FsmDriver {
 
   #write(data: string): void {
     if (this.#stopped || data.length === 0) return;
-    this.#pushTimeline('input', data);
     try {
       this.#transport.write(data);
     } catch (err) {
@@ -452,7 +439,7 @@ export class FsmDriver {
    * One evaluation. `output` evaluations are skipped when neither the viewport nor the window
    * title changed (cursor-only changes do not count); timers and forced reasons always run.
    */
-  #reevaluate(reason: 'init' | 'output' | 'timer' | 'reload' | 'refresh' | 'chain'): void {
+  #reevaluate(reason: 'init' | 'output' | 'timer' | 'reload' | 'chain'): void {
     if (this.#stopped) return;
     const now = this.#scheduler.now();
     const viewport = this.#screen.viewportLines();
@@ -504,7 +491,7 @@ export class FsmDriver {
     // A self-transition ("*" → the current state, §13.24) is committed as the reference does,
     // but never chained: its guard stays true and would spin.
     const movedState = fired !== null && fired.to !== from;
-    const force = reason === 'init' || reason === 'reload' || reason === 'refresh';
+    const force = reason === 'init' || reason === 'reload';
     this.#afterDecision(force, viewportText, { sections, text: frameText, viewport }, now, movedState, soonestFlipMs(ev));
   }
 
@@ -882,10 +869,8 @@ export class FsmDriver {
     const { cols, rows } = this.#screen;
     this.#emit({ kind: 'log', level: 'info', message: `redraw nudge ${this.#nudgeCount}/${o.max}: no output for ${now - since} ms while generating` });
     this.#transport.resize(cols + 1, rows);
-    this.#pushTimeline('resize', `${cols + 1}x${rows} (nudge)`);
     this.#later(o.holdMs, () => {
       this.#transport.resize(cols, rows);
-      this.#pushTimeline('resize', `${cols}x${rows} (nudge restore)`);
       this.#later(o.settleMs, () => this.#reevaluate('timer'));
     });
   }
@@ -992,7 +977,6 @@ export class FsmDriver {
     if (inactive) return inactive;
     this.#screen.resize(cols, rows);
     this.#transport.resize(cols, rows);
-    this.#pushTimeline('resize', `${cols}x${rows}`);
     return { ok: true };
   }
 
@@ -1122,17 +1106,11 @@ export class FsmDriver {
   getScreenWithScrollback(): string { return this.#screen.scrollbackText(); }
   /** Cursor in `snapshot()` line coordinates. */
   getCursorPosition(): { row: number; col: number } { return this.#screen.cursor(); }
-  getWindowTitle(): string { return this.#screen.windowTitle; }
   getTerminalModes() { return this.#screen.modes(); }
   getSpecPath(): string { return this.#opts.specSource?.path ?? ''; }
   getSpec(): CliSpecV4 { return this.#spec; }
   getStateHistory(): ReadonlyArray<DriverHistoryEntry> { return this.#history; }
   getFsmSnapshotHistory(): ReadonlyArray<FsmSnapshotEntry> { return this.#snapshots; }
-  getEventTimeline(limit?: number): ReadonlyArray<TimelineEvent> {
-    const ordered = this.#timeline.length < TIMELINE_LIMIT ? this.#timeline : [...this.#timeline.slice(this.#timelineNext), ...this.#timeline.slice(0, this.#timelineNext)];
-    const items = limit === undefined ? ordered : ordered.slice(-limit);
-    return items.map((e) => ({ ...e, preview: controlEscape(e.preview) }));
-  }
   hasSeenReady(): boolean { return this.#readySeen; }
   getLastBusyAt(): number { return this.#lastBusyAt; }
   /** The current state and its modal as last emitted. */
@@ -1193,28 +1171,8 @@ export class FsmDriver {
     };
   }
 
-  /** Forces an evaluation and a state emit now. */
-  refreshNow(): void {
-    this.#reevaluate('refresh');
-  }
 
   // ── Plumbing ──────────────────────────────────────────────────────────
-
-  /** Raw slices are kept; escaping happens when someone reads the timeline. */
-  #pushTimeline(kind: TimelineEvent['kind'], data: string): void {
-    const at = this.#scheduler.now();
-    const preview = data.length > TIMELINE_PREVIEW_CHARS ? data.slice(0, TIMELINE_PREVIEW_CHARS) : data;
-    if (this.#timeline.length < TIMELINE_LIMIT) {
-      this.#timeline.push({ kind, at, preview });
-    } else {
-      // Slots are reused in place (every output chunk lands here; readers get copies).
-      const slot = this.#timeline[this.#timelineNext]! as { kind: TimelineEvent['kind']; at: number; preview: string };
-      slot.kind = kind;
-      slot.at = at;
-      slot.preview = preview;
-    }
-    this.#timelineNext = (this.#timelineNext + 1) % TIMELINE_LIMIT;
-  }
 
   #emit(ev: DashboardEvent): void {
     this.#listeners.emit(ev);
