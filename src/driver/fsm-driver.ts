@@ -11,7 +11,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { Scheduler, TimerHandle } from '../core/clock.js';
+import type { Scheduler } from '../core/clock.js';
 import type { CliSpecV4, Control, DelegateTrigger, FsmState, StateStatus } from '../core/spec/types.js';
 import { initialState, modalKindForState, stateById, statusForState } from '../core/spec/model.js';
 import type { CondResult, EvalExtras, FsmClock, FsmEvaluation, ModalSnapshot, RegexMemo, ResolvedSection, TransitionEval } from '../core/eval/types.js';
@@ -28,6 +28,7 @@ import type {
 } from './events.js';
 import { MessageSender, resolveWin32SubmitMode, type Win32SubmitMode } from './message-sender.js';
 import { RealScheduler } from './schedulers.js';
+import { TimerStore, type TimerSlot } from './timer-store.js';
 import { SignalRuleSet } from './signal-rules.js';
 import { splitTrailingEnter } from './submit-timing.js';
 import { decodeImageBlob } from './image-attachment.js';
@@ -207,29 +208,30 @@ export class FsmDriver {
   #lastOutputAt = -Infinity;
   #firstOutputSeen = false;
 
-  #evalTimer: TimerHandle | null = null;
+  /** Every timer of the driver; `#stop()` disposes it. */
+  readonly #timers: TimerStore;
+  readonly #evalTimer: TimerSlot;
   #evalIsLeading = false;
+  /** When the output evaluation is due; may move past the armed timer, which then re-arms. */
   #evalDueAt = 0;
-  #wakeTimer: TimerHandle | null = null;
-  #wakeDueAt = 0;
+  readonly #wakeTimer: TimerSlot;
   #wakeIsChain = false;
-  #stallTimer: TimerHandle | null = null;
+  readonly #stallTimer: TimerSlot;
   #lastRefocusAt = 0;
-  #nudgeTimer: TimerHandle | null = null;
+  readonly #nudgeTimer: TimerSlot;
   #nudgeCount = 0;
   #lastNudgeAt = 0;
   #primeDone = false;
-  #primeTimer: TimerHandle | null = null;
-  #primeMaxWaitTimer: TimerHandle | null = null;
-  #delegateTimers = new Map<string, TimerHandle>();
-  #miscTimers = new Set<TimerHandle>();
+  /** send_on_spawn: armed for the max wait at start, re-armed for the delay at the first output. */
+  readonly #primeTimer: TimerSlot;
+  #delegateTimers = new Map<string, { cancel(): void }>();
   #pickerInProgress: Control | null = null;
   #dismissAttempts = 0;
   #lastDismissSnapshot: string | null = null;
   #warnedModalStates = new Set<string>();
   #tempFiles: Array<{ path: string; remove(): void }> = [];
   #specWatcher: fs.FSWatcher | null = null;
-  #reloadTimer: TimerHandle | null = null;
+  readonly #reloadTimer: TimerSlot;
 
   /** @throws DriverConfigError `SPEC_SOURCE_REQUIRED` when `hotReload` is on without a `specSource`. */
   constructor(opts: FsmDriverOptions) {
@@ -240,6 +242,13 @@ export class FsmDriver {
     this.#spec = opts.spec;
     this.#scheduler = opts.scheduler ?? new RealScheduler();
     this.#transport = opts.transport;
+    this.#timers = new TimerStore(this.#scheduler);
+    this.#evalTimer = this.#timers.slot(this.#onEvalTimer);
+    this.#wakeTimer = this.#timers.slot(() => this.#reevaluate(this.#wakeIsChain ? 'chain' : 'timer'));
+    this.#stallTimer = this.#timers.slot(() => this.#onStallTick());
+    this.#nudgeTimer = this.#timers.slot(() => this.#onNudgeTick(this.#nudgeOptions()));
+    this.#primeTimer = this.#timers.slot(() => this.#writeSpawnPrime());
+    this.#reloadTimer = this.#timers.slot(() => this.reloadSpec());
     this.#listeners = new ListenerSet<DashboardEvent>('driver event', opts.onListenerError ?? warnListenerError);
     this.#platform = opts.platform ?? process.platform;
     this.#screen = new TerminalScreen({ cols: opts.cols ?? 80, rows: opts.rows ?? 32, scrollback: opts.scrollback ?? 2000 });
@@ -336,19 +345,11 @@ export class FsmDriver {
   #stop(): void {
     if (this.#stopped) return;
     this.#stopped = true;
-    for (const t of [this.#evalTimer, this.#wakeTimer, this.#stallTimer, this.#nudgeTimer, this.#primeTimer, this.#primeMaxWaitTimer]) {
-      this.#scheduler.clearTimeout(t);
-    }
-    this.#evalTimer = this.#wakeTimer = this.#stallTimer = this.#nudgeTimer = this.#primeTimer = this.#primeMaxWaitTimer = null;
-    for (const t of this.#delegateTimers.values()) this.#scheduler.clearTimeout(t);
+    this.#timers.dispose();
     this.#delegateTimers.clear();
-    for (const t of this.#miscTimers) this.#scheduler.clearTimeout(t);
-    this.#miscTimers.clear();
     this.#sender.dispose();
     this.#specWatcher?.close();
     this.#specWatcher = null;
-    this.#scheduler.clearTimeout(this.#reloadTimer);
-    this.#reloadTimer = null;
     for (const d of this.#disposables.splice(0)) d.dispose();
     for (const f of this.#tempFiles.splice(0)) f.remove();
     this.#screen.dispose();
@@ -384,36 +385,34 @@ export class FsmDriver {
 
   #scheduleOutputEvaluation(now: number, silenceMs: number): void {
     let dueAt: number;
-    const leading = silenceMs >= QUIET_MS && this.#evalTimer === null;
+    const leading = silenceMs >= QUIET_MS && !this.#evalTimer.isArmed();
     if (leading) {
       dueAt = now + EVAL_SETTLE_MS;
     } else {
       // A pending leading-edge evaluation will see this chunk too.
-      if (this.#evalTimer !== null && this.#evalIsLeading) return;
+      if (this.#evalTimer.isArmed() && this.#evalIsLeading) return;
       const interval = this.#opts.evalIntervalMs ?? DEFAULT_EVAL_INTERVAL_MS;
       dueAt = Math.min(now + QUIET_MS, Math.max(this.#lastEvalAt + interval, now + EVAL_SETTLE_MS));
       // Inside a stream the due time only moves later: keep the armed timer and let it re-arm
       // itself for the rest when it fires (one timer per stream, not one per chunk).
-      if (this.#evalTimer !== null && dueAt >= this.#evalDueAt) {
+      if (this.#evalTimer.isArmed() && dueAt >= this.#evalDueAt) {
         this.#evalDueAt = dueAt;
         return;
       }
     }
-    this.#scheduler.clearTimeout(this.#evalTimer);
     this.#evalIsLeading = leading;
     this.#armEvalTimer(now, dueAt);
   }
 
   #armEvalTimer(now: number, dueAt: number): void {
     this.#evalDueAt = dueAt;
-    this.#evalTimer = this.#scheduler.setTimeout(this.#onEvalTimer, dueAt - now);
+    this.#evalTimer.arm(dueAt - now);
   }
 
   /** The evaluation timer's callback (one function for every arm: it is re-armed per stream). */
   readonly #onEvalTimer = (): void => {
     const t = this.#scheduler.now();
     if (t < this.#evalDueAt) { this.#armEvalTimer(t, this.#evalDueAt); return; }
-    this.#evalTimer = null;
     this.#reevaluate('output');
   };
 
@@ -704,13 +703,12 @@ export class FsmDriver {
     for (const d of this.#spec.delegate ?? []) {
       const armed = this.#delegateTimers.get(d.id);
       if (d.when_state === stateId && armed === undefined) {
-        const t = this.#scheduler.setTimeout(() => {
+        this.#delegateTimers.set(d.id, this.#timers.later(d.after_duration_ms ?? 0, () => {
           this.#delegateTimers.delete(d.id);
           this.#fireDelegate(d);
-        }, d.after_duration_ms ?? 0);
-        this.#delegateTimers.set(d.id, t);
+        }));
       } else if (d.when_state !== stateId && armed !== undefined) {
-        this.#scheduler.clearTimeout(armed);
+        armed.cancel();
         this.#delegateTimers.delete(d.id);
       }
     }
@@ -733,14 +731,9 @@ export class FsmDriver {
     const dueAt = this.#scheduler.now() + delayMs;
     // Most evaluations ask for the wake that is already armed (a hold or a countdown that did not
     // move): keep that timer rather than cancel it and arm an equal one.
-    if (this.#wakeTimer !== null && this.#wakeDueAt === dueAt && this.#wakeIsChain === chain) return;
-    this.#scheduler.clearTimeout(this.#wakeTimer);
-    this.#wakeDueAt = dueAt;
+    if (this.#wakeTimer.isArmed() && this.#wakeTimer.dueAt() === dueAt && this.#wakeIsChain === chain) return;
     this.#wakeIsChain = chain;
-    this.#wakeTimer = this.#scheduler.setTimeout(() => {
-      this.#wakeTimer = null;
-      this.#reevaluate(chain ? 'chain' : 'timer');
-    }, delayMs);
+    this.#wakeTimer.arm(delayMs);
   }
 
   /**
@@ -751,8 +744,7 @@ export class FsmDriver {
     let soonest = soonestMs;
     if (this.#status() === 'approval') soonest = Math.min(soonest, APPROVAL_REFRESH_MS);
     if (!Number.isFinite(soonest)) {
-      this.#scheduler.clearTimeout(this.#wakeTimer);
-      this.#wakeTimer = null;
+      this.#wakeTimer.cancel();
       return;
     }
     this.#armWake(Math.max(soonest + WAKE_SLACK_MS, WAKE_FLOOR_MS));
@@ -763,21 +755,12 @@ export class FsmDriver {
     const seqs = (this.#spec.send_on_spawn ?? []).filter((s) => typeof s === 'string' && s.length > 0);
     if (seqs.length === 0) { this.#primeDone = true; return; }
     const maxWait = this.#spec.send_on_spawn_max_wait_ms ?? DEFAULT_SEND_ON_SPAWN_MAX_WAIT_MS;
-    this.#primeMaxWaitTimer = this.#scheduler.setTimeout(() => {
-      this.#primeMaxWaitTimer = null;
-      this.#writeSpawnPrime();
-    }, Math.max(0, maxWait));
+    this.#primeTimer.arm(Math.max(0, maxWait));
   }
 
   #onFirstOutput(): void {
     if (this.#primeDone) return;
-    this.#scheduler.clearTimeout(this.#primeMaxWaitTimer);
-    this.#primeMaxWaitTimer = null;
-    const delay = Math.max(0, this.#spec.send_on_spawn_delay_ms ?? DEFAULT_SEND_ON_SPAWN_DELAY_MS);
-    this.#primeTimer = this.#scheduler.setTimeout(() => {
-      this.#primeTimer = null;
-      this.#writeSpawnPrime();
-    }, delay);
+    this.#primeTimer.arm(Math.max(0, this.#spec.send_on_spawn_delay_ms ?? DEFAULT_SEND_ON_SPAWN_DELAY_MS));
   }
 
   #writeSpawnPrime(): void {
@@ -803,15 +786,11 @@ export class FsmDriver {
 
   /** Stall watchdog (§10.4): re-prime a focus-gated TUI whose screen froze mid-turn. */
   #scheduleStallWatchdog(now: number): void {
-    this.#scheduler.clearTimeout(this.#stallTimer);
-    this.#stallTimer = null;
+    this.#stallTimer.cancel();
     if (!this.#stallRecoveryEnabled() || this.#status() !== 'generating') return;
     const windowMs = this.#spec.refocus_when_stalled_ms!;
     const since = Math.max(this.#stallReference(), this.#lastRefocusAt);
-    this.#stallTimer = this.#scheduler.setTimeout(() => {
-      this.#stallTimer = null;
-      this.#onStallTick();
-    }, Math.max(windowMs - (now - since) + WAKE_SLACK_MS, WAKE_FLOOR_MS));
+    this.#stallTimer.arm(Math.max(windowMs - (now - since) + WAKE_SLACK_MS, WAKE_FLOOR_MS));
   }
 
   #onStallTick(): void {
@@ -844,19 +823,15 @@ export class FsmDriver {
 
   /** Redraw nudge (§10.5): a SIGWINCH wiggle recovers a garbled frame after long silence. Never writes stdin. */
   #scheduleRedrawNudge(now: number): void {
-    if (this.#nudgeTimer !== null) {
+    if (this.#nudgeTimer.isArmed()) {
       if (this.#status() === 'generating') return; // one pending nudge at a time
-      this.#scheduler.clearTimeout(this.#nudgeTimer);
-      this.#nudgeTimer = null;
+      this.#nudgeTimer.cancel();
     }
     if (this.#status() !== 'generating') { this.#nudgeCount = 0; return; }
     const o = this.#nudgeOptions();
     if (o.silentMs <= 0 || this.#nudgeCount >= o.max) return;
     const since = Math.max(this.#lastOutputAt, this.#stateEnteredAt, this.#lastNudgeAt);
-    this.#nudgeTimer = this.#scheduler.setTimeout(() => {
-      this.#nudgeTimer = null;
-      this.#onNudgeTick(o);
-    }, Math.max(since + o.silentMs - now, WAKE_FLOOR_MS));
+    this.#nudgeTimer.arm(Math.max(since + o.silentMs - now, WAKE_FLOOR_MS));
   }
 
   #onNudgeTick(o: RedrawNudgeOptions): void {
@@ -876,11 +851,7 @@ export class FsmDriver {
   }
 
   #later(ms: number, fn: () => void): void {
-    const h = this.#scheduler.setTimeout(() => {
-      this.#miscTimers.delete(h);
-      if (!this.#stopped) fn();
-    }, ms);
-    this.#miscTimers.add(h);
+    this.#timers.later(ms, fn);
   }
 
   /** startup_dismiss (§7.4): answer a boot-time prompt a bounded number of times. */
@@ -912,8 +883,7 @@ export class FsmDriver {
       this.#specWatcher = fs.watch(dir, (_event, filename) => {
         if (filename && filename.toString() !== base) return;
         // Editors write in several steps; reload once they are done.
-        this.#scheduler.clearTimeout(this.#reloadTimer);
-        this.#reloadTimer = this.#scheduler.setTimeout(() => { this.#reloadTimer = null; this.reloadSpec(); }, HOT_RELOAD_DEBOUNCE_MS);
+        this.#reloadTimer.arm(HOT_RELOAD_DEBOUNCE_MS);
       });
       this.#specWatcher.on('error', () => { /* the directory went away; keep the running spec */ });
     } catch (err) {
