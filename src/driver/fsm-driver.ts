@@ -28,7 +28,10 @@ import type {
 } from './events.js';
 import { MessageSender, resolveWin32SubmitMode, type Win32SubmitMode } from './message-sender.js';
 import { RealScheduler } from './schedulers.js';
-import { TimerStore, type TimerSlot } from './timer-store.js';
+import { TimerStore, WAKE_FLOOR_MS, WAKE_SLACK_MS, type TimerSlot } from './timer-store.js';
+import { resolveRedrawNudgeOptions, Watchdogs, type RedrawNudgeOptions } from './watchdogs.js';
+
+export type { RedrawNudgeOptions } from './watchdogs.js';
 import { SignalRuleSet } from './signal-rules.js';
 import { splitTrailingEnter } from './submit-timing.js';
 import { decodeImageBlob } from './image-attachment.js';
@@ -55,28 +58,13 @@ const DEFAULT_EVAL_INTERVAL_MS = 250;
 const SCROLL_CHECKS_SKIPPED_AFTER_FAILURE = 8;
 /** While a modal is up, re-read it at least this often even on a silent screen (§13.16). */
 const APPROVAL_REFRESH_MS = 2000;
-const WAKE_SLACK_MS = 30;
-const WAKE_FLOOR_MS = 50;
 /** A transition re-evaluates at once so chains settle; this many in a row without output stop that. */
 const MAX_CHAINED_TRANSITIONS = 16;
 const HISTORY_LIMIT = 50;
 const SNAPSHOT_LIMIT = 20;
-const DEFAULT_SEND_ON_SPAWN_DELAY_MS = 250;
-const DEFAULT_SEND_ON_SPAWN_MAX_WAIT_MS = 2000;
-const DEFAULT_STARTUP_DISMISS_ATTEMPTS = 3;
-const DEFAULT_STARTUP_DISMISS_WINDOW_MS = 20_000;
 const WIN32_MODAL_CONFIRM_GAP_MS = 350;
 const WIN32_MODAL_CONFIRM_MAX_WRITES = 14;
 const HOT_RELOAD_DEBOUNCE_MS = 50;
-
-export interface RedrawNudgeOptions {
-  /** Silence while generating before a SIGWINCH wiggle; 0 disables. Default 45 000. */
-  silentMs: number;
-  /** Wiggles per generating episode. Default 4. */
-  max: number;
-  holdMs: number;
-  settleMs: number;
-}
 
 /** What loading the spec file again gave: the checked spec, or why it cannot run. */
 export type SpecReloadResult =
@@ -204,7 +192,6 @@ export class FsmDriver {
   #started = false;
   #exited = false;
   #stopped = false;
-  #startedAt = 0;
   #lastOutputAt = -Infinity;
   #firstOutputSeen = false;
 
@@ -216,18 +203,9 @@ export class FsmDriver {
   #evalDueAt = 0;
   readonly #wakeTimer: TimerSlot;
   #wakeIsChain = false;
-  readonly #stallTimer: TimerSlot;
-  #lastRefocusAt = 0;
-  readonly #nudgeTimer: TimerSlot;
-  #nudgeCount = 0;
-  #lastNudgeAt = 0;
-  #primeDone = false;
-  /** send_on_spawn: armed for the max wait at start, re-armed for the delay at the first output. */
-  readonly #primeTimer: TimerSlot;
+  readonly #watchdogs: Watchdogs;
   #delegateTimers = new Map<string, { cancel(): void }>();
   #pickerInProgress: Control | null = null;
-  #dismissAttempts = 0;
-  #lastDismissSnapshot: string | null = null;
   #warnedModalStates = new Set<string>();
   #tempFiles: Array<{ path: string; remove(): void }> = [];
   #specWatcher: fs.FSWatcher | null = null;
@@ -245,9 +223,6 @@ export class FsmDriver {
     this.#timers = new TimerStore(this.#scheduler);
     this.#evalTimer = this.#timers.slot(this.#onEvalTimer);
     this.#wakeTimer = this.#timers.slot(() => this.#reevaluate(this.#wakeIsChain ? 'chain' : 'timer'));
-    this.#stallTimer = this.#timers.slot(() => this.#onStallTick());
-    this.#nudgeTimer = this.#timers.slot(() => this.#onNudgeTick(this.#nudgeOptions()));
-    this.#primeTimer = this.#timers.slot(() => this.#writeSpawnPrime());
     this.#reloadTimer = this.#timers.slot(() => this.reloadSpec());
     this.#listeners = new ListenerSet<DashboardEvent>('driver event', opts.onListenerError ?? warnListenerError);
     this.#platform = opts.platform ?? process.platform;
@@ -263,13 +238,27 @@ export class FsmDriver {
       status: () => this.#status(),
       // A focus-gated TUI drops input until its send_on_spawn focus-in arrives; the prime goes
       // out 250 ms after the first output, usually after the prompt is up, so hold sends until then.
-      isReady: () => this.#readySeen && this.#primeDone,
+      isReady: () => this.#readySeen && this.#watchdogs.isPrimeDone(),
       viewportText: () => this.#screen.viewportText(),
       scrollbackText: () => this.#screen.scrollbackText(),
       lastOutputAt: () => this.#lastOutputAt,
       report: (status, length, reason) => this.#emit({ kind: 'send_status', status, length, ...(reason ? { reason } : {}) }),
       log: (level, message) => this.#emit({ kind: 'log', level, message }),
     });
+    this.#watchdogs = new Watchdogs({
+      spec: () => this.#spec,
+      status: () => this.#status(),
+      now: () => this.#scheduler.now(),
+      write: (data) => this.#write(data),
+      log: (message) => this.#emit({ kind: 'log', level: 'info', message }),
+      resizePty: (cols, rows) => this.#resizePty(cols, rows),
+      screenSize: () => ({ cols: this.#screen.cols, rows: this.#screen.rows }),
+      screenChangedAt: () => this.#regionLastChangedAt.get(-1) ?? this.#stateEnteredAt,
+      stateEnteredAt: () => this.#stateEnteredAt,
+      lastOutputAt: () => this.#lastOutputAt,
+      reevaluate: () => this.#reevaluate('timer'),
+      onPrimeWritten: () => { if (!this.#stopped) this.#sender.afterEvaluation(); },
+    }, this.#timers, resolveRedrawNudgeOptions(opts.redrawNudge, process.env));
   }
 
   // ── Lifecycle ──────────────────────────────────────────────────────────
@@ -285,7 +274,6 @@ export class FsmDriver {
     if (this.#started) return;
     this.#started = true;
     const now = this.#scheduler.now();
-    this.#startedAt = now;
     this.#stateId = initialState(this.#spec).id;
     this.#stateEnteredAt = now;
     this.#prevStateAt = now;
@@ -302,7 +290,7 @@ export class FsmDriver {
     this.#disposables.push(this.#transport.onExit((info) => this.#onExit(info.exitCode, info.signal)));
     // Answer the child's terminal queries (cursor position, device attributes): some CLIs wait for them.
     this.#disposables.push(this.#screen.onResponse((data) => this.#write(data)));
-    this.#armSpawnPrime();
+    this.#watchdogs.start(now);
     try {
       this.#transport.spawn({ file: plan.file, args: plan.args, cwd: plan.cwd, env: plan.env, cols: this.#screen.cols, rows: this.#screen.rows });
     } catch (err) {
@@ -378,7 +366,7 @@ export class FsmDriver {
     this.#screen.write(chunk);
     if (!this.#firstOutputSeen) {
       this.#firstOutputSeen = true;
-      this.#onFirstOutput();
+      this.#watchdogs.onFirstOutput();
     }
     this.#scheduleOutputEvaluation(now, silenceMs);
   }
@@ -415,6 +403,15 @@ export class FsmDriver {
     if (t < this.#evalDueAt) { this.#armEvalTimer(t, this.#evalDueAt); return; }
     this.#reevaluate('output');
   };
+
+  /** The PTY alone (the redraw nudge): a size it refuses is a warning, never an exception in a timer. */
+  #resizePty(cols: number, rows: number): void {
+    try {
+      this.#transport.resize(cols, rows);
+    } catch (err) {
+      this.#emit({ kind: 'log', level: 'warn', message: `redraw nudge: resize to ${cols}x${rows} failed: ${err instanceof Error ? err.message : String(err)}` });
+    }
+  }
 
   #write(data: string): void {
     if (this.#stopped || data.length === 0) return;
@@ -454,7 +451,7 @@ export class FsmDriver {
     this.#evalCount += 1;
     this.#lastEvalAt = now;
 
-    if (this.#spec.startup_dismiss) this.#maybeDismissStartup(viewportText(), now);
+    if (this.#spec.startup_dismiss) this.#watchdogs.maybeDismissStartup(viewportText(), now);
 
     let joinedFrame: string | undefined;
     const frameText = (): string => (joinedFrame ??= frame.lines.join('\n'));
@@ -510,8 +507,7 @@ export class FsmDriver {
     } else {
       this.#scheduleWake(soonestMs);
     }
-    this.#scheduleStallWatchdog(now);
-    this.#scheduleRedrawNudge(now);
+    this.#watchdogs.afterDecision(now);
   }
 
   /**
@@ -594,9 +590,7 @@ export class FsmDriver {
     if (this.#history.length > HISTORY_LIMIT) this.#history.shift();
     this.#snapshots.push({ stateFrom: from, stateTo: fired.to, at: now, firedTo: fired.to, firedLabel: fired.label, reason: matchedRules, transitions: ev.transitions });
     if (this.#snapshots.length > SNAPSHOT_LIMIT) this.#snapshots.shift();
-    if (from !== fired.to) {
-      this.#nudgeCount = 0;
-    }
+    if (from !== fired.to) this.#watchdogs.onStateChanged();
   }
 
   #markReady(): void {
@@ -750,130 +744,6 @@ export class FsmDriver {
     this.#armWake(Math.max(soonest + WAKE_SLACK_MS, WAKE_FLOOR_MS));
   }
 
-  /** send_on_spawn: after the first output (+ delay), or after max-wait with no output (§10.3). */
-  #armSpawnPrime(): void {
-    const seqs = (this.#spec.send_on_spawn ?? []).filter((s) => typeof s === 'string' && s.length > 0);
-    if (seqs.length === 0) { this.#primeDone = true; return; }
-    const maxWait = this.#spec.send_on_spawn_max_wait_ms ?? DEFAULT_SEND_ON_SPAWN_MAX_WAIT_MS;
-    this.#primeTimer.arm(Math.max(0, maxWait));
-  }
-
-  #onFirstOutput(): void {
-    if (this.#primeDone) return;
-    this.#primeTimer.arm(Math.max(0, this.#spec.send_on_spawn_delay_ms ?? DEFAULT_SEND_ON_SPAWN_DELAY_MS));
-  }
-
-  #writeSpawnPrime(): void {
-    if (this.#primeDone) return;
-    this.#primeDone = true;
-    this.#writePrimeSequences();
-    // Sends queued behind the prime drain now: a focus-in repaints nothing, so no evaluation follows.
-    if (!this.#stopped) this.#sender.afterEvaluation();
-  }
-
-  #writePrimeSequences(): void {
-    for (const seq of this.#spec.send_on_spawn ?? []) if (typeof seq === 'string' && seq.length > 0) this.#write(seq);
-  }
-
-  #stallRecoveryEnabled(): boolean {
-    const w = this.#spec.refocus_when_stalled_ms;
-    return typeof w === 'number' && w > 0 && (this.#spec.send_on_spawn ?? []).some((s) => s.length > 0);
-  }
-
-  #stallReference(): number {
-    return this.#regionLastChangedAt.get(-1) ?? this.#stateEnteredAt;
-  }
-
-  /** Stall watchdog (§10.4): re-prime a focus-gated TUI whose screen froze mid-turn. */
-  #scheduleStallWatchdog(now: number): void {
-    this.#stallTimer.cancel();
-    if (!this.#stallRecoveryEnabled() || this.#status() !== 'generating') return;
-    const windowMs = this.#spec.refocus_when_stalled_ms!;
-    const since = Math.max(this.#stallReference(), this.#lastRefocusAt);
-    this.#stallTimer.arm(Math.max(windowMs - (now - since) + WAKE_SLACK_MS, WAKE_FLOOR_MS));
-  }
-
-  #onStallTick(): void {
-    if (this.#stopped || !this.#stallRecoveryEnabled() || this.#status() !== 'generating') return;
-    const now = this.#scheduler.now();
-    const windowMs = this.#spec.refocus_when_stalled_ms!;
-    if (now - this.#stallReference() >= windowMs && now - this.#lastRefocusAt >= windowMs) {
-      this.#lastRefocusAt = now;
-      this.#emit({ kind: 'log', level: 'info', message: `stall watchdog: screen frozen for ${now - this.#stallReference()} ms while generating; re-sending send_on_spawn` });
-      this.#writePrimeSequences();
-    }
-    this.#scheduleStallWatchdog(now);
-  }
-
-  #nudgeOptionsCache: RedrawNudgeOptions | null = null;
-
-  #nudgeOptions(): RedrawNudgeOptions {
-    if (this.#nudgeOptionsCache) return this.#nudgeOptionsCache;
-    const env = process.env;
-    const num = (v: string | undefined, d: number) => (v !== undefined && v !== '' && Number.isFinite(Number(v)) ? Number(v) : d);
-    const o = this.#opts.redrawNudge ?? {};
-    this.#nudgeOptionsCache = {
-      silentMs: o.silentMs ?? num(env.SPECTERM_REDRAW_NUDGE_SILENT_MS, 45_000),
-      max: o.max ?? num(env.SPECTERM_REDRAW_NUDGE_MAX, 4),
-      holdMs: o.holdMs ?? num(env.SPECTERM_REDRAW_NUDGE_HOLD_MS, 750),
-      settleMs: o.settleMs ?? num(env.SPECTERM_REDRAW_NUDGE_SETTLE_MS, 1000),
-    };
-    return this.#nudgeOptionsCache;
-  }
-
-  /** Redraw nudge (§10.5): a SIGWINCH wiggle recovers a garbled frame after long silence. Never writes stdin. */
-  #scheduleRedrawNudge(now: number): void {
-    if (this.#nudgeTimer.isArmed()) {
-      if (this.#status() === 'generating') return; // one pending nudge at a time
-      this.#nudgeTimer.cancel();
-    }
-    if (this.#status() !== 'generating') { this.#nudgeCount = 0; return; }
-    const o = this.#nudgeOptions();
-    if (o.silentMs <= 0 || this.#nudgeCount >= o.max) return;
-    const since = Math.max(this.#lastOutputAt, this.#stateEnteredAt, this.#lastNudgeAt);
-    this.#nudgeTimer.arm(Math.max(since + o.silentMs - now, WAKE_FLOOR_MS));
-  }
-
-  #onNudgeTick(o: RedrawNudgeOptions): void {
-    if (this.#stopped || this.#status() !== 'generating') return;
-    const now = this.#scheduler.now();
-    const since = Math.max(this.#lastOutputAt, this.#stateEnteredAt, this.#lastNudgeAt);
-    if (now - since < o.silentMs) { this.#scheduleRedrawNudge(now); return; }
-    this.#nudgeCount += 1;
-    this.#lastNudgeAt = now;
-    const { cols, rows } = this.#screen;
-    this.#emit({ kind: 'log', level: 'info', message: `redraw nudge ${this.#nudgeCount}/${o.max}: no output for ${now - since} ms while generating` });
-    this.#transport.resize(cols + 1, rows);
-    this.#later(o.holdMs, () => {
-      this.#transport.resize(cols, rows);
-      this.#later(o.settleMs, () => this.#reevaluate('timer'));
-    });
-  }
-
-  #later(ms: number, fn: () => void): void {
-    this.#timers.later(ms, fn);
-  }
-
-  /** startup_dismiss (§7.4): answer a boot-time prompt a bounded number of times. */
-  #maybeDismissStartup(viewportText: string, now: number): void {
-    const sd = this.#spec.startup_dismiss;
-    if (!sd || viewportText.trim() === '') return;
-    if (now - this.#startedAt > (sd.window_ms ?? DEFAULT_STARTUP_DISMISS_WINDOW_MS)) return;
-    if (this.#dismissAttempts >= (sd.max_attempts ?? DEFAULT_STARTUP_DISMISS_ATTEMPTS)) return;
-    if (viewportText === this.#lastDismissSnapshot) return;
-    for (const p of sd.patterns) {
-      const re = compileRegex(p.regex, p.flags ?? '');
-      if (!re) continue;
-      re.lastIndex = 0;
-      if (!re.test(viewportText)) continue;
-      this.#dismissAttempts += 1;
-      this.#lastDismissSnapshot = viewportText;
-      this.#emit({ kind: 'log', level: 'info', message: `startup_dismiss: /${p.regex}/ matched; sending its key (attempt ${this.#dismissAttempts})` });
-      this.#write(sd.key);
-      return;
-    }
-  }
-
   // ── Hot reload ────────────────────────────────────────────────────────
 
   #armSpecWatcher(specPath: string): void {
@@ -980,7 +850,7 @@ export class FsmDriver {
         const split = splitTrailingEnter(a.trigger_keys);
         if (split) {
           this.#write(split[0]);
-          this.#later(200, () => this.#write(split[1]));
+          this.#timers.later(200, () => this.#write(split[1]));
         } else {
           this.#write(a.trigger_keys);
         }
@@ -1047,7 +917,7 @@ export class FsmDriver {
       if (writes >= WIN32_MODAL_CONFIRM_MAX_WRITES) return;
       this.#write(tail);
       writes += 1;
-      this.#later(WIN32_MODAL_CONFIRM_GAP_MS, tick);
+      this.#timers.later(WIN32_MODAL_CONFIRM_GAP_MS, tick);
     };
     tick();
   }

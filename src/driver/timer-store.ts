@@ -8,6 +8,11 @@
 import type { Scheduler, TimerHandle } from '../core/clock.js';
 import type { Disposable } from '../terminal/transport.js';
 
+/** A wake for a due time fires this much after it, so the condition is surely true by then. */
+export const WAKE_SLACK_MS = 30;
+/** No wake is armed closer than this: a timer loop never spins. */
+export const WAKE_FLOOR_MS = 50;
+
 /**
  * One re-armable timer with a fixed callback. The callback is bound once, when the slot is made:
  * arming on the per-frame path allocates no closure (see CONTRIBUTING, "closures on the
