@@ -8,9 +8,7 @@
  * handlers. Every timer goes through the injected scheduler, so the same driver runs in
  * real time on a live PTY and in virtual time on a recording.
  */
-import * as fs from 'node:fs';
 import * as os from 'node:os';
-import * as path from 'node:path';
 import type { Scheduler } from '../core/clock.js';
 import type { CliSpecV4, Control, DelegateTrigger, FsmState, StateStatus } from '../core/spec/types.js';
 import { initialState, modalKindForState, stateById, statusForState } from '../core/spec/model.js';
@@ -39,6 +37,7 @@ import { isSpawnPlanError, planSpawn, type SpawnPlan } from './spawn-plan.js';
 import { applyPreLaunchTrust } from './pre-launch-trust.js';
 import { writePrivateTempFile } from './private-temp.js';
 import { validateCommand } from './command-validation.js';
+import { watchSpecFile } from './spec-watcher.js';
 
 /**
  * Evaluation cadence. Output is parsed into the screen at once; evaluation is scheduled:
@@ -64,7 +63,6 @@ const HISTORY_LIMIT = 50;
 const SNAPSHOT_LIMIT = 20;
 const WIN32_MODAL_CONFIRM_GAP_MS = 350;
 const WIN32_MODAL_CONFIRM_MAX_WRITES = 14;
-const HOT_RELOAD_DEBOUNCE_MS = 50;
 
 /** What loading the spec file again gave: the checked spec, or why it cannot run. */
 export type SpecReloadResult =
@@ -208,8 +206,6 @@ export class FsmDriver {
   #pickerInProgress: Control | null = null;
   #warnedModalStates = new Set<string>();
   #tempFiles: Array<{ path: string; remove(): void }> = [];
-  #specWatcher: fs.FSWatcher | null = null;
-  readonly #reloadTimer: TimerSlot;
 
   /** @throws DriverConfigError `SPEC_SOURCE_REQUIRED` when `hotReload` is on without a `specSource`. */
   constructor(opts: FsmDriverOptions) {
@@ -223,7 +219,6 @@ export class FsmDriver {
     this.#timers = new TimerStore(this.#scheduler);
     this.#evalTimer = this.#timers.slot(this.#onEvalTimer);
     this.#wakeTimer = this.#timers.slot(() => this.#reevaluate(this.#wakeIsChain ? 'chain' : 'timer'));
-    this.#reloadTimer = this.#timers.slot(() => this.reloadSpec());
     this.#listeners = new ListenerSet<DashboardEvent>('driver event', opts.onListenerError ?? warnListenerError);
     this.#platform = opts.platform ?? process.platform;
     this.#screen = new TerminalScreen({ cols: opts.cols ?? 80, rows: opts.rows ?? 32, scrollback: opts.scrollback ?? 2000 });
@@ -299,7 +294,11 @@ export class FsmDriver {
       this.#stop();
       return;
     }
-    if (this.#opts.hotReload && this.#opts.specSource) this.#armSpecWatcher(this.#opts.specSource.path);
+    if (this.#opts.hotReload && this.#opts.specSource) {
+      const watch = watchSpecFile(this.#opts.specSource.path, this.#timers, () => this.reloadSpec());
+      if ('error' in watch) this.#emit({ kind: 'log', level: 'warn', message: watch.error });
+      else this.#disposables.push(watch);
+    }
     this.#reevaluate('init');
   }
 
@@ -336,8 +335,6 @@ export class FsmDriver {
     this.#timers.dispose();
     this.#delegateTimers.clear();
     this.#sender.dispose();
-    this.#specWatcher?.close();
-    this.#specWatcher = null;
     for (const d of this.#disposables.splice(0)) d.dispose();
     for (const f of this.#tempFiles.splice(0)) f.remove();
     this.#screen.dispose();
@@ -745,21 +742,6 @@ export class FsmDriver {
   }
 
   // ── Hot reload ────────────────────────────────────────────────────────
-
-  #armSpecWatcher(specPath: string): void {
-    const dir = path.dirname(specPath);
-    const base = path.basename(specPath);
-    try {
-      this.#specWatcher = fs.watch(dir, (_event, filename) => {
-        if (filename && filename.toString() !== base) return;
-        // Editors write in several steps; reload once they are done.
-        this.#reloadTimer.arm(HOT_RELOAD_DEBOUNCE_MS);
-      });
-      this.#specWatcher.on('error', () => { /* the directory went away; keep the running spec */ });
-    } catch (err) {
-      this.#emit({ kind: 'log', level: 'warn', message: `hot reload disabled: cannot watch ${dir}: ${err instanceof Error ? err.message : String(err)}` });
-    }
-  }
 
   /**
    * Loads the spec again through `specSource` (false without one). An invalid or half-written
