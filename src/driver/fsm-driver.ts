@@ -10,12 +10,12 @@
  */
 import * as os from 'node:os';
 import type { Scheduler } from '../core/clock.js';
-import type { CliSpecV4, Control, DelegateTrigger, FsmState, StateStatus } from '../core/spec/types.js';
+import type { CliSpecV4, DelegateTrigger, FsmState, StateStatus } from '../core/spec/types.js';
 import { initialState, modalKindForState, stateById, statusForState } from '../core/spec/model.js';
 import type { CondResult, EvalExtras, FsmClock, FsmEvaluation, ModalSnapshot, RegexMemo, ResolvedSection, TransitionEval } from '../core/eval/types.js';
 import {
-  collectStableRegions, compileRegex, decideFsmLines, deriveModal, evaluateFsmLines, soonestFlipMs, extractTitle, FrameReads, rebindSections, regionChanged, resolveSections, RowCache,
-  sameJoinedLines, sectionText, type FsmFrameArgs, type StaleLeaves,
+  collectStableRegions, decideFsmLines, deriveModal, evaluateFsmLines, soonestFlipMs, extractTitle, FrameReads, rebindSections, regionChanged, resolveSections, RowCache,
+  sameJoinedLines, type FsmFrameArgs, type StaleLeaves,
 } from '../core/eval/index.js';
 import type { GuardFrame } from '../core/screen/guard-frame.js';
 import type { PtyTransport, Disposable } from '../terminal/transport.js';
@@ -28,16 +28,14 @@ import { MessageSender, resolveWin32SubmitMode, type Win32SubmitMode } from './m
 import { RealScheduler } from './schedulers.js';
 import { TimerStore, WAKE_FLOOR_MS, WAKE_SLACK_MS, type TimerSlot } from './timer-store.js';
 import { resolveRedrawNudgeOptions, Watchdogs, type RedrawNudgeOptions } from './watchdogs.js';
-
-export type { RedrawNudgeOptions } from './watchdogs.js';
 import { SignalRuleSet } from './signal-rules.js';
-import { splitTrailingEnter } from './submit-timing.js';
-import { decodeImageBlob } from './image-attachment.js';
 import { isSpawnPlanError, planSpawn, type SpawnPlan } from './spawn-plan.js';
 import { applyPreLaunchTrust } from './pre-launch-trust.js';
-import { writePrivateTempFile } from './private-temp.js';
 import { validateCommand } from './command-validation.js';
 import { watchSpecFile } from './spec-watcher.js';
+import { ScreenCommands, type LatchedModal } from './screen-commands.js';
+
+export type { RedrawNudgeOptions } from './watchdogs.js';
 
 /**
  * Evaluation cadence. Output is parsed into the screen at once; evaluation is scheduled:
@@ -61,8 +59,6 @@ const APPROVAL_REFRESH_MS = 2000;
 const MAX_CHAINED_TRANSITIONS = 16;
 const HISTORY_LIMIT = 50;
 const SNAPSHOT_LIMIT = 20;
-const WIN32_MODAL_CONFIRM_GAP_MS = 350;
-const WIN32_MODAL_CONFIRM_MAX_WRITES = 14;
 
 /** What loading the spec file again gave: the checked spec, or why it cannot run. */
 export type SpecReloadResult =
@@ -129,10 +125,6 @@ export interface FsmDriverOptions {
    * subscribers still get the event. Default: a process warning (`SPECTERM_LISTENER_ERROR`).
    */
   onListenerError?: ListenerErrorSink;
-}
-
-interface LatchedModal extends ModalSnapshot {
-  stateId: string;
 }
 
 interface CurrentView {
@@ -202,10 +194,9 @@ export class FsmDriver {
   readonly #wakeTimer: TimerSlot;
   #wakeIsChain = false;
   readonly #watchdogs: Watchdogs;
+  readonly #commands: ScreenCommands;
   #delegateTimers = new Map<string, { cancel(): void }>();
-  #pickerInProgress: Control | null = null;
   #warnedModalStates = new Set<string>();
-  #tempFiles: Array<{ path: string; remove(): void }> = [];
 
   /** @throws DriverConfigError `SPEC_SOURCE_REQUIRED` when `hotReload` is on without a `specSource`. */
   constructor(opts: FsmDriverOptions) {
@@ -254,6 +245,14 @@ export class FsmDriver {
       reevaluate: () => this.#reevaluate('timer'),
       onPrimeWritten: () => { if (!this.#stopped) this.#sender.afterEvaluation(); },
     }, this.#timers, resolveRedrawNudgeOptions(opts.redrawNudge, process.env));
+    this.#commands = new ScreenCommands({
+      spec: () => this.#spec,
+      stateId: () => this.#stateId,
+      status: () => this.#status(),
+      modal: () => this.#current?.modal ?? null,
+      write: (data) => this.#write(data),
+      refuse: (command, code, reason) => this.#refuse(command, code, reason),
+    }, this.#timers, this.#platform);
   }
 
   // ── Lifecycle ──────────────────────────────────────────────────────────
@@ -336,7 +335,7 @@ export class FsmDriver {
     this.#delegateTimers.clear();
     this.#sender.dispose();
     for (const d of this.#disposables.splice(0)) d.dispose();
-    for (const f of this.#tempFiles.splice(0)) f.remove();
+    this.#commands.dispose();
     this.#screen.dispose();
   }
 
@@ -518,7 +517,7 @@ export class FsmDriver {
    */
   #redecide(frame: GuardFrame, title: string, now: number, viewportText: () => string, frameText: () => string, viewport: readonly string[]): boolean {
     const last = this.#lastReads;
-    if (!last || last.spec !== this.#spec || last.stateId !== this.#stateId || this.#pickerInProgress) return false;
+    if (!last || last.spec !== this.#spec || last.stateId !== this.#stateId || this.#commands.hasPickerInProgress()) return false;
     const { reads } = last;
     if (reads.usesPrevLines || (reads.usesTitle && title !== last.title)) return false;
     const before = last.frame;
@@ -614,7 +613,7 @@ export class FsmDriver {
       && prev.state.id === state.id && prev.state.title === title && prev.state.label === state.label) {
       // Nothing to report, and the view as it stands is still exact: no new objects per frame.
       this.#evaluateSignals(frame.viewport, viewportText);
-      if (this.#pickerInProgress) this.#advancePicker(viewportText());
+      if (this.#commands.hasPickerInProgress()) this.#commands.advancePicker(viewportText());
       return;
     }
     const next: CurrentView = { state: { id: state.id, label: state.label, title, status: statusForState(state) }, modal, controls };
@@ -622,7 +621,7 @@ export class FsmDriver {
       || !sameModal(prev.modal, next.modal) || !sameControls(prev.controls, next.controls);
     this.#current = next;
     this.#evaluateSignals(frame.viewport, viewportText);
-    if (this.#pickerInProgress) this.#advancePicker(viewportText());
+    if (this.#commands.hasPickerInProgress()) this.#commands.advancePicker(viewportText());
     if (!changed) return;
     this.#emit({ kind: 'state_changed', state: next.state, modal: toModalView(next.modal), controls: next.controls.map((c) => ({ ...c })) });
     this.#fireNotifications(state.id, title);
@@ -780,9 +779,9 @@ export class FsmDriver {
         return outcome === 'dropped' ? { ok: false, code: 'DUPLICATE_MESSAGE', reason: 'duplicate of a message still being processed' } : { ok: true };
       }
       case 'pty_write': this.#write(cmd.data); return { ok: true };
-      case 'click_control': return this.#clickControl(cmd.control_id, cmd.payload);
-      case 'click_modal_button': return this.#clickModalButton(cmd.index, cmd.label);
-      case 'attach_image': return this.#attachImage(cmd.blob, cmd.mime);
+      case 'click_control': return this.#commands.clickControl(cmd.control_id, cmd.payload);
+      case 'click_modal_button': return this.#commands.clickModalButton(cmd.index, cmd.label);
+      case 'attach_image': return this.#commands.attachImage(cmd.blob, cmd.mime);
       case 'resize': return this.resize(cmd.cols, cmd.rows);
       case 'cancel': this.#write('\x03'); return { ok: true };
     }
@@ -816,107 +815,6 @@ export class FsmDriver {
   #refuse(command: string, code: RefusalCode, reason: string): DispatchResult {
     this.#emit({ kind: 'command_refused', command, code, reason });
     return { ok: false, code, reason };
-  }
-
-  #clickControl(id: string, payload: unknown): DispatchResult {
-    const ctl = (this.#spec.control_bar ?? []).find((c) => c.id === id);
-    if (!ctl) return this.#refuse('click_control', 'UNKNOWN_CONTROL', `unknown control "${id}" (known: ${(this.#spec.control_bar ?? []).map((c) => c.id).join(', ') || 'none'})`);
-    if (ctl.visible_when_state && !ctl.visible_when_state.includes(this.#stateId)) {
-      return this.#refuse('click_control', 'CONTROL_UNAVAILABLE', `control "${id}" is not available in state "${this.#stateId}" (only in ${ctl.visible_when_state.join(', ')})`);
-    }
-    const a = ctl.action;
-    switch (a.type) {
-      case 'send_keys': this.#write(a.keys); return { ok: true };
-      case 'open_picker': {
-        // Some TUIs ignore a slash command whose Enter arrives in the same write.
-        const split = splitTrailingEnter(a.trigger_keys);
-        if (split) {
-          this.#write(split[0]);
-          this.#timers.later(200, () => this.#write(split[1]));
-        } else {
-          this.#write(a.trigger_keys);
-        }
-        this.#pickerInProgress = ctl;
-        return { ok: true };
-      }
-      case 'attach_image': {
-        const p = payload && typeof payload === 'object' ? (payload as { path?: unknown }).path : undefined;
-        if (typeof p !== 'string' || p === '') return this.#refuse('click_control', 'INVALID_COMMAND', `control "${id}" needs a payload {"path": "<file>"}`);
-        this.#write(a.keys_template.replace(/\{path\}/g, p));
-        return { ok: true };
-      }
-    }
-  }
-
-  #advancePicker(viewportText: string): void {
-    const ctl = this.#pickerInProgress;
-    if (!ctl || ctl.action.type !== 'open_picker') { this.#pickerInProgress = null; return; }
-    const wf = ctl.action.wait_for;
-    const re = compileRegex(wf.regex, wf.flags ?? 'i');
-    if (!re) { this.#pickerInProgress = null; return; }
-    const sections = resolveSections(this.#spec.sections, viewportText.split('\n'));
-    re.lastIndex = 0;
-    if (re.test(sectionText(sections, wf.section, viewportText))) this.#pickerInProgress = null;
-  }
-
-  /** Presses a modal button by its DISPLAY index (§5.4), refusing on a stale or changed modal. */
-  #clickModalButton(index: number, expectedLabel: string | undefined): DispatchResult {
-    const m = this.#current?.modal;
-    const state = stateById(this.#spec, this.#stateId);
-    if (!m || !state || m.stateId !== this.#stateId) return this.#refuse('click_modal_button', 'NO_MODAL', `no modal is on screen (state "${this.#stateId}")`);
-    const btn = m.buttons.find((b) => b.index === index);
-    if (!btn) return this.#refuse('click_modal_button', 'NO_SUCH_BUTTON', `no button ${index} (buttons: ${m.buttons.map((b) => `${b.index}. ${b.label}`).join(', ')})`);
-    if (expectedLabel !== undefined && expectedLabel !== btn.label) {
-      return this.#refuse('click_modal_button', 'MODAL_CHANGED', `button ${index} is now "${btn.label}", not "${expectedLabel}"; the modal changed`);
-    }
-    const rule = state.extract!.buttons!;
-    if (rule.select_mode === 'arrow_keys') {
-      const current = m.buttons.find((b) => b.current);
-      if (!current) return this.#refuse('click_modal_button', 'MODAL_STALE', 'no row is marked current: the list is stale; refusing to press blindly');
-      const delta = index - current.index;
-      const up = rule.cursor_keys?.up || '\x1b[A';
-      const down = rule.cursor_keys?.down || '\x1b[B';
-      if (delta !== 0) this.#write((delta > 0 ? down : up).repeat(Math.abs(delta)));
-      const confirm = (rule.key_for_index ?? '').replace(/\{index\}/g, '') || '\r';
-      this.#confirmModal(confirm);
-      return { ok: true };
-    }
-    this.#confirmModal(btn.key);
-    return { ok: true };
-  }
-
-  /** POSIX: one write. win32: the trailing CR is resent every 350 ms while the modal is up (≤ 14). */
-  #confirmModal(keys: string): void {
-    if (this.#platform !== 'win32') { this.#write(keys); return; }
-    const m = /^([\s\S]*?)([\r\n]*)$/.exec(keys)!;
-    const prefix = m[1]!;
-    const tail = m[2]!;
-    if (prefix) this.#write(prefix);
-    if (!tail) return;
-    let writes = 0;
-    const tick = (): void => {
-      if (writes > 0 && this.#status() !== 'approval') return;
-      if (writes >= WIN32_MODAL_CONFIRM_MAX_WRITES) return;
-      this.#write(tail);
-      writes += 1;
-      this.#timers.later(WIN32_MODAL_CONFIRM_GAP_MS, tick);
-    };
-    tick();
-  }
-
-  #attachImage(blob: string, mime: string): DispatchResult {
-    const ctl = (this.#spec.control_bar ?? []).find((c) => c.action.type === 'attach_image');
-    if (!ctl || ctl.action.type !== 'attach_image') return this.#refuse('attach_image', 'NOT_SUPPORTED', 'this spec has no attach_image control');
-    const image = decodeImageBlob(blob, mime);
-    if (!image.ok) return this.#refuse('attach_image', image.code, image.reason);
-    try {
-      const f = writePrivateTempFile(image.bytes, image.ext);
-      this.#tempFiles.push(f);
-      this.#write(ctl.action.keys_template.replace(/\{path\}/g, f.path));
-      return { ok: true };
-    } catch (err) {
-      return this.#refuse('attach_image', 'IO_FAILED', `could not write the image to a private temp file: ${err instanceof Error ? err.message : String(err)}`);
-    }
   }
 
   // ── Read-only surface ─────────────────────────────────────────────────
