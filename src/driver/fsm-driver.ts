@@ -8,9 +8,8 @@
  * handlers. Every timer goes through the injected scheduler, so the same driver runs in
  * real time on a live PTY and in virtual time on a recording.
  */
-import * as os from 'node:os';
 import type { Scheduler } from '../core/clock.js';
-import type { CliSpecV4, DelegateTrigger, FsmState, StateStatus } from '../core/spec/types.js';
+import type { CliSpecV4, FsmState, StateStatus } from '../core/spec/types.js';
 import { initialState, modalKindForState, stateById, statusForState } from '../core/spec/model.js';
 import type { CondResult, EvalExtras, FsmClock, FsmEvaluation, ModalSnapshot, RegexMemo, ResolvedSection, TransitionEval } from '../core/eval/types.js';
 import {
@@ -34,6 +33,7 @@ import { applyPreLaunchTrust } from './pre-launch-trust.js';
 import { validateCommand } from './command-validation.js';
 import { watchSpecFile } from './spec-watcher.js';
 import { ScreenCommands, type LatchedModal } from './screen-commands.js';
+import { StateNotifier } from './state-notifier.js';
 
 export type { RedrawNudgeOptions } from './watchdogs.js';
 
@@ -195,7 +195,9 @@ export class FsmDriver {
   #wakeIsChain = false;
   readonly #watchdogs: Watchdogs;
   readonly #commands: ScreenCommands;
-  #delegateTimers = new Map<string, { cancel(): void }>();
+  readonly #notifier: StateNotifier;
+  /** The state as last emitted (read by a delegate when it fires). Bound once. */
+  readonly #currentState = (): StateView | null => this.#current?.state ?? null;
   #warnedModalStates = new Set<string>();
 
   /** @throws DriverConfigError `SPEC_SOURCE_REQUIRED` when `hotReload` is on without a `specSource`. */
@@ -245,6 +247,7 @@ export class FsmDriver {
       reevaluate: () => this.#reevaluate('timer'),
       onPrimeWritten: () => { if (!this.#stopped) this.#sender.afterEvaluation(); },
     }, this.#timers, resolveRedrawNudgeOptions(opts.redrawNudge, process.env));
+    this.#notifier = new StateNotifier(this.#timers, (ev) => this.#emit(ev), opts.hostname);
     this.#commands = new ScreenCommands({
       spec: () => this.#spec,
       stateId: () => this.#stateId,
@@ -332,7 +335,7 @@ export class FsmDriver {
     if (this.#stopped) return;
     this.#stopped = true;
     this.#timers.dispose();
-    this.#delegateTimers.clear();
+    this.#notifier.dispose();
     this.#sender.dispose();
     for (const d of this.#disposables.splice(0)) d.dispose();
     this.#commands.dispose();
@@ -624,8 +627,7 @@ export class FsmDriver {
     if (this.#commands.hasPickerInProgress()) this.#commands.advancePicker(viewportText());
     if (!changed) return;
     this.#emit({ kind: 'state_changed', state: next.state, modal: toModalView(next.modal), controls: next.controls.map((c) => ({ ...c })) });
-    this.#fireNotifications(state.id, title);
-    this.#armOrCancelDelegates(state.id);
+    this.#notifier.onStateEmitted(this.#spec, next.state, this.#currentState);
   }
 
   /**
@@ -680,38 +682,6 @@ export class FsmDriver {
     for (const hit of this.#signals.evaluate(sections, viewport, viewportText, this.#scheduler.now())) {
       this.#emit({ kind: 'signal_detected', id: hit.id, signal_kind: hit.kind, params: hit.params, text: hit.text });
     }
-  }
-
-  #fireNotifications(stateId: string, title: string | null): void {
-    for (const n of this.#spec.notifications ?? []) {
-      if (n.when_state !== stateId) continue;
-      this.#emit({ kind: 'notification', id: n.id, title: n.title, body: (n.body ?? '').replace(/\{state\.title\}/g, title ?? '') });
-    }
-  }
-
-  #armOrCancelDelegates(stateId: string): void {
-    for (const d of this.#spec.delegate ?? []) {
-      const armed = this.#delegateTimers.get(d.id);
-      if (d.when_state === stateId && armed === undefined) {
-        this.#delegateTimers.set(d.id, this.#timers.later(d.after_duration_ms ?? 0, () => {
-          this.#delegateTimers.delete(d.id);
-          this.#fireDelegate(d);
-        }));
-      } else if (d.when_state !== stateId && armed !== undefined) {
-        armed.cancel();
-        this.#delegateTimers.delete(d.id);
-      }
-    }
-  }
-
-  #fireDelegate(d: DelegateTrigger): void {
-    const cur = this.#current;
-    const task = d.task_template
-      .replace(/\{node\}/g, this.#opts.hostname ?? os.hostname())
-      .replace(/\{state\.label\}/g, cur?.state.label ?? '')
-      .replace(/\{state\.title\}/g, cur?.state.title ?? '')
-      .replace(/\{duration_ms\}/g, String(d.after_duration_ms ?? 0));
-    this.#emit({ kind: 'delegate', id: d.id, task });
   }
 
   // ── Timers ────────────────────────────────────────────────────────────
