@@ -34,6 +34,9 @@ import { validateCommand } from './command-validation.js';
 import { watchSpecFile } from './spec-watcher.js';
 import { ScreenCommands, type LatchedModal } from './screen-commands.js';
 import { StateNotifier } from './state-notifier.js';
+import { StateHistory } from './state-history.js';
+
+export { summarizeTransition } from './state-history.js';
 
 export type { RedrawNudgeOptions } from './watchdogs.js';
 
@@ -57,8 +60,6 @@ const SCROLL_CHECKS_SKIPPED_AFTER_FAILURE = 8;
 const APPROVAL_REFRESH_MS = 2000;
 /** A transition re-evaluates at once so chains settle; this many in a row without output stop that. */
 const MAX_CHAINED_TRANSITIONS = 16;
-const HISTORY_LIMIT = 50;
-const SNAPSHOT_LIMIT = 20;
 
 /** What loading the spec file again gave: the checked spec, or why it cannot run. */
 export type SpecReloadResult =
@@ -173,9 +174,7 @@ export class FsmDriver {
   #chainedTransitions = 0;
 
   #current: CurrentView | null = null;
-  #history: DriverHistoryEntry[] = [];
-  #snapshots: FsmSnapshotEntry[] = [];
-  #prevStateAt = 0;
+  readonly #history = new StateHistory();
   #readySeen = false;
   #lastBusyAt = 0;
 
@@ -273,7 +272,7 @@ export class FsmDriver {
     const now = this.#scheduler.now();
     this.#stateId = initialState(this.#spec).id;
     this.#stateEnteredAt = now;
-    this.#prevStateAt = now;
+    this.#history.start(now);
 
     const plan = this.#opts.spawnPlan ?? this.#planSpawn();
     if (!plan) return;
@@ -581,14 +580,7 @@ export class FsmDriver {
     this.#stateId = fired.to;
     this.#stateEnteredAt = now;
     this.#regionLastChangedAt.clear();
-    const matchedRules = summarizeTransition(fired);
-    const durationMs = now - this.#prevStateAt;
-    this.#prevStateAt = now;
-    const st = stateById(this.#spec, fired.to);
-    this.#history.push({ stateId: fired.to, label: st?.label ?? fired.to, at: now, durationMs, reason: 'transition', via: `${from}→${fired.to}`, matchedRules });
-    if (this.#history.length > HISTORY_LIMIT) this.#history.shift();
-    this.#snapshots.push({ stateFrom: from, stateTo: fired.to, at: now, firedTo: fired.to, firedLabel: fired.label, reason: matchedRules, transitions: ev.transitions });
-    if (this.#snapshots.length > SNAPSHOT_LIMIT) this.#snapshots.shift();
+    this.#history.record(from, stateById(this.#spec, fired.to)?.label ?? fired.to, fired, ev, now);
     if (from !== fired.to) this.#watchdogs.onStateChanged();
   }
 
@@ -799,8 +791,8 @@ export class FsmDriver {
   getTerminalModes() { return this.#screen.modes(); }
   getSpecPath(): string { return this.#opts.specSource?.path ?? ''; }
   getSpec(): CliSpecV4 { return this.#spec; }
-  getStateHistory(): ReadonlyArray<DriverHistoryEntry> { return this.#history; }
-  getFsmSnapshotHistory(): ReadonlyArray<FsmSnapshotEntry> { return this.#snapshots; }
+  getStateHistory(): ReadonlyArray<DriverHistoryEntry> { return this.#history.entries(); }
+  getFsmSnapshotHistory(): ReadonlyArray<FsmSnapshotEntry> { return this.#history.snapshots(); }
   hasSeenReady(): boolean { return this.#readySeen; }
   getLastBusyAt(): number { return this.#lastBusyAt; }
   /** The current state and its modal as last emitted. */
@@ -921,18 +913,6 @@ function sameControls(a: ControlView[], b: ControlView[]): boolean {
   return a.length === b.length && a.every((c, i) => c.id === b[i]!.id);
 }
 
-/** `"<label> fired"` then one line per condition node, indented two spaces per depth. */
-export function summarizeTransition(t: TransitionEval): string[] {
-  const out = [`${t.label} fired`];
-  const walk = (c: CondResult, depth: number): void => {
-    const left = c.remainingMs ? ` (${c.remainingMs}ms left)` : '';
-    const matched = c.matchedText ? ` matched=${JSON.stringify(c.matchedText)}` : '';
-    out.push(`${'  '.repeat(depth)}${c.kind} ${c.detail} = ${c.result}${left}${matched}`);
-    for (const child of c.children ?? []) walk(child, depth + 1);
-  };
-  if (t.cond) walk(t.cond, 1);
-  return out;
-}
 
 function findStable(c: CondResult): CondResult | null {
   if (c.kind === 'stable') return c;
