@@ -365,6 +365,18 @@ describe('FsmDriver spawn prime, watchdogs and controls', () => {
     expect(h.tx.writes.length).toBe(writes);
   });
 
+  it('reports a nudge resize the PTY refuses as a warning instead of throwing out of the timer', () => {
+    const h = harness();
+    toIdle(h);
+    // A terminal already at the size bound: cols + 1 is refused by the PTY (assertDimension).
+    h.tx.resize = () => { throw new Error('cols must be an integer between 1 and 60, got 61'); };
+    h.tx.emit(paint(busy(1)));
+    h.at(700);
+    expect(() => h.at(700 + 45_000 + 2_000)).not.toThrow();
+    expect(h.events.some((e) => e.kind === 'log' && e.level === 'warn' && /redraw nudge: resize to 61x16 failed/.test(e.message))).toBe(true);
+    expect(h.driver.getCurrentView()?.state.id).toBe('busy');
+  });
+
   it('sends a slash command and its Enter 200 ms apart when opening a picker', () => {
     const h = harness();
     toIdle(h);
