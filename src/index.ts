@@ -17,9 +17,9 @@ export type { Scheduler, TimerHandle } from './core/clock.js';
 export { RealScheduler, VirtualScheduler } from './driver/schedulers.js';
 
 /** The driver: one agent CLI under one spec. */
-export { FsmDriver, type FsmDriverOptions } from './driver/fsm-driver.js';
+export { FsmDriver, DriverConfigError, type FsmDriverOptions, type SpecSource, type SpecReloadResult } from './driver/fsm-driver.js';
 export type {
-  DashboardEvent, DashboardCommand, DispatchResult, StateView, ModalView, ControlView, DriverHistoryEntry, FsmSnapshotEntry,
+  DashboardEvent, DashboardCommand, DispatchResult, RefusalCode, StateView, ModalView, ControlView, DriverHistoryEntry, FsmSnapshotEntry,
 } from './driver/events.js';
 export { planSpawn, type SpawnPlan } from './driver/spawn-plan.js';
 export { applyPreLaunchTrust } from './driver/pre-launch-trust.js';
@@ -36,4 +36,5 @@ export { resolveSpecRef, loadSpecRef, listBuiltinSpecs } from './catalog/builtin
 
 /** Sessions: live (real PTY) and replayed (virtual time). */
 export { startLiveSession, type LiveSession, type LiveSessionOptions } from './harness/live-session.js';
+export { catalogSpecSource } from './harness/spec-source.js';
 export { replaySession, type ReplayOptions, type ReplayResult, type StateChangeRecord } from './harness/replay-session.js';

@@ -332,7 +332,7 @@ describe('FsmDriver live: exits, failures and shutdown', () => {
       { kind: 'click_modal_button', index: 1 },
       { kind: 'pty_write', data: 'x' },
     ] as const) {
-      expect(l.driver.dispatch(cmd)).toEqual({ ok: false, reason: 'the agent has exited' });
+      expect(l.driver.dispatch(cmd)).toEqual({ ok: false, code: 'EXITED', reason: 'the agent has exited' });
     }
     expect(l.events.slice(m).map((e) => e.kind)).toEqual(['command_refused', 'command_refused', 'command_refused', 'command_refused']);
     expect(l.scheduler.pendingCount()).toBe(0);
@@ -351,7 +351,7 @@ describe('FsmDriver live: exits, failures and shutdown', () => {
     expect(l.pid()).toBeUndefined();
     expect(l.driver.isStopped()).toBe(true);
     expect(l.scheduler.pendingCount()).toBe(0);
-    expect(l.driver.dispatch({ kind: 'send_message', text: 'hello' })).toEqual({ ok: false, reason: 'the session is shut down' });
+    expect(l.driver.dispatch({ kind: 'send_message', text: 'hello' })).toEqual({ ok: false, code: 'SHUT_DOWN', reason: 'the session is shut down' });
   });
 
   it('shutdown mid-turn leaves no child process, no timer and no attached-image temp file', async () => {
@@ -379,7 +379,7 @@ describe('FsmDriver live: exits, failures and shutdown', () => {
     await l.waitFor(() => !processExists(pid!), WAIT_MS, `pid ${pid} to be gone`);
     expect(() => process.kill(pid!, 0)).toThrow();
     expect(l.scheduler.pendingCount()).toBe(0);
-    expect(l.driver.dispatch({ kind: 'send_message', text: 'too late' })).toEqual({ ok: false, reason: 'the session is shut down' });
+    expect(l.driver.dispatch({ kind: 'send_message', text: 'too late' })).toEqual({ ok: false, code: 'SHUT_DOWN', reason: 'the session is shut down' });
   });
 });
 

@@ -4,7 +4,14 @@
  * the value and what was expected.
  */
 import { dimensionProblem } from '../terminal/index.js';
+import type { RefusalCode } from './events.js';
 import { MAX_MESSAGE_BYTES } from './message-sender.js';
+
+/** Why a command is malformed: its refusal code and a reason naming the field. */
+export interface CommandProblem {
+  code: RefusalCode;
+  reason: string;
+}
 
 function describe(value: unknown): string {
   if (value === undefined) return 'nothing';
@@ -13,8 +20,24 @@ function describe(value: unknown): string {
   return `${Array.isArray(value) ? 'an array' : typeof value} (${String(JSON.stringify(value)).slice(0, 40)})`;
 }
 
+/** The terminal's own limits, so a size the screen or the PTY would refuse is refused here first. */
+function sizeProblem(cols: unknown, rows: unknown): string | null {
+  return dimensionProblem('cols', cols, 'resize.cols') ?? dimensionProblem('rows', rows, 'resize.rows');
+}
+
 /** Returns why `cmd` is malformed, or null when it is well-formed. */
-export function validateCommand(cmd: unknown): string | null {
+export function validateCommand(cmd: unknown): CommandProblem | null {
+  const reason = commandShapeProblem(cmd);
+  if (reason !== null) return { code: 'INVALID_COMMAND', reason };
+  const c = cmd as Record<string, unknown>;
+  if (c.kind === 'resize') {
+    const size = sizeProblem(c.cols, c.rows);
+    if (size !== null) return { code: 'INVALID_SIZE', reason: size };
+  }
+  return null;
+}
+
+function commandShapeProblem(cmd: unknown): string | null {
   if (!cmd || typeof cmd !== 'object' || Array.isArray(cmd)) return `a command must be an object with a "kind", got ${describe(cmd)}`;
   const c = cmd as Record<string, unknown>;
   switch (c.kind) {
@@ -41,9 +64,7 @@ export function validateCommand(cmd: unknown): string | null {
       if (typeof c.blob !== 'string' || c.blob === '') return `attach_image.blob must be non-empty base64, got ${describe(c.blob)}`;
       if (typeof c.mime !== 'string') return `attach_image.mime must be a string such as "image/png", got ${describe(c.mime)}`;
       return null;
-    case 'resize':
-      // The terminal's own limits, so a size the screen or the PTY would refuse is refused here.
-      return dimensionProblem('cols', c.cols, 'resize.cols') ?? dimensionProblem('rows', c.rows, 'resize.rows');
+    case 'resize': // its bounds are the terminal's: see sizeProblem
     case 'cancel':
     case 'shutdown':
       return null;

@@ -4,7 +4,7 @@
  * the faults a long-running session must report instead of throwing.
  */
 import type { ModalKind, StateStatus } from '../core/spec/types.js';
-import type { TraceEntry, TransitionEval } from '../core/eval/types.js';
+import type { TransitionEval } from '../core/eval/types.js';
 
 export interface StateView {
   id: string;
@@ -31,14 +31,13 @@ export type DashboardEvent =
   | { kind: 'notification'; id: string; title: string; body: string }
   | { kind: 'delegate'; id: string; task: string }
   | { kind: 'signal_detected'; id: string; signal_kind: string; params: Record<string, string>; text: string }
-  | { kind: 'spec_trace'; entries: TraceEntry[] }
   | { kind: 'exit'; exit_code: number | null; signal: string | null }
   | { kind: 'spec_error'; errors: string[] }
   | { kind: 'spec_reloaded'; warnings: string[] }
   /** The child could not be started (binary missing, bad cwd …). */
   | { kind: 'spawn_error'; message: string; binary: string; searched: string[] }
   /** A command was refused; nothing was written. */
-  | { kind: 'command_refused'; command: string; reason: string }
+  | { kind: 'command_refused'; command: string; code: RefusalCode; reason: string }
   /** A send's lifecycle: queued (with why), delivered (body written), submitted (the CLI left idle),
    *  dropped (duplicate / shutdown) or unconfirmed (the submit never took). */
   | { kind: 'send_status'; status: 'queued' | 'delivered' | 'submitted' | 'dropped' | 'unconfirmed'; reason?: string; length: number }
@@ -55,7 +54,48 @@ export type DashboardCommand =
   | { kind: 'cancel' }
   | { kind: 'shutdown' };
 
-export type DispatchResult = { ok: true } | { ok: false; reason: string };
+/**
+ * Why a command was refused: stable, for programs to branch on (the `reason` is for people and
+ * may change). docs/runtime.md ("Command refusals") says when each is given and what to do.
+ */
+export type RefusalCode =
+  /** The command's shape or a field is wrong (the reason names the field and the value). */
+  | 'INVALID_COMMAND'
+  /** `resize` outside the terminal's size bounds. */
+  | 'INVALID_SIZE'
+  /** `start()` has not been called yet. */
+  | 'NOT_STARTED'
+  /** The agent exited; the session is over. */
+  | 'EXITED'
+  /** The session was shut down (or could not start). */
+  | 'SHUT_DOWN'
+  /** `send_message` with the text of a message still being processed. */
+  | 'DUPLICATE_MESSAGE'
+  /** `send_message` with a text over the largest message accepted (MAX_MESSAGE_BYTES, 1 MiB of UTF-8). */
+  | 'MESSAGE_TOO_LARGE'
+  /** `click_control` with an id the spec's control bar does not have. */
+  | 'UNKNOWN_CONTROL'
+  /** The control exists but is not visible in the current state. */
+  | 'CONTROL_UNAVAILABLE'
+  /** `click_modal_button` while no modal of the current state is on screen. */
+  | 'NO_MODAL'
+  /** The modal has no button with that display index. */
+  | 'NO_SUCH_BUTTON'
+  /** The button's label is no longer the one the caller saw. */
+  | 'MODAL_CHANGED'
+  /** An arrow-key modal with no row marked current: pressing would be blind. */
+  | 'MODAL_STALE'
+  /** The spec has nothing to carry the command out with (no `attach_image` control). */
+  | 'NOT_SUPPORTED'
+  /** `attach_image` whose blob is not strict base64, decodes to nothing, or whose mime is not allowed. */
+  | 'INVALID_IMAGE'
+  /** `attach_image` whose decoded image is over the size cap. */
+  | 'IMAGE_TOO_LARGE'
+  /** A file the command needs could not be written (the reason has the system's message). */
+  | 'IO_FAILED';
+
+/** A command's outcome: done, or refused with a stable code and a reason that says what to do. */
+export type DispatchResult = { ok: true } | { ok: false; code: RefusalCode; reason: string };
 
 export interface DriverHistoryEntry {
   stateId: string;
@@ -75,10 +115,4 @@ export interface FsmSnapshotEntry {
   firedLabel: string;
   reason: string[];
   transitions: TransitionEval[];
-}
-
-export interface TimelineEvent {
-  kind: 'spawn' | 'input' | 'output' | 'resize' | 'cursor' | 'exit';
-  at: number;
-  preview: string;
 }

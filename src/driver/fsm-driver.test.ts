@@ -3,89 +3,12 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CliSpecV4 } from '../core/spec/types.js';
-import { FsmDriver, type FsmDriverOptions } from './fsm-driver.js';
+import { validateSpec } from '../core/spec/index.js';
+import { FsmDriver, type SpecSource } from './fsm-driver.js';
 import type { DashboardEvent } from './events.js';
 import { VirtualScheduler } from './schedulers.js';
 import { ScriptedTransport, paint } from '../../test/helpers/scripted-transport.js';
-
-const D = '─'.repeat(40);
-const IDLE = ['Agent v1', D, '❯ ', D, '  ? for shortcuts'];
-const busy = (s: number) => ['Agent v1', '● working on it', `⠋ Working… (${s}s · esc to interrupt)`, D, '❯ ', D];
-const APPROVAL = ['Agent v1', D, ' Bash command', '', '   rm -rf build', '', ' Do you want to proceed?', ' ❯ 1. Yes', '   2. Yes, and don\'t ask again', '   3. No', D, ' Esc to cancel'];
-
-function baseSpec(over: Partial<CliSpecV4> = {}): CliSpecV4 {
-  return {
-    $schema: 'adhdev:cli/spec@4',
-    id: 'test-agent',
-    binary: '/bin/true',
-    send_message: { submit_key: '\r', delay_ms_before_submit: 200 },
-    sections: {
-      prompt: { anchor: '^❯', anchor_last: true },
-      modal: { anchor: 'Do you want to proceed', anchor_miss: 'empty' },
-    },
-    states: [
-      { id: 'starting', label: 'Starting', initial: true },
-      { id: 'idle', label: 'Idle' },
-      { id: 'busy', label: 'Working' },
-      {
-        id: 'approval', label: 'Approval', modal: true,
-        extract: {
-          title: { regex: 'Do you want to (.+)\\?' },
-          buttons: { pattern: '^\\s*(?:[❯›>]\\s*)?(\\d+)\\.\\s*(.+?)\\s*$', flags: 'gm', key_for_index: '{index}' },
-        },
-      },
-    ],
-    transitions: [
-      { from: ['starting', 'idle', 'busy'], to: 'approval', priority: 100, when: { matches: 'Do you want to proceed\\?' } },
-      { from: 'starting', to: 'idle', when: { all: [{ matches: '(?:^|\\n)❯', flags: '' }, { elapsed_ms: 500 }] } },
-      { from: 'idle', to: 'busy', when: { matches: 'esc to interrupt' } },
-      { from: 'busy', to: 'idle', min_hold_ms: 300, when: { all: [{ not: { matches: 'esc to interrupt' } }, { matches: '(?:^|\\n)❯' }, { stable_ms: 500 }] } },
-      { from: 'approval', to: 'busy', when: { all: [{ not: { matches: 'Do you want to proceed' } }, { matches: 'esc to interrupt' }] } },
-      { from: 'approval', to: 'idle', when: { all: [{ not: { matches: 'Do you want to proceed' } }, { matches: '(?:^|\\n)❯' }, { stable_ms: 300 }] } },
-    ],
-    control_bar: [
-      { id: 'stop', label: 'Stop', visible_when_state: ['busy'], action: { type: 'send_keys', keys: '\x03' } },
-      { id: 'model', label: 'Model', action: { type: 'open_picker', trigger_keys: '/model\r', wait_for: { regex: 'Select model' }, extract_choices: { pattern: '(\\d+)\\. (.+)' } } },
-      { id: 'attach', label: 'Attach', action: { type: 'attach_image', keys_template: '@{path} ' } },
-    ],
-    ...over,
-  } as CliSpecV4;
-}
-
-interface Harness {
-  sched: VirtualScheduler;
-  tx: ScriptedTransport;
-  driver: FsmDriver;
-  events: DashboardEvent[];
-  states: () => string[];
-  at: (ms: number) => void;
-}
-
-function harness(spec: CliSpecV4 = baseSpec(), opts: Partial<FsmDriverOptions> = {}): Harness {
-  const sched = new VirtualScheduler(0);
-  const tx = new ScriptedTransport(sched);
-  const driver = new FsmDriver({
-    spec, workingDir: os.tmpdir(), transport: tx, scheduler: sched, cols: 60, rows: 16,
-    spawnPlan: { file: '/bin/true', args: [], cwd: os.tmpdir(), env: {}, cols: 60, rows: 16, resolvedBinary: '/bin/true', viaShell: false, argvForDisplay: ['true'] },
-    applyTrust: false,
-    ...opts,
-  });
-  const events: DashboardEvent[] = [];
-  driver.subscribe((e) => events.push(e));
-  return {
-    sched, tx, driver, events,
-    states: () => events.flatMap((e) => (e.kind === 'state_changed' ? [e.state.id] : [])),
-    at: (ms) => sched.advanceTo(ms),
-  };
-}
-
-/** Brings a harness to idle at t=600. */
-function toIdle(h: Harness): void {
-  h.driver.start();
-  h.tx.emit(paint(IDLE, { row: 2, col: 2 }));
-  h.at(600);
-  expect(h.driver.getCurrentView()?.state.id).toBe('idle');
-}
+import { APPROVAL, baseSpec, busy, D, harness, IDLE, toIdle } from '../../test/helpers/driver-harness.js';
 
 describe('FsmDriver evaluation loop', () => {
   it('leaves a time-gated initial state on a silent screen thanks to the wake timer', () => {
@@ -371,7 +294,7 @@ describe('FsmDriver sends', () => {
     expect(h.driver.dispatch({ kind: 'nope' } as never)).toMatchObject({ ok: false, reason: expect.stringContaining('unknown command') });
     expect(h.driver.dispatch(null as never)).toMatchObject({ ok: false });
     h.tx.exit(1, null);
-    expect(h.driver.dispatch({ kind: 'send_message', text: 'late' })).toMatchObject({ ok: false, reason: 'the agent has exited' });
+    expect(h.driver.dispatch({ kind: 'send_message', text: 'late' })).toMatchObject({ ok: false, code: 'EXITED', reason: 'the agent has exited' });
   });
 });
 
@@ -440,6 +363,18 @@ describe('FsmDriver spawn prime, watchdogs and controls', () => {
     h.at(700 + 400_000);
     expect(h.tx.resizes.filter((r) => r.cols === 61)).toHaveLength(4);
     expect(h.tx.writes.length).toBe(writes);
+  });
+
+  it('reports a nudge resize the PTY refuses as a warning instead of throwing out of the timer', () => {
+    const h = harness();
+    toIdle(h);
+    // A terminal already at the size bound: cols + 1 is refused by the PTY (assertDimension).
+    h.tx.resize = () => { throw new Error('cols must be an integer between 1 and 60, got 61'); };
+    h.tx.emit(paint(busy(1)));
+    h.at(700);
+    expect(() => h.at(700 + 45_000 + 2_000)).not.toThrow();
+    expect(h.events.some((e) => e.kind === 'log' && e.level === 'warn' && /redraw nudge: resize to 61x16 failed/.test(e.message))).toBe(true);
+    expect(h.driver.getCurrentView()?.state.id).toBe('busy');
   });
 
   it('sends a slash command and its Enter 200 ms apart when opening a picker', () => {
@@ -527,7 +462,7 @@ describe('FsmDriver spawn prime, watchdogs and controls', () => {
   it('writes an attached image to a private temp file and removes it at shutdown', () => {
     const h = harness();
     toIdle(h);
-    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47]).toString('base64');
+    const png = Buffer.from('89504e470d0a1a0a', 'hex').toString('base64');
     expect(h.driver.dispatch({ kind: 'attach_image', blob: png, mime: 'image/png' })).toEqual({ ok: true });
     const m = /^@(.+\.png) $/.exec(h.tx.writes.at(-1)!.data)!;
     const file = m[1]!;
@@ -627,6 +562,22 @@ describe('FsmDriver win32 write paths (through the platform switch)', () => {
   });
 });
 
+/**
+ * A spec source over `file`: JSON + the core validator. The catalog's loader (with the ReDoS
+ * screen) is outside the driver's layer; test/hot-reload-loader.test.ts runs the real one.
+ */
+function jsonSpecSource(file: string): SpecSource {
+  return {
+    path: file,
+    load: () => {
+      let raw: unknown;
+      try { raw = JSON.parse(fs.readFileSync(file, 'utf8')); } catch (err) { return { ok: false, errors: [`${file}: ${String(err)}`], warnings: [] }; }
+      const v = validateSpec(raw);
+      return v.errors.length ? { ok: false, errors: v.errors, warnings: v.warnings } : { ok: true, spec: raw as CliSpecV4, warnings: v.warnings };
+    },
+  };
+}
+
 describe('FsmDriver hot reload', () => {
   let dir: string;
   beforeEach(() => { dir = fs.mkdtempSync(path.join(os.tmpdir(), 'specterm-reload-')); });
@@ -635,7 +586,7 @@ describe('FsmDriver hot reload', () => {
   it('keeps the old spec on an invalid or half-written file and reports spec_error', () => {
     const file = path.join(dir, 'spec.json');
     fs.writeFileSync(file, JSON.stringify(baseSpec()));
-    const h = harness(baseSpec(), { specPath: file });
+    const h = harness(baseSpec(), { specSource: jsonSpecSource(file) });
     toIdle(h);
     fs.writeFileSync(file, '{"$schema": "adhdev:cli/spec@4", "id": ');
     expect(h.driver.reloadSpec()).toBe(false);
@@ -648,7 +599,7 @@ describe('FsmDriver hot reload', () => {
   it('reloads on a file change while running and stops watching at shutdown', async () => {
     const file = path.join(dir, 'spec.json');
     fs.writeFileSync(file, JSON.stringify(baseSpec()));
-    const h = harness(baseSpec(), { specPath: file, hotReload: true });
+    const h = harness(baseSpec(), { specSource: jsonSpecSource(file), hotReload: true });
     toIdle(h);
     const reloads = () => h.events.filter((e) => e.kind === 'spec_reloaded').length;
     const waitFsEvent = async (): Promise<void> => {
@@ -669,9 +620,20 @@ describe('FsmDriver hot reload', () => {
     expect(h.sched.pendingCount()).toBe(0);
   });
 
+  it('refuses to build a hot-reloading driver without a spec source (it never reads spec files itself)', () => {
+    expect(() => harness(baseSpec(), { hotReload: true })).toThrow(expect.objectContaining({ code: 'SPEC_SOURCE_REQUIRED' }));
+  });
+
+  it('reports no reload without a spec source', () => {
+    const h = harness();
+    toIdle(h);
+    expect(h.driver.reloadSpec()).toBe(false);
+    expect(h.driver.getSpecPath()).toBe('');
+  });
+
   it('applies a valid new spec, keeping the current state', () => {
     const file = path.join(dir, 'spec.json');
-    const h = harness(baseSpec(), { specPath: file });
+    const h = harness(baseSpec(), { specSource: jsonSpecSource(file) });
     toIdle(h);
     const next = baseSpec();
     next.states[1]!.label = 'Ready for input';

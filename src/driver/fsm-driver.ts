@@ -8,33 +8,37 @@
  * handlers. Every timer goes through the injected scheduler, so the same driver runs in
  * real time on a live PTY and in virtual time on a recording.
  */
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
-import type { Scheduler, TimerHandle } from '../core/clock.js';
-import type { CliSpecV4, Control, DelegateTrigger, FsmState, StateStatus } from '../core/spec/types.js';
+import type { Scheduler } from '../core/clock.js';
+import type { CliSpecV4, FsmState, StateStatus } from '../core/spec/types.js';
 import { initialState, modalKindForState, stateById, statusForState } from '../core/spec/model.js';
-import { validateSpec } from '../core/spec/index.js';
 import type { CondResult, EvalExtras, FsmClock, FsmEvaluation, ModalSnapshot, RegexMemo, ResolvedSection, TransitionEval } from '../core/eval/types.js';
 import {
-  collectStableRegions, compileRegex, decideFsmLines, deriveModal, evaluateFsmLines, soonestFlipMs, extractTitle, FrameReads, rebindSections, regionChanged, resolveSections, RowCache,
-  sameJoinedLines, sectionText, type FsmFrameArgs, type StaleLeaves,
+  collectStableRegions, decideFsmLines, deriveModal, evaluateFsmLines, soonestFlipMs, extractTitle, FrameReads, rebindSections, regionChanged, resolveSections, RowCache,
+  sameJoinedLines, type FsmFrameArgs, type StaleLeaves,
 } from '../core/eval/index.js';
 import type { GuardFrame } from '../core/screen/guard-frame.js';
 import type { PtyTransport, Disposable } from '../terminal/transport.js';
-import { TerminalScreen } from '../terminal/index.js';
+import { ListenerSet, TerminalScreen, warnListenerError, type ListenerErrorSink } from '../terminal/index.js';
 import type {
   ControlView, DashboardCommand, DashboardEvent, DispatchResult, DriverHistoryEntry, FsmSnapshotEntry, ModalView,
-  StateView, TimelineEvent,
+  RefusalCode, StateView,
 } from './events.js';
 import { MessageSender, resolveWin32SubmitMode, type Win32SubmitMode } from './message-sender.js';
 import { RealScheduler } from './schedulers.js';
+import { TimerStore, WAKE_FLOOR_MS, WAKE_SLACK_MS, type TimerSlot } from './timer-store.js';
+import { resolveRedrawNudgeOptions, Watchdogs, type RedrawNudgeOptions } from './watchdogs.js';
 import { SignalRuleSet } from './signal-rules.js';
-import { extensionForMime, splitTrailingEnter } from './submit-timing.js';
 import { isSpawnPlanError, planSpawn, type SpawnPlan } from './spawn-plan.js';
 import { applyPreLaunchTrust } from './pre-launch-trust.js';
-import { writePrivateTempFile } from './private-temp.js';
 import { validateCommand } from './command-validation.js';
+import { watchSpecFile } from './spec-watcher.js';
+import { ScreenCommands, type LatchedModal } from './screen-commands.js';
+import { StateNotifier } from './state-notifier.js';
+import { StateHistory } from './state-history.js';
+
+export { summarizeTransition } from './state-history.js';
+
+export type { RedrawNudgeOptions } from './watchdogs.js';
 
 /**
  * Evaluation cadence. Output is parsed into the screen at once; evaluation is scheduled:
@@ -54,42 +58,40 @@ const DEFAULT_EVAL_INTERVAL_MS = 250;
 const SCROLL_CHECKS_SKIPPED_AFTER_FAILURE = 8;
 /** While a modal is up, re-read it at least this often even on a silent screen (§13.16). */
 const APPROVAL_REFRESH_MS = 2000;
-const WAKE_SLACK_MS = 30;
-const WAKE_FLOOR_MS = 50;
 /** A transition re-evaluates at once so chains settle; this many in a row without output stop that. */
 const MAX_CHAINED_TRANSITIONS = 16;
-const HISTORY_LIMIT = 50;
-const SNAPSHOT_LIMIT = 20;
-const TIMELINE_LIMIT = 300;
-const TIMELINE_PREVIEW_CHARS = 240;
-const DEFAULT_SEND_ON_SPAWN_DELAY_MS = 250;
-const DEFAULT_SEND_ON_SPAWN_MAX_WAIT_MS = 2000;
-const DEFAULT_STARTUP_DISMISS_ATTEMPTS = 3;
-const DEFAULT_STARTUP_DISMISS_WINDOW_MS = 20_000;
-const WIN32_MODAL_CONFIRM_GAP_MS = 350;
-const WIN32_MODAL_CONFIRM_MAX_WRITES = 14;
-const HOT_RELOAD_DEBOUNCE_MS = 50;
 
-export interface RedrawNudgeOptions {
-  /** Silence while generating before a SIGWINCH wiggle; 0 disables. Default 45 000. */
-  silentMs: number;
-  /** Wiggles per generating episode. Default 4. */
-  max: number;
-  holdMs: number;
-  settleMs: number;
+/** What loading the spec file again gave: the checked spec, or why it cannot run. */
+export type SpecReloadResult =
+  | { ok: true; spec: CliSpecV4; warnings: string[] }
+  | { ok: false; errors: string[]; warnings: string[] };
+
+/**
+ * Where the running spec came from and how to load it again. The driver never reads spec files
+ * itself: the harness passes the catalog's loader (ReDoS screen, size cap, line/column errors),
+ * so a reload is refused for exactly what the first load refuses.
+ */
+export interface SpecSource {
+  /** The spec's file: watched for hot reload, reported by `getSpecPath()`. */
+  path: string;
+  /** Reads and checks the file again. Never throws. */
+  load(): SpecReloadResult;
 }
 
-export interface SpecReloadResult {
-  ok: boolean;
-  spec?: CliSpecV4;
-  errors?: string[];
-  warnings?: string[];
+/** A driver built with options that cannot work together (a programming error, not bad input). */
+export class DriverConfigError extends Error {
+  readonly code: 'SPEC_SOURCE_REQUIRED';
+  constructor(code: 'SPEC_SOURCE_REQUIRED', message: string) {
+    super(message);
+    this.name = 'DriverConfigError';
+    this.code = code;
+  }
 }
 
 export interface FsmDriverOptions {
   spec: CliSpecV4;
-  /** The spec's file; enables hot reload when `hotReload` is true. */
-  specPath?: string;
+  /** The spec's file and its loader: needed by hot reload and `reloadSpec()`. */
+  specSource?: SpecSource;
   workingDir: string;
   transport: PtyTransport;
   scheduler?: Scheduler;
@@ -102,10 +104,8 @@ export interface FsmDriverOptions {
   baseEnv?: Record<string, string | undefined>;
   /** Skip spawn planning and start exactly this (replays pass a placeholder). */
   spawnPlan?: SpawnPlan;
-  /** Watch `specPath` and reload on change. Default false. */
+  /** Watch `specSource.path` and reload on change (requires `specSource`). Default false. */
   hotReload?: boolean;
-  /** How a changed spec file is read and checked. Default: JSON + the core validator. */
-  reloadSpec?: (specPath: string) => SpecReloadResult;
   /** Edit the CLI's trust store before spawn (pre_launch_trust). Default true. */
   applyTrust?: boolean;
   homeDir?: string;
@@ -121,20 +121,17 @@ export interface FsmDriverOptions {
   reuseEvaluations?: boolean;
   redrawNudge?: Partial<RedrawNudgeOptions>;
   hostname?: string;
-}
-
-interface LatchedModal extends ModalSnapshot {
-  stateId: string;
+  /**
+   * Where an exception thrown by a subscriber goes (the event name is `driver event`); the other
+   * subscribers still get the event. Default: a process warning (`SPECTERM_LISTENER_ERROR`).
+   */
+  onListenerError?: ListenerErrorSink;
 }
 
 interface CurrentView {
   state: StateView;
   modal: LatchedModal | null;
   controls: ControlView[];
-}
-
-function controlEscape(s: string): string {
-  return s.replace(/[\x00-\x1f\x7f]/g, (c) => (c === '\x1b' ? '\\e' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`));
 }
 
 export class FsmDriver {
@@ -146,7 +143,7 @@ export class FsmDriver {
   readonly #sender: MessageSender;
   #spec: CliSpecV4;
   #signals: SignalRuleSet;
-  #listeners = new Set<(ev: DashboardEvent) => void>();
+  readonly #listeners: ListenerSet<DashboardEvent>;
   #disposables: Disposable[] = [];
 
   // The FSM itself: one node and when we entered it.
@@ -177,51 +174,44 @@ export class FsmDriver {
   #chainedTransitions = 0;
 
   #current: CurrentView | null = null;
-  #history: DriverHistoryEntry[] = [];
-  #snapshots: FsmSnapshotEntry[] = [];
-  /** Ring buffer of the last TIMELINE_LIMIT events; #timelineNext is the next slot to write. */
-  #timeline: TimelineEvent[] = [];
-  #timelineNext = 0;
-  #prevStateAt = 0;
+  readonly #history = new StateHistory();
   #readySeen = false;
   #lastBusyAt = 0;
 
   #started = false;
   #exited = false;
   #stopped = false;
-  #startedAt = 0;
   #lastOutputAt = -Infinity;
   #firstOutputSeen = false;
 
-  #evalTimer: TimerHandle | null = null;
+  /** Every timer of the driver; `#stop()` disposes it. */
+  readonly #timers: TimerStore;
+  readonly #evalTimer: TimerSlot;
   #evalIsLeading = false;
+  /** When the output evaluation is due; may move past the armed timer, which then re-arms. */
   #evalDueAt = 0;
-  #wakeTimer: TimerHandle | null = null;
-  #wakeDueAt = 0;
+  readonly #wakeTimer: TimerSlot;
   #wakeIsChain = false;
-  #stallTimer: TimerHandle | null = null;
-  #lastRefocusAt = 0;
-  #nudgeTimer: TimerHandle | null = null;
-  #nudgeCount = 0;
-  #lastNudgeAt = 0;
-  #primeDone = false;
-  #primeTimer: TimerHandle | null = null;
-  #primeMaxWaitTimer: TimerHandle | null = null;
-  #delegateTimers = new Map<string, TimerHandle>();
-  #miscTimers = new Set<TimerHandle>();
-  #pickerInProgress: Control | null = null;
-  #dismissAttempts = 0;
-  #lastDismissSnapshot: string | null = null;
+  readonly #watchdogs: Watchdogs;
+  readonly #commands: ScreenCommands;
+  readonly #notifier: StateNotifier;
+  /** The state as last emitted (read by a delegate when it fires). Bound once. */
+  readonly #currentState = (): StateView | null => this.#current?.state ?? null;
   #warnedModalStates = new Set<string>();
-  #tempFiles: Array<{ path: string; remove(): void }> = [];
-  #specWatcher: fs.FSWatcher | null = null;
-  #reloadTimer: TimerHandle | null = null;
 
+  /** @throws DriverConfigError `SPEC_SOURCE_REQUIRED` when `hotReload` is on without a `specSource`. */
   constructor(opts: FsmDriverOptions) {
+    if (opts.hotReload && !opts.specSource) {
+      throw new DriverConfigError('SPEC_SOURCE_REQUIRED', 'FsmDriver: hotReload needs specSource ({ path, load }); pass the catalog loader (see catalogSpecSource in src/harness/spec-source.ts)');
+    }
     this.#opts = opts;
     this.#spec = opts.spec;
     this.#scheduler = opts.scheduler ?? new RealScheduler();
     this.#transport = opts.transport;
+    this.#timers = new TimerStore(this.#scheduler);
+    this.#evalTimer = this.#timers.slot(this.#onEvalTimer);
+    this.#wakeTimer = this.#timers.slot(() => this.#reevaluate(this.#wakeIsChain ? 'chain' : 'timer'));
+    this.#listeners = new ListenerSet<DashboardEvent>('driver event', opts.onListenerError ?? warnListenerError);
     this.#platform = opts.platform ?? process.platform;
     this.#screen = new TerminalScreen({ cols: opts.cols ?? 80, rows: opts.rows ?? 32, scrollback: opts.scrollback ?? 2000 });
     this.#signals = new SignalRuleSet(this.#spec.signal_rules, this.#viewportRowCache);
@@ -235,20 +225,44 @@ export class FsmDriver {
       status: () => this.#status(),
       // A focus-gated TUI drops input until its send_on_spawn focus-in arrives; the prime goes
       // out 250 ms after the first output, usually after the prompt is up, so hold sends until then.
-      isReady: () => this.#readySeen && this.#primeDone,
+      isReady: () => this.#readySeen && this.#watchdogs.isPrimeDone(),
       viewportText: () => this.#screen.viewportText(),
       scrollbackText: () => this.#screen.scrollbackText(),
       lastOutputAt: () => this.#lastOutputAt,
       report: (status, length, reason) => this.#emit({ kind: 'send_status', status, length, ...(reason ? { reason } : {}) }),
       log: (level, message) => this.#emit({ kind: 'log', level, message }),
     });
+    this.#watchdogs = new Watchdogs({
+      spec: () => this.#spec,
+      status: () => this.#status(),
+      now: () => this.#scheduler.now(),
+      write: (data) => this.#write(data),
+      log: (message) => this.#emit({ kind: 'log', level: 'info', message }),
+      resizePty: (cols, rows) => this.#resizePty(cols, rows),
+      screenSize: () => ({ cols: this.#screen.cols, rows: this.#screen.rows }),
+      screenChangedAt: () => this.#regionLastChangedAt.get(-1) ?? this.#stateEnteredAt,
+      stateEnteredAt: () => this.#stateEnteredAt,
+      lastOutputAt: () => this.#lastOutputAt,
+      reevaluate: () => this.#reevaluate('timer'),
+      onPrimeWritten: () => { if (!this.#stopped) this.#sender.afterEvaluation(); },
+    }, this.#timers, resolveRedrawNudgeOptions(opts.redrawNudge, process.env));
+    this.#notifier = new StateNotifier(this.#timers, (ev) => this.#emit(ev), opts.hostname);
+    this.#commands = new ScreenCommands({
+      spec: () => this.#spec,
+      stateId: () => this.#stateId,
+      status: () => this.#status(),
+      modal: () => this.#current?.modal ?? null,
+      write: (data) => this.#write(data),
+      refuse: (command, code, reason) => this.#refuse(command, code, reason),
+    }, this.#timers, this.#platform);
   }
 
   // ── Lifecycle ──────────────────────────────────────────────────────────
 
+  /** Adds a subscriber; the returned function removes it. A subscriber that throws is reported (`onListenerError`), not fatal. */
   subscribe(listener: (ev: DashboardEvent) => void): () => void {
-    this.#listeners.add(listener);
-    return () => { this.#listeners.delete(listener); };
+    const subscription = this.#listeners.add(listener);
+    return () => subscription.dispose();
   }
 
   /** Applies pre-launch trust, spawns the child and runs the first evaluation. Never throws. */
@@ -256,10 +270,9 @@ export class FsmDriver {
     if (this.#started) return;
     this.#started = true;
     const now = this.#scheduler.now();
-    this.#startedAt = now;
     this.#stateId = initialState(this.#spec).id;
     this.#stateEnteredAt = now;
-    this.#prevStateAt = now;
+    this.#history.start(now);
 
     const plan = this.#opts.spawnPlan ?? this.#planSpawn();
     if (!plan) return;
@@ -273,7 +286,7 @@ export class FsmDriver {
     this.#disposables.push(this.#transport.onExit((info) => this.#onExit(info.exitCode, info.signal)));
     // Answer the child's terminal queries (cursor position, device attributes): some CLIs wait for them.
     this.#disposables.push(this.#screen.onResponse((data) => this.#write(data)));
-    this.#armSpawnPrime();
+    this.#watchdogs.start(now);
     try {
       this.#transport.spawn({ file: plan.file, args: plan.args, cwd: plan.cwd, env: plan.env, cols: this.#screen.cols, rows: this.#screen.rows });
     } catch (err) {
@@ -282,8 +295,11 @@ export class FsmDriver {
       this.#stop();
       return;
     }
-    this.#pushTimeline('spawn', plan.argvForDisplay?.join(' ') ?? plan.file);
-    if (this.#opts.hotReload && this.#opts.specPath) this.#armSpecWatcher(this.#opts.specPath);
+    if (this.#opts.hotReload && this.#opts.specSource) {
+      const watch = watchSpecFile(this.#opts.specSource.path, this.#timers, () => this.reloadSpec());
+      if ('error' in watch) this.#emit({ kind: 'log', level: 'warn', message: watch.error });
+      else this.#disposables.push(watch);
+    }
     this.#reevaluate('init');
   }
 
@@ -317,28 +333,17 @@ export class FsmDriver {
   #stop(): void {
     if (this.#stopped) return;
     this.#stopped = true;
-    for (const t of [this.#evalTimer, this.#wakeTimer, this.#stallTimer, this.#nudgeTimer, this.#primeTimer, this.#primeMaxWaitTimer]) {
-      this.#scheduler.clearTimeout(t);
-    }
-    this.#evalTimer = this.#wakeTimer = this.#stallTimer = this.#nudgeTimer = this.#primeTimer = this.#primeMaxWaitTimer = null;
-    for (const t of this.#delegateTimers.values()) this.#scheduler.clearTimeout(t);
-    this.#delegateTimers.clear();
-    for (const t of this.#miscTimers) this.#scheduler.clearTimeout(t);
-    this.#miscTimers.clear();
+    this.#timers.dispose();
+    this.#notifier.dispose();
     this.#sender.dispose();
-    this.#specWatcher?.close();
-    this.#specWatcher = null;
-    this.#scheduler.clearTimeout(this.#reloadTimer);
-    this.#reloadTimer = null;
     for (const d of this.#disposables.splice(0)) d.dispose();
-    for (const f of this.#tempFiles.splice(0)) f.remove();
+    this.#commands.dispose();
     this.#screen.dispose();
   }
 
   #onExit(exitCode: number | null, signal: string | null): void {
     if (this.#exited) return;
     this.#exited = true;
-    this.#pushTimeline('exit', `code=${exitCode} signal=${signal}`);
     this.#emit({ kind: 'exit', exit_code: exitCode, signal });
     this.#stop();
   }
@@ -355,54 +360,59 @@ export class FsmDriver {
     const now = this.#scheduler.now();
     const silenceMs = now - this.#lastOutputAt;
     this.#lastOutputAt = now;
-    this.#pushTimeline('output', chunk);
     this.#emit({ kind: 'pty_data', chunk });
     this.#screen.write(chunk);
     if (!this.#firstOutputSeen) {
       this.#firstOutputSeen = true;
-      this.#onFirstOutput();
+      this.#watchdogs.onFirstOutput();
     }
     this.#scheduleOutputEvaluation(now, silenceMs);
   }
 
   #scheduleOutputEvaluation(now: number, silenceMs: number): void {
     let dueAt: number;
-    const leading = silenceMs >= QUIET_MS && this.#evalTimer === null;
+    const leading = silenceMs >= QUIET_MS && !this.#evalTimer.isArmed();
     if (leading) {
       dueAt = now + EVAL_SETTLE_MS;
     } else {
       // A pending leading-edge evaluation will see this chunk too.
-      if (this.#evalTimer !== null && this.#evalIsLeading) return;
+      if (this.#evalTimer.isArmed() && this.#evalIsLeading) return;
       const interval = this.#opts.evalIntervalMs ?? DEFAULT_EVAL_INTERVAL_MS;
       dueAt = Math.min(now + QUIET_MS, Math.max(this.#lastEvalAt + interval, now + EVAL_SETTLE_MS));
       // Inside a stream the due time only moves later: keep the armed timer and let it re-arm
       // itself for the rest when it fires (one timer per stream, not one per chunk).
-      if (this.#evalTimer !== null && dueAt >= this.#evalDueAt) {
+      if (this.#evalTimer.isArmed() && dueAt >= this.#evalDueAt) {
         this.#evalDueAt = dueAt;
         return;
       }
     }
-    this.#scheduler.clearTimeout(this.#evalTimer);
     this.#evalIsLeading = leading;
     this.#armEvalTimer(now, dueAt);
   }
 
   #armEvalTimer(now: number, dueAt: number): void {
     this.#evalDueAt = dueAt;
-    this.#evalTimer = this.#scheduler.setTimeout(this.#onEvalTimer, dueAt - now);
+    this.#evalTimer.arm(dueAt - now);
   }
 
   /** The evaluation timer's callback (one function for every arm: it is re-armed per stream). */
   readonly #onEvalTimer = (): void => {
     const t = this.#scheduler.now();
     if (t < this.#evalDueAt) { this.#armEvalTimer(t, this.#evalDueAt); return; }
-    this.#evalTimer = null;
     this.#reevaluate('output');
   };
 
+  /** The PTY alone (the redraw nudge): a size it refuses is a warning, never an exception in a timer. */
+  #resizePty(cols: number, rows: number): void {
+    try {
+      this.#transport.resize(cols, rows);
+    } catch (err) {
+      this.#emit({ kind: 'log', level: 'warn', message: `redraw nudge: resize to ${cols}x${rows} failed: ${err instanceof Error ? err.message : String(err)}` });
+    }
+  }
+
   #write(data: string): void {
     if (this.#stopped || data.length === 0) return;
-    this.#pushTimeline('input', data);
     try {
       this.#transport.write(data);
     } catch (err) {
@@ -423,7 +433,7 @@ export class FsmDriver {
    * One evaluation. `output` evaluations are skipped when neither the viewport nor the window
    * title changed (cursor-only changes do not count); timers and forced reasons always run.
    */
-  #reevaluate(reason: 'init' | 'output' | 'timer' | 'reload' | 'refresh' | 'chain'): void {
+  #reevaluate(reason: 'init' | 'output' | 'timer' | 'reload' | 'chain'): void {
     if (this.#stopped) return;
     const now = this.#scheduler.now();
     const viewport = this.#screen.viewportLines();
@@ -439,7 +449,7 @@ export class FsmDriver {
     this.#evalCount += 1;
     this.#lastEvalAt = now;
 
-    if (this.#spec.startup_dismiss) this.#maybeDismissStartup(viewportText(), now);
+    if (this.#spec.startup_dismiss) this.#watchdogs.maybeDismissStartup(viewportText(), now);
 
     let joinedFrame: string | undefined;
     const frameText = (): string => (joinedFrame ??= frame.lines.join('\n'));
@@ -475,7 +485,7 @@ export class FsmDriver {
     // A self-transition ("*" → the current state, §13.24) is committed as the reference does,
     // but never chained: its guard stays true and would spin.
     const movedState = fired !== null && fired.to !== from;
-    const force = reason === 'init' || reason === 'reload' || reason === 'refresh';
+    const force = reason === 'init' || reason === 'reload';
     this.#afterDecision(force, viewportText, { sections, text: frameText, viewport }, now, movedState, soonestFlipMs(ev));
   }
 
@@ -495,8 +505,7 @@ export class FsmDriver {
     } else {
       this.#scheduleWake(soonestMs);
     }
-    this.#scheduleStallWatchdog(now);
-    this.#scheduleRedrawNudge(now);
+    this.#watchdogs.afterDecision(now);
   }
 
   /**
@@ -510,7 +519,7 @@ export class FsmDriver {
    */
   #redecide(frame: GuardFrame, title: string, now: number, viewportText: () => string, frameText: () => string, viewport: readonly string[]): boolean {
     const last = this.#lastReads;
-    if (!last || last.spec !== this.#spec || last.stateId !== this.#stateId || this.#pickerInProgress) return false;
+    if (!last || last.spec !== this.#spec || last.stateId !== this.#stateId || this.#commands.hasPickerInProgress()) return false;
     const { reads } = last;
     if (reads.usesPrevLines || (reads.usesTitle && title !== last.title)) return false;
     const before = last.frame;
@@ -571,17 +580,8 @@ export class FsmDriver {
     this.#stateId = fired.to;
     this.#stateEnteredAt = now;
     this.#regionLastChangedAt.clear();
-    const matchedRules = summarizeTransition(fired);
-    const durationMs = now - this.#prevStateAt;
-    this.#prevStateAt = now;
-    const st = stateById(this.#spec, fired.to);
-    this.#history.push({ stateId: fired.to, label: st?.label ?? fired.to, at: now, durationMs, reason: 'transition', via: `${from}→${fired.to}`, matchedRules });
-    if (this.#history.length > HISTORY_LIMIT) this.#history.shift();
-    this.#snapshots.push({ stateFrom: from, stateTo: fired.to, at: now, firedTo: fired.to, firedLabel: fired.label, reason: matchedRules, transitions: ev.transitions });
-    if (this.#snapshots.length > SNAPSHOT_LIMIT) this.#snapshots.shift();
-    if (from !== fired.to) {
-      this.#nudgeCount = 0;
-    }
+    this.#history.record(from, stateById(this.#spec, fired.to)?.label ?? fired.to, fired, ev, now);
+    if (from !== fired.to) this.#watchdogs.onStateChanged();
   }
 
   #markReady(): void {
@@ -608,7 +608,7 @@ export class FsmDriver {
       && prev.state.id === state.id && prev.state.title === title && prev.state.label === state.label) {
       // Nothing to report, and the view as it stands is still exact: no new objects per frame.
       this.#evaluateSignals(frame.viewport, viewportText);
-      if (this.#pickerInProgress) this.#advancePicker(viewportText());
+      if (this.#commands.hasPickerInProgress()) this.#commands.advancePicker(viewportText());
       return;
     }
     const next: CurrentView = { state: { id: state.id, label: state.label, title, status: statusForState(state) }, modal, controls };
@@ -616,11 +616,10 @@ export class FsmDriver {
       || !sameModal(prev.modal, next.modal) || !sameControls(prev.controls, next.controls);
     this.#current = next;
     this.#evaluateSignals(frame.viewport, viewportText);
-    if (this.#pickerInProgress) this.#advancePicker(viewportText());
+    if (this.#commands.hasPickerInProgress()) this.#commands.advancePicker(viewportText());
     if (!changed) return;
     this.#emit({ kind: 'state_changed', state: next.state, modal: toModalView(next.modal), controls: next.controls.map((c) => ({ ...c })) });
-    this.#fireNotifications(state.id, title);
-    this.#armOrCancelDelegates(state.id);
+    this.#notifier.onStateEmitted(this.#spec, next.state, this.#currentState);
   }
 
   /**
@@ -677,39 +676,6 @@ export class FsmDriver {
     }
   }
 
-  #fireNotifications(stateId: string, title: string | null): void {
-    for (const n of this.#spec.notifications ?? []) {
-      if (n.when_state !== stateId) continue;
-      this.#emit({ kind: 'notification', id: n.id, title: n.title, body: (n.body ?? '').replace(/\{state\.title\}/g, title ?? '') });
-    }
-  }
-
-  #armOrCancelDelegates(stateId: string): void {
-    for (const d of this.#spec.delegate ?? []) {
-      const armed = this.#delegateTimers.get(d.id);
-      if (d.when_state === stateId && armed === undefined) {
-        const t = this.#scheduler.setTimeout(() => {
-          this.#delegateTimers.delete(d.id);
-          this.#fireDelegate(d);
-        }, d.after_duration_ms ?? 0);
-        this.#delegateTimers.set(d.id, t);
-      } else if (d.when_state !== stateId && armed !== undefined) {
-        this.#scheduler.clearTimeout(armed);
-        this.#delegateTimers.delete(d.id);
-      }
-    }
-  }
-
-  #fireDelegate(d: DelegateTrigger): void {
-    const cur = this.#current;
-    const task = d.task_template
-      .replace(/\{node\}/g, this.#opts.hostname ?? os.hostname())
-      .replace(/\{state\.label\}/g, cur?.state.label ?? '')
-      .replace(/\{state\.title\}/g, cur?.state.title ?? '')
-      .replace(/\{duration_ms\}/g, String(d.after_duration_ms ?? 0));
-    this.#emit({ kind: 'delegate', id: d.id, task });
-  }
-
   // ── Timers ────────────────────────────────────────────────────────────
 
   #armWake(delayMs: number): void {
@@ -717,14 +683,9 @@ export class FsmDriver {
     const dueAt = this.#scheduler.now() + delayMs;
     // Most evaluations ask for the wake that is already armed (a hold or a countdown that did not
     // move): keep that timer rather than cancel it and arm an equal one.
-    if (this.#wakeTimer !== null && this.#wakeDueAt === dueAt && this.#wakeIsChain === chain) return;
-    this.#scheduler.clearTimeout(this.#wakeTimer);
-    this.#wakeDueAt = dueAt;
+    if (this.#wakeTimer.isArmed() && this.#wakeTimer.dueAt() === dueAt && this.#wakeIsChain === chain) return;
     this.#wakeIsChain = chain;
-    this.#wakeTimer = this.#scheduler.setTimeout(() => {
-      this.#wakeTimer = null;
-      this.#reevaluate(chain ? 'chain' : 'timer');
-    }, delayMs);
+    this.#wakeTimer.arm(delayMs);
   }
 
   /**
@@ -735,193 +696,31 @@ export class FsmDriver {
     let soonest = soonestMs;
     if (this.#status() === 'approval') soonest = Math.min(soonest, APPROVAL_REFRESH_MS);
     if (!Number.isFinite(soonest)) {
-      this.#scheduler.clearTimeout(this.#wakeTimer);
-      this.#wakeTimer = null;
+      this.#wakeTimer.cancel();
       return;
     }
     this.#armWake(Math.max(soonest + WAKE_SLACK_MS, WAKE_FLOOR_MS));
   }
 
-  /** send_on_spawn: after the first output (+ delay), or after max-wait with no output (§10.3). */
-  #armSpawnPrime(): void {
-    const seqs = (this.#spec.send_on_spawn ?? []).filter((s) => typeof s === 'string' && s.length > 0);
-    if (seqs.length === 0) { this.#primeDone = true; return; }
-    const maxWait = this.#spec.send_on_spawn_max_wait_ms ?? DEFAULT_SEND_ON_SPAWN_MAX_WAIT_MS;
-    this.#primeMaxWaitTimer = this.#scheduler.setTimeout(() => {
-      this.#primeMaxWaitTimer = null;
-      this.#writeSpawnPrime();
-    }, Math.max(0, maxWait));
-  }
-
-  #onFirstOutput(): void {
-    if (this.#primeDone) return;
-    this.#scheduler.clearTimeout(this.#primeMaxWaitTimer);
-    this.#primeMaxWaitTimer = null;
-    const delay = Math.max(0, this.#spec.send_on_spawn_delay_ms ?? DEFAULT_SEND_ON_SPAWN_DELAY_MS);
-    this.#primeTimer = this.#scheduler.setTimeout(() => {
-      this.#primeTimer = null;
-      this.#writeSpawnPrime();
-    }, delay);
-  }
-
-  #writeSpawnPrime(): void {
-    if (this.#primeDone) return;
-    this.#primeDone = true;
-    this.#writePrimeSequences();
-    // Sends queued behind the prime drain now: a focus-in repaints nothing, so no evaluation follows.
-    if (!this.#stopped) this.#sender.afterEvaluation();
-  }
-
-  #writePrimeSequences(): void {
-    for (const seq of this.#spec.send_on_spawn ?? []) if (typeof seq === 'string' && seq.length > 0) this.#write(seq);
-  }
-
-  #stallRecoveryEnabled(): boolean {
-    const w = this.#spec.refocus_when_stalled_ms;
-    return typeof w === 'number' && w > 0 && (this.#spec.send_on_spawn ?? []).some((s) => s.length > 0);
-  }
-
-  #stallReference(): number {
-    return this.#regionLastChangedAt.get(-1) ?? this.#stateEnteredAt;
-  }
-
-  /** Stall watchdog (§10.4): re-prime a focus-gated TUI whose screen froze mid-turn. */
-  #scheduleStallWatchdog(now: number): void {
-    this.#scheduler.clearTimeout(this.#stallTimer);
-    this.#stallTimer = null;
-    if (!this.#stallRecoveryEnabled() || this.#status() !== 'generating') return;
-    const windowMs = this.#spec.refocus_when_stalled_ms!;
-    const since = Math.max(this.#stallReference(), this.#lastRefocusAt);
-    this.#stallTimer = this.#scheduler.setTimeout(() => {
-      this.#stallTimer = null;
-      this.#onStallTick();
-    }, Math.max(windowMs - (now - since) + WAKE_SLACK_MS, WAKE_FLOOR_MS));
-  }
-
-  #onStallTick(): void {
-    if (this.#stopped || !this.#stallRecoveryEnabled() || this.#status() !== 'generating') return;
-    const now = this.#scheduler.now();
-    const windowMs = this.#spec.refocus_when_stalled_ms!;
-    if (now - this.#stallReference() >= windowMs && now - this.#lastRefocusAt >= windowMs) {
-      this.#lastRefocusAt = now;
-      this.#emit({ kind: 'log', level: 'info', message: `stall watchdog: screen frozen for ${now - this.#stallReference()} ms while generating; re-sending send_on_spawn` });
-      this.#writePrimeSequences();
-    }
-    this.#scheduleStallWatchdog(now);
-  }
-
-  #nudgeOptionsCache: RedrawNudgeOptions | null = null;
-
-  #nudgeOptions(): RedrawNudgeOptions {
-    if (this.#nudgeOptionsCache) return this.#nudgeOptionsCache;
-    const env = process.env;
-    const num = (v: string | undefined, d: number) => (v !== undefined && v !== '' && Number.isFinite(Number(v)) ? Number(v) : d);
-    const o = this.#opts.redrawNudge ?? {};
-    this.#nudgeOptionsCache = {
-      silentMs: o.silentMs ?? num(env.SPECTERM_REDRAW_NUDGE_SILENT_MS, 45_000),
-      max: o.max ?? num(env.SPECTERM_REDRAW_NUDGE_MAX, 4),
-      holdMs: o.holdMs ?? num(env.SPECTERM_REDRAW_NUDGE_HOLD_MS, 750),
-      settleMs: o.settleMs ?? num(env.SPECTERM_REDRAW_NUDGE_SETTLE_MS, 1000),
-    };
-    return this.#nudgeOptionsCache;
-  }
-
-  /** Redraw nudge (§10.5): a SIGWINCH wiggle recovers a garbled frame after long silence. Never writes stdin. */
-  #scheduleRedrawNudge(now: number): void {
-    if (this.#nudgeTimer !== null) {
-      if (this.#status() === 'generating') return; // one pending nudge at a time
-      this.#scheduler.clearTimeout(this.#nudgeTimer);
-      this.#nudgeTimer = null;
-    }
-    if (this.#status() !== 'generating') { this.#nudgeCount = 0; return; }
-    const o = this.#nudgeOptions();
-    if (o.silentMs <= 0 || this.#nudgeCount >= o.max) return;
-    const since = Math.max(this.#lastOutputAt, this.#stateEnteredAt, this.#lastNudgeAt);
-    this.#nudgeTimer = this.#scheduler.setTimeout(() => {
-      this.#nudgeTimer = null;
-      this.#onNudgeTick(o);
-    }, Math.max(since + o.silentMs - now, WAKE_FLOOR_MS));
-  }
-
-  #onNudgeTick(o: RedrawNudgeOptions): void {
-    if (this.#stopped || this.#status() !== 'generating') return;
-    const now = this.#scheduler.now();
-    const since = Math.max(this.#lastOutputAt, this.#stateEnteredAt, this.#lastNudgeAt);
-    if (now - since < o.silentMs) { this.#scheduleRedrawNudge(now); return; }
-    this.#nudgeCount += 1;
-    this.#lastNudgeAt = now;
-    const { cols, rows } = this.#screen;
-    this.#emit({ kind: 'log', level: 'info', message: `redraw nudge ${this.#nudgeCount}/${o.max}: no output for ${now - since} ms while generating` });
-    this.#transport.resize(cols + 1, rows);
-    this.#pushTimeline('resize', `${cols + 1}x${rows} (nudge)`);
-    this.#later(o.holdMs, () => {
-      this.#transport.resize(cols, rows);
-      this.#pushTimeline('resize', `${cols}x${rows} (nudge restore)`);
-      this.#later(o.settleMs, () => this.#reevaluate('timer'));
-    });
-  }
-
-  #later(ms: number, fn: () => void): void {
-    const h = this.#scheduler.setTimeout(() => {
-      this.#miscTimers.delete(h);
-      if (!this.#stopped) fn();
-    }, ms);
-    this.#miscTimers.add(h);
-  }
-
-  /** startup_dismiss (§7.4): answer a boot-time prompt a bounded number of times. */
-  #maybeDismissStartup(viewportText: string, now: number): void {
-    const sd = this.#spec.startup_dismiss;
-    if (!sd || viewportText.trim() === '') return;
-    if (now - this.#startedAt > (sd.window_ms ?? DEFAULT_STARTUP_DISMISS_WINDOW_MS)) return;
-    if (this.#dismissAttempts >= (sd.max_attempts ?? DEFAULT_STARTUP_DISMISS_ATTEMPTS)) return;
-    if (viewportText === this.#lastDismissSnapshot) return;
-    for (const p of sd.patterns) {
-      const re = compileRegex(p.regex, p.flags ?? '');
-      if (!re) continue;
-      re.lastIndex = 0;
-      if (!re.test(viewportText)) continue;
-      this.#dismissAttempts += 1;
-      this.#lastDismissSnapshot = viewportText;
-      this.#emit({ kind: 'log', level: 'info', message: `startup_dismiss: /${p.regex}/ matched; sending its key (attempt ${this.#dismissAttempts})` });
-      this.#write(sd.key);
-      return;
-    }
-  }
-
   // ── Hot reload ────────────────────────────────────────────────────────
 
-  #armSpecWatcher(specPath: string): void {
-    const dir = path.dirname(specPath);
-    const base = path.basename(specPath);
-    try {
-      this.#specWatcher = fs.watch(dir, (_event, filename) => {
-        if (filename && filename.toString() !== base) return;
-        // Editors write in several steps; reload once they are done.
-        this.#scheduler.clearTimeout(this.#reloadTimer);
-        this.#reloadTimer = this.#scheduler.setTimeout(() => { this.#reloadTimer = null; this.reloadSpec(); }, HOT_RELOAD_DEBOUNCE_MS);
-      });
-      this.#specWatcher.on('error', () => { /* the directory went away; keep the running spec */ });
-    } catch (err) {
-      this.#emit({ kind: 'log', level: 'warn', message: `hot reload disabled: cannot watch ${dir}: ${err instanceof Error ? err.message : String(err)}` });
-    }
-  }
-
   /**
-   * Re-reads the spec file. An invalid or half-written file emits `spec_error` and the old spec
-   * stays in force; a valid one replaces it, keeping the current state and its clocks.
+   * Loads the spec again through `specSource` (false without one). An invalid or half-written
+   * file emits `spec_error` and the old spec stays in force; a valid one replaces it, keeping the
+   * current state and its clocks.
    */
   reloadSpec(): boolean {
-    if (this.#stopped || !this.#opts.specPath) return false;
-    const r = (this.#opts.reloadSpec ?? defaultReload)(this.#opts.specPath);
-    if (!r.ok || !r.spec) {
-      this.#emit({ kind: 'spec_error', errors: r.errors ?? ['spec could not be loaded'] });
+    const source = this.#opts.specSource;
+    if (this.#stopped || !source) return false;
+    const r = source.load();
+    if (!r.ok) {
+      this.#emit({ kind: 'spec_error', errors: r.errors.length ? r.errors : [`${source.path}: spec could not be loaded`] });
       return false;
     }
     this.#spec = r.spec;
     this.#regexMemo.clear();
     this.#signals = new SignalRuleSet(r.spec.signal_rules, this.#viewportRowCache);
-    this.#emit({ kind: 'spec_reloaded', warnings: r.warnings ?? [] });
+    this.#emit({ kind: 'spec_reloaded', warnings: r.warnings });
     this.#reevaluate('reload');
     return true;
   }
@@ -931,142 +730,54 @@ export class FsmDriver {
   /** Runs a command. Malformed commands and commands after exit are refused with a reason. */
   dispatch(cmd: DashboardCommand): DispatchResult {
     const invalid = validateCommand(cmd);
-    if (invalid) return this.#refuse(typeof (cmd as { kind?: unknown })?.kind === 'string' ? (cmd as { kind: string }).kind : 'unknown', invalid);
+    if (invalid) return this.#refuse(typeof (cmd as { kind?: unknown })?.kind === 'string' ? (cmd as { kind: string }).kind : 'unknown', invalid.code, invalid.reason);
     if (cmd.kind === 'shutdown') { this.shutdown(); return { ok: true }; }
-    if (this.#stopped) return this.#refuse(cmd.kind, this.#exited ? 'the agent has exited' : 'the session is shut down');
-    if (!this.#started) return this.#refuse(cmd.kind, 'the session has not started');
+    const inactive = this.#inactiveRefusal(cmd.kind);
+    if (inactive) return inactive;
     switch (cmd.kind) {
       case 'send_message': {
         const outcome = this.#sender.request({ text: cmd.text, bracketedPaste: cmd.bracketedPaste });
-        if (typeof outcome === 'object') return this.#refuse('send_message', outcome.reason);
-        return outcome === 'dropped' ? { ok: false, reason: 'duplicate of a message still being processed' } : { ok: true };
+        if (typeof outcome === 'object') return this.#refuse('send_message', outcome.code, outcome.reason);
+        // Not a command_refused: the sender already reported send_status "dropped".
+        return outcome === 'dropped' ? { ok: false, code: 'DUPLICATE_MESSAGE', reason: 'duplicate of a message still being processed' } : { ok: true };
       }
       case 'pty_write': this.#write(cmd.data); return { ok: true };
-      case 'click_control': return this.#clickControl(cmd.control_id, cmd.payload);
-      case 'click_modal_button': return this.#clickModalButton(cmd.index, cmd.label);
-      case 'attach_image': return this.#attachImage(cmd.blob, cmd.mime);
-      case 'resize': this.resize(cmd.cols, cmd.rows); return { ok: true };
+      case 'click_control': return this.#commands.clickControl(cmd.control_id, cmd.payload);
+      case 'click_modal_button': return this.#commands.clickModalButton(cmd.index, cmd.label);
+      case 'attach_image': return this.#commands.attachImage(cmd.blob, cmd.mime);
+      case 'resize': return this.resize(cmd.cols, cmd.rows);
       case 'cancel': this.#write('\x03'); return { ok: true };
     }
   }
 
-  /** Resizes the PTY and the screen; the CLI's repaint triggers the next evaluation. */
-  resize(cols: number, rows: number): void {
-    if (this.#stopped) return;
+  /**
+   * Resizes the PTY and the screen; the CLI's repaint triggers the next evaluation. A size the
+   * terminal does not accept is refused (`INVALID_SIZE`), never thrown.
+   */
+  resize(cols: number, rows: number): DispatchResult {
+    const problem = validateCommand({ kind: 'resize', cols, rows });
+    if (problem) return this.#refuse('resize', problem.code, problem.reason);
+    const inactive = this.#inactiveRefusal('resize');
+    if (inactive) return inactive;
     this.#screen.resize(cols, rows);
     this.#transport.resize(cols, rows);
-    this.#pushTimeline('resize', `${cols}x${rows}`);
-  }
-
-  #refuse(command: string, reason: string): DispatchResult {
-    this.#emit({ kind: 'command_refused', command, reason });
-    return { ok: false, reason };
-  }
-
-  #clickControl(id: string, payload: unknown): DispatchResult {
-    const ctl = (this.#spec.control_bar ?? []).find((c) => c.id === id);
-    if (!ctl) return this.#refuse('click_control', `unknown control "${id}" (known: ${(this.#spec.control_bar ?? []).map((c) => c.id).join(', ') || 'none'})`);
-    if (ctl.visible_when_state && !ctl.visible_when_state.includes(this.#stateId)) {
-      return this.#refuse('click_control', `control "${id}" is not available in state "${this.#stateId}" (only in ${ctl.visible_when_state.join(', ')})`);
-    }
-    const a = ctl.action;
-    switch (a.type) {
-      case 'send_keys': this.#write(a.keys); return { ok: true };
-      case 'open_picker': {
-        // Some TUIs ignore a slash command whose Enter arrives in the same write.
-        const split = splitTrailingEnter(a.trigger_keys);
-        if (split) {
-          this.#write(split[0]);
-          this.#later(200, () => this.#write(split[1]));
-        } else {
-          this.#write(a.trigger_keys);
-        }
-        this.#pickerInProgress = ctl;
-        return { ok: true };
-      }
-      case 'attach_image': {
-        const p = payload && typeof payload === 'object' ? (payload as { path?: unknown }).path : undefined;
-        if (typeof p !== 'string' || p === '') return this.#refuse('click_control', `control "${id}" needs a payload {"path": "<file>"}`);
-        this.#write(a.keys_template.replace(/\{path\}/g, p));
-        return { ok: true };
-      }
-    }
-  }
-
-  #advancePicker(viewportText: string): void {
-    const ctl = this.#pickerInProgress;
-    if (!ctl || ctl.action.type !== 'open_picker') { this.#pickerInProgress = null; return; }
-    const wf = ctl.action.wait_for;
-    const re = compileRegex(wf.regex, wf.flags ?? 'i');
-    if (!re) { this.#pickerInProgress = null; return; }
-    const sections = resolveSections(this.#spec.sections, viewportText.split('\n'));
-    re.lastIndex = 0;
-    if (re.test(sectionText(sections, wf.section, viewportText))) this.#pickerInProgress = null;
-  }
-
-  /** Presses a modal button by its DISPLAY index (§5.4), refusing on a stale or changed modal. */
-  #clickModalButton(index: number, expectedLabel: string | undefined): DispatchResult {
-    const m = this.#current?.modal;
-    const state = stateById(this.#spec, this.#stateId);
-    if (!m || !state || m.stateId !== this.#stateId) return this.#refuse('click_modal_button', `no modal is on screen (state "${this.#stateId}")`);
-    const btn = m.buttons.find((b) => b.index === index);
-    if (!btn) return this.#refuse('click_modal_button', `no button ${index} (buttons: ${m.buttons.map((b) => `${b.index}. ${b.label}`).join(', ')})`);
-    if (expectedLabel !== undefined && expectedLabel !== btn.label) {
-      return this.#refuse('click_modal_button', `button ${index} is now "${btn.label}", not "${expectedLabel}"; the modal changed`);
-    }
-    const rule = state.extract!.buttons!;
-    if (rule.select_mode === 'arrow_keys') {
-      const current = m.buttons.find((b) => b.current);
-      if (!current) return this.#refuse('click_modal_button', 'no row is marked current: the list is stale; refusing to press blindly');
-      const delta = index - current.index;
-      const up = rule.cursor_keys?.up || '\x1b[A';
-      const down = rule.cursor_keys?.down || '\x1b[B';
-      if (delta !== 0) this.#write((delta > 0 ? down : up).repeat(Math.abs(delta)));
-      const confirm = (rule.key_for_index ?? '').replace(/\{index\}/g, '') || '\r';
-      this.#confirmModal(confirm);
-      return { ok: true };
-    }
-    this.#confirmModal(btn.key);
     return { ok: true };
   }
 
-  /** POSIX: one write. win32: the trailing CR is resent every 350 ms while the modal is up (≤ 14). */
-  #confirmModal(keys: string): void {
-    if (this.#platform !== 'win32') { this.#write(keys); return; }
-    const m = /^([\s\S]*?)([\r\n]*)$/.exec(keys)!;
-    const prefix = m[1]!;
-    const tail = m[2]!;
-    if (prefix) this.#write(prefix);
-    if (!tail) return;
-    let writes = 0;
-    const tick = (): void => {
-      if (writes > 0 && this.#status() !== 'approval') return;
-      if (writes >= WIN32_MODAL_CONFIRM_MAX_WRITES) return;
-      this.#write(tail);
-      writes += 1;
-      this.#later(WIN32_MODAL_CONFIRM_GAP_MS, tick);
-    };
-    tick();
+  /** The refusal of a command before `start()` or after the session ended, else null. */
+  #inactiveRefusal(command: string): DispatchResult | null {
+    if (this.#stopped) {
+      return this.#exited
+        ? this.#refuse(command, 'EXITED', 'the agent has exited')
+        : this.#refuse(command, 'SHUT_DOWN', 'the session is shut down');
+    }
+    if (!this.#started) return this.#refuse(command, 'NOT_STARTED', 'the session has not started');
+    return null;
   }
 
-  #attachImage(blob: string, mime: string): DispatchResult {
-    const ctl = (this.#spec.control_bar ?? []).find((c) => c.action.type === 'attach_image');
-    if (!ctl || ctl.action.type !== 'attach_image') return this.#refuse('attach_image', 'this spec has no attach_image control');
-    let bytes: Buffer;
-    try {
-      bytes = Buffer.from(blob, 'base64');
-    } catch {
-      return this.#refuse('attach_image', 'blob is not valid base64');
-    }
-    if (bytes.length === 0) return this.#refuse('attach_image', 'blob is empty');
-    try {
-      const f = writePrivateTempFile(bytes, extensionForMime(mime));
-      this.#tempFiles.push(f);
-      this.#write(ctl.action.keys_template.replace(/\{path\}/g, f.path));
-      return { ok: true };
-    } catch (err) {
-      return this.#refuse('attach_image', `could not write the image to a private temp file: ${err instanceof Error ? err.message : String(err)}`);
-    }
+  #refuse(command: string, code: RefusalCode, reason: string): DispatchResult {
+    this.#emit({ kind: 'command_refused', command, code, reason });
+    return { ok: false, code, reason };
   }
 
   // ── Read-only surface ─────────────────────────────────────────────────
@@ -1078,17 +789,11 @@ export class FsmDriver {
   getScreenWithScrollback(): string { return this.#screen.scrollbackText(); }
   /** Cursor in `snapshot()` line coordinates. */
   getCursorPosition(): { row: number; col: number } { return this.#screen.cursor(); }
-  getWindowTitle(): string { return this.#screen.windowTitle; }
   getTerminalModes() { return this.#screen.modes(); }
-  getSpecPath(): string { return this.#opts.specPath ?? ''; }
+  getSpecPath(): string { return this.#opts.specSource?.path ?? ''; }
   getSpec(): CliSpecV4 { return this.#spec; }
-  getStateHistory(): ReadonlyArray<DriverHistoryEntry> { return this.#history; }
-  getFsmSnapshotHistory(): ReadonlyArray<FsmSnapshotEntry> { return this.#snapshots; }
-  getEventTimeline(limit?: number): ReadonlyArray<TimelineEvent> {
-    const ordered = this.#timeline.length < TIMELINE_LIMIT ? this.#timeline : [...this.#timeline.slice(this.#timelineNext), ...this.#timeline.slice(0, this.#timelineNext)];
-    const items = limit === undefined ? ordered : ordered.slice(-limit);
-    return items.map((e) => ({ ...e, preview: controlEscape(e.preview) }));
-  }
+  getStateHistory(): ReadonlyArray<DriverHistoryEntry> { return this.#history.entries(); }
+  getFsmSnapshotHistory(): ReadonlyArray<FsmSnapshotEntry> { return this.#history.snapshots(); }
   hasSeenReady(): boolean { return this.#readySeen; }
   getLastBusyAt(): number { return this.#lastBusyAt; }
   /** The current state and its modal as last emitted. */
@@ -1149,33 +854,11 @@ export class FsmDriver {
     };
   }
 
-  /** Forces an evaluation and a state emit now. */
-  refreshNow(): void {
-    this.#reevaluate('refresh');
-  }
 
   // ── Plumbing ──────────────────────────────────────────────────────────
 
-  /** Raw slices are kept; escaping happens when someone reads the timeline. */
-  #pushTimeline(kind: TimelineEvent['kind'], data: string): void {
-    const at = this.#scheduler.now();
-    const preview = data.length > TIMELINE_PREVIEW_CHARS ? data.slice(0, TIMELINE_PREVIEW_CHARS) : data;
-    if (this.#timeline.length < TIMELINE_LIMIT) {
-      this.#timeline.push({ kind, at, preview });
-    } else {
-      // Slots are reused in place (every output chunk lands here; readers get copies).
-      const slot = this.#timeline[this.#timelineNext]! as { kind: TimelineEvent['kind']; at: number; preview: string };
-      slot.kind = kind;
-      slot.at = at;
-      slot.preview = preview;
-    }
-    this.#timelineNext = (this.#timelineNext + 1) % TIMELINE_LIMIT;
-  }
-
   #emit(ev: DashboardEvent): void {
-    for (const l of this.#listeners) {
-      try { l(ev); } catch { /* a listener's failure is its own */ }
-    }
+    this.#listeners.emit(ev);
   }
 }
 
@@ -1212,18 +895,6 @@ function onFrame<R>(run: (...args: FsmFrameArgs) => R, input: FrameInput, extras
   return run(input.spec, input.stateId, frame.lines, input.frameText, frame.cursor, input.prevLines, input.clock, extras);
 }
 
-function defaultReload(specPath: string): SpecReloadResult {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(fs.readFileSync(specPath, 'utf8'));
-  } catch (err) {
-    return { ok: false, errors: [`${specPath}: ${err instanceof Error ? err.message : String(err)}`] };
-  }
-  const v = validateSpec(raw);
-  if (v.errors.length) return { ok: false, errors: v.errors, warnings: v.warnings };
-  return { ok: true, spec: raw as CliSpecV4, warnings: v.warnings };
-}
-
 function toModalView(m: LatchedModal | null): ModalView | null {
   return m ? { title: m.title, buttons: m.buttons.map((b) => ({ index: b.index, label: b.label })), kind: m.kind } : null;
 }
@@ -1243,18 +914,6 @@ function sameControls(a: ControlView[], b: ControlView[]): boolean {
   return a.length === b.length && a.every((c, i) => c.id === b[i]!.id);
 }
 
-/** `"<label> fired"` then one line per condition node, indented two spaces per depth. */
-export function summarizeTransition(t: TransitionEval): string[] {
-  const out = [`${t.label} fired`];
-  const walk = (c: CondResult, depth: number): void => {
-    const left = c.remainingMs ? ` (${c.remainingMs}ms left)` : '';
-    const matched = c.matchedText ? ` matched=${JSON.stringify(c.matchedText)}` : '';
-    out.push(`${'  '.repeat(depth)}${c.kind} ${c.detail} = ${c.result}${left}${matched}`);
-    for (const child of c.children ?? []) walk(child, depth + 1);
-  };
-  if (t.cond) walk(t.cond, 1);
-  return out;
-}
 
 function findStable(c: CondResult): CondResult | null {
   if (c.kind === 'stable') return c;

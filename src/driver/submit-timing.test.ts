@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { echoProbes, extensionForMime, hashBody, resolveSubmitDelayMs, splitTrailingEnter } from './submit-timing.js';
+import { echoProbes, hashBody, resolveSubmitDelayMs, splitTrailingEnter } from './submit-timing.js';
 
 describe('resolveSubmitDelayMs', () => {
   it('gives the spec delay for a short body', () => {
@@ -40,14 +40,7 @@ describe('echoProbes', () => {
   });
 });
 
-describe('extensionForMime / splitTrailingEnter', () => {
-  it('maps image MIME types to extensions', () => {
-    expect(extensionForMime('image/png')).toBe('.png');
-    expect(extensionForMime('image/jpeg')).toBe('.jpg');
-    expect(extensionForMime('image/gif')).toBe('.gif');
-    expect(extensionForMime('image/webp')).toBe('.webp');
-    expect(extensionForMime('application/x-foo')).toBe('.bin');
-  });
+describe('splitTrailingEnter', () => {
   it('splits a trailing Enter off a slash command only when there is a prefix', () => {
     expect(splitTrailingEnter('/model\r')).toEqual(['/model', '\r']);
     expect(splitTrailingEnter('/model\r\n')).toEqual(['/model', '\r\n']);

@@ -49,15 +49,6 @@ export function echoProbes(text: string): { head: string; tail: string } {
   return { head: n.slice(0, 16), tail: n.slice(-16) };
 }
 
-/** The file extension for an attached image's MIME type. */
-export function extensionForMime(mime: string): string {
-  if (/png/i.test(mime)) return '.png';
-  if (/jpe?g/i.test(mime)) return '.jpg';
-  if (/gif/i.test(mime)) return '.gif';
-  if (/webp/i.test(mime)) return '.webp';
-  return '.bin';
-}
-
 /** Splits `"/model\r"` into `["/model", "\r"]`; null when there is no non-empty prefix or no trailing CR/LF. */
 export function splitTrailingEnter(keys: string): [string, string] | null {
   const m = /^([\s\S]*?)([\r\n]+)$/.exec(keys);

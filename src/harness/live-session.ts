@@ -16,6 +16,7 @@ import { RealScheduler } from '../driver/schedulers.js';
 import { AsciicastRecorder } from '../recording/index.js';
 import { createPtyTransport, type Disposable, type ExitInfo, type PtyTransport, type SpawnRequest } from '../terminal/index.js';
 import type { StateChangeRecord } from './replay-session.js';
+import { catalogSpecSource } from './spec-source.js';
 
 /** Options of {@link startLiveSession}. Give `specRef`, or `spec` (+ `specPath` for hot reload). */
 export interface LiveSessionOptions {
@@ -151,9 +152,10 @@ export function startLiveSession(opts: LiveSessionOptions): LiveSession {
     if (trustCfg) trust = applyPreLaunchTrust(trustCfg, opts.cwd ?? process.cwd(), { homeDir, env: req.env });
   });
   const scheduler = new RealScheduler();
+  const specSource = specPath ? catalogSpecSource(specPath) : undefined;
   const driver = new FsmDriver({
     spec,
-    specPath,
+    specSource,
     workingDir: opts.cwd ?? process.cwd(),
     transport,
     scheduler,
@@ -161,7 +163,7 @@ export function startLiveSession(opts: LiveSessionOptions): LiveSession {
     rows,
     extraArgs: opts.extraArgs,
     extraEnv: opts.extraEnv,
-    hotReload: opts.hotReload ?? false,
+    hotReload: (opts.hotReload ?? false) && specSource !== undefined,
     applyTrust: false,
   });
 

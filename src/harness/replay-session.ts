@@ -8,6 +8,7 @@ import { FsmDriver } from '../driver/fsm-driver.js';
 import type { DashboardEvent, ModalView } from '../driver/events.js';
 import { VirtualScheduler } from '../driver/schedulers.js';
 import { ReplayTransport, type Asciicast } from '../recording/index.js';
+import { catalogSpecSource } from './spec-source.js';
 
 /** After the last event, virtual time runs on this long so time-based transitions settle. */
 export const DEFAULT_TAIL_MS = 10_000;
@@ -61,7 +62,7 @@ export function replaySession(opts: ReplayOptions): ReplayResult {
   const transport = new ReplayTransport(opts.cast, scheduler);
   const driver = new FsmDriver({
     spec: opts.spec,
-    specPath: opts.specPath,
+    specSource: opts.specPath ? catalogSpecSource(opts.specPath) : undefined,
     workingDir: process.cwd(),
     transport,
     scheduler,
