@@ -23,7 +23,7 @@ const MAX_EVENT_LOOP_GAP_MS = 1_500;
 const MAX_STOP_MS = 10_000;
 
 interface SendResult {
-  dispatch: { ok: boolean; reason?: string };
+  dispatch: { ok: boolean; code?: string; reason?: string };
   dispatchMs: number;
   answer?: string;
   sendStatuses: string[];
@@ -60,6 +60,7 @@ describe('send_message of a large paste to the demo agent', () => {
     const r = await runProbe<SendResult>(PROBE, { scenario: 'send', bytes: 10 * 1024 * 1024 }, PROBE_LIMIT_MS);
     expect(r.error).toBeUndefined();
     expect(r.dispatch.ok).toBe(false);
+    expect(r.dispatch.code).toBe('MESSAGE_TOO_LARGE');
     expect(r.dispatch.reason).toMatch(/^message too large: 10485760 bytes .*largest message accepted is 1048576 bytes \(1 MiB\)/);
     expect(r.refusals).toEqual([r.dispatch.reason]);
     expect(r.sendStatuses).toEqual([]);

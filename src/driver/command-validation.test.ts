@@ -12,7 +12,9 @@ describe('validateCommand resize', () => {
     [{ cols: 0, rows: 24 }, /resize\.cols must be an integer between 1 and 1000, got 0/],
     [{ cols: 80, rows: '24' }, /resize\.rows must be an integer between 1 and 500, got "24"/],
   ])('refuses %o naming the field, the value and the limit', (size, message) => {
-    expect(validateCommand({ kind: 'resize', ...size })).toMatch(message);
+    const problem = validateCommand({ kind: 'resize', ...size });
+    expect(problem?.code).toBe('INVALID_SIZE');
+    expect(problem?.reason).toMatch(message);
   });
 });
 
@@ -22,7 +24,9 @@ describe('validateCommand pty_write', () => {
   });
 
   it('refuses more than 1 MiB of data with the size and the limit', () => {
-    expect(validateCommand({ kind: 'pty_write', data: 'x'.repeat(1024 * 1024 + 1) })).toMatch(
+    const problem = validateCommand({ kind: 'pty_write', data: 'x'.repeat(1024 * 1024 + 1) });
+    expect(problem?.code).toBe('INVALID_COMMAND');
+    expect(problem?.reason).toMatch(
       /^pty_write\.data is 1048577 bytes of UTF-8; at most 1048576 bytes \(1 MiB\) are accepted in one write: split it/,
     );
   });
