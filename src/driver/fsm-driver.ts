@@ -9,11 +9,11 @@
  * real time on a live PTY and in virtual time on a recording.
  */
 import type { Scheduler } from '../core/clock.js';
-import type { CliSpecV4, FsmState, StateStatus } from '../core/spec/types.js';
-import { initialState, modalKindForState, stateById, statusForState } from '../core/spec/model.js';
-import type { CondResult, EvalExtras, FsmClock, FsmEvaluation, ModalSnapshot, RegexMemo, ResolvedSection, TransitionEval } from '../core/eval/types.js';
+import type { CliSpecV4, StateStatus } from '../core/spec/types.js';
+import { initialState, stateById, statusForState } from '../core/spec/model.js';
+import type { CondResult, EvalExtras, FsmClock, FsmEvaluation, RegexMemo, ResolvedSection, TransitionEval } from '../core/eval/types.js';
 import {
-  collectStableRegions, decideFsmLines, deriveModal, evaluateFsmLines, soonestFlipMs, extractTitle, FrameReads, rebindSections, regionChanged, resolveSections, RowCache,
+  collectStableRegions, decideFsmLines, evaluateFsmLines, soonestFlipMs, FrameReads, rebindSections, regionChanged, resolveSections, RowCache,
   sameJoinedLines, type FsmFrameArgs, type StaleLeaves,
 } from '../core/eval/index.js';
 import type { GuardFrame } from '../core/screen/guard-frame.js';
@@ -32,7 +32,8 @@ import { isSpawnPlanError, planSpawn, type SpawnPlan } from './spawn-plan.js';
 import { applyPreLaunchTrust } from './pre-launch-trust.js';
 import { validateCommand } from './command-validation.js';
 import { watchSpecFile } from './spec-watcher.js';
-import { ScreenCommands, type LatchedModal } from './screen-commands.js';
+import { ScreenCommands } from './screen-commands.js';
+import { DerivedView, toModalView, type ViewFrame } from './derived-view.js';
 import { StateNotifier } from './state-notifier.js';
 import { StateHistory } from './state-history.js';
 
@@ -128,12 +129,6 @@ export interface FsmDriverOptions {
   onListenerError?: ListenerErrorSink;
 }
 
-interface CurrentView {
-  state: StateView;
-  modal: LatchedModal | null;
-  controls: ControlView[];
-}
-
 export class FsmDriver {
   readonly #opts: FsmDriverOptions;
   readonly #scheduler: Scheduler;
@@ -173,7 +168,6 @@ export class FsmDriver {
   #viewportRowCache = new RowCache();
   #chainedTransitions = 0;
 
-  #current: CurrentView | null = null;
   readonly #history = new StateHistory();
   #readySeen = false;
   #lastBusyAt = 0;
@@ -195,9 +189,9 @@ export class FsmDriver {
   readonly #watchdogs: Watchdogs;
   readonly #commands: ScreenCommands;
   readonly #notifier: StateNotifier;
+  readonly #view: DerivedView;
   /** The state as last emitted (read by a delegate when it fires). Bound once. */
-  readonly #currentState = (): StateView | null => this.#current?.state ?? null;
-  #warnedModalStates = new Set<string>();
+  readonly #currentState = (): StateView | null => this.#view.current()?.state ?? null;
 
   /** @throws DriverConfigError `SPEC_SOURCE_REQUIRED` when `hotReload` is on without a `specSource`. */
   constructor(opts: FsmDriverOptions) {
@@ -246,12 +240,18 @@ export class FsmDriver {
       reevaluate: () => this.#reevaluate('timer'),
       onPrimeWritten: () => { if (!this.#stopped) this.#sender.afterEvaluation(); },
     }, this.#timers, resolveRedrawNudgeOptions(opts.redrawNudge, process.env));
+    this.#view = new DerivedView({
+      spec: () => this.#spec,
+      stateId: () => this.#stateId,
+      viewportLines: () => this.#screen.viewportLines(),
+      warn: (message) => this.#emit({ kind: 'log', level: 'warn', message }),
+    }, this.#viewportRowCache);
     this.#notifier = new StateNotifier(this.#timers, (ev) => this.#emit(ev), opts.hostname);
     this.#commands = new ScreenCommands({
       spec: () => this.#spec,
       stateId: () => this.#stateId,
       status: () => this.#status(),
-      modal: () => this.#current?.modal ?? null,
+      modal: () => this.#view.current()?.modal ?? null,
       write: (data) => this.#write(data),
       refuse: (command, code, reason) => this.#refuse(command, code, reason),
     }, this.#timers, this.#platform);
@@ -495,7 +495,7 @@ export class FsmDriver {
    * MAX_CHAINED_TRANSITIONS in a row), so chains (A→B→C, §15.6) settle instead of waiting for
    * output or a wake from a stale table; otherwise `soonestMs` from now.
    */
-  #afterDecision(force: boolean, viewportText: () => string, view: { sections: ResolvedSection[]; text: () => string; viewport: readonly string[] }, now: number, movedState: boolean, soonestMs: number): void {
+  #afterDecision(force: boolean, viewportText: () => string, view: ViewFrame, now: number, movedState: boolean, soonestMs: number): void {
     this.#emitState(force, viewportText, view);
     this.#sender.afterEvaluation();
     if (this.#status() === 'generating') this.#lastBusyAt = now;
@@ -597,74 +597,15 @@ export class FsmDriver {
 
   // ── Emitting state ────────────────────────────────────────────────────
 
-  #emitState(force: boolean, viewportText: () => string, frame: { sections: ResolvedSection[]; text: () => string; viewport: readonly string[] }): void {
+  #emitState(force: boolean, viewportText: () => string, frame: ViewFrame): void {
     const state = stateById(this.#spec, this.#stateId);
     if (!state) return; // hot reload removed the current state: only "*" edges apply (§8)
-    const modal = this.#deriveModal(state, frame);
-    const title = modal?.title ?? this.#deriveTitle(state, viewportText);
-    const controls = this.#deriveControls();
-    const prev = this.#current;
-    if (!force && prev && modal === null && prev.modal === null && prev.controls === controls
-      && prev.state.id === state.id && prev.state.title === title && prev.state.label === state.label) {
-      // Nothing to report, and the view as it stands is still exact: no new objects per frame.
-      this.#evaluateSignals(frame.viewport, viewportText);
-      if (this.#commands.hasPickerInProgress()) this.#commands.advancePicker(viewportText());
-      return;
-    }
-    const next: CurrentView = { state: { id: state.id, label: state.label, title, status: statusForState(state) }, modal, controls };
-    const changed = force || !prev || prev.state.id !== next.state.id || prev.state.title !== next.state.title
-      || !sameModal(prev.modal, next.modal) || !sameControls(prev.controls, next.controls);
-    this.#current = next;
+    const changed = this.#view.update(state, force, viewportText, frame);
     this.#evaluateSignals(frame.viewport, viewportText);
     if (this.#commands.hasPickerInProgress()) this.#commands.advancePicker(viewportText());
     if (!changed) return;
-    this.#emit({ kind: 'state_changed', state: next.state, modal: toModalView(next.modal), controls: next.controls.map((c) => ({ ...c })) });
-    this.#notifier.onStateEmitted(this.#spec, next.state, this.#currentState);
-  }
-
-  /**
-   * Modal states read the guard frame — the viewport plus 200 lines of scrollback — so a tall
-   * modal whose top scrolled away still parses (§13.2), and guards and extraction see the same
-   * text (§13.3). Other states read the viewport.
-   */
-  #deriveModal(state: FsmState, frame: { sections: ResolvedSection[]; text: () => string }): LatchedModal | null {
-    if (!state.extract?.buttons) {
-      if (state.modal && !this.#warnedModalStates.has(state.id)) {
-        this.#warnedModalStates.add(state.id);
-        this.#emit({ kind: 'log', level: 'warn', message: `state "${state.id}" is modal but has no extract.buttons rule` });
-      }
-      return null;
-    }
-    let m: ModalSnapshot | null;
-    if (state.modal) {
-      m = deriveModal(state, frame.sections, frame.text);
-    } else {
-      const lines = this.#screen.viewportLines() as string[];
-      m = deriveModal(state, resolveSections(this.#spec.sections, lines, undefined, this.#viewportRowCache), lines.join('\n'));
-    }
-    return m ? { title: m.title, buttons: m.buttons, kind: modalKindForState(state), stateId: state.id } : null;
-  }
-
-  #deriveTitle(state: FsmState, viewportText: () => string): string | null {
-    const rule = state.extract?.title;
-    if (!rule) return null;
-    const text = viewportText();
-    return extractTitle(rule, resolveSections(this.#spec.sections, text.split('\n'), text, this.#viewportRowCache), text);
-  }
-
-  #controlsCache: { spec: CliSpecV4; stateId: string; controls: ControlView[] } | null = null;
-
-  /** The control bar of the current state; the same array while spec and state stay (it is compared every evaluation). */
-  #deriveControls(): ControlView[] {
-    const cached = this.#controlsCache;
-    if (cached && cached.spec === this.#spec && cached.stateId === this.#stateId) return cached.controls;
-    const out: ControlView[] = [];
-    for (const c of this.#spec.control_bar ?? []) {
-      if (c.visible_when_state && !c.visible_when_state.includes(this.#stateId)) continue;
-      out.push({ id: c.id, label: c.label, action_type: c.action.type });
-    }
-    this.#controlsCache = { spec: this.#spec, stateId: this.#stateId, controls: out };
-    return out;
+    this.#emit({ kind: 'state_changed', state: changed.state, modal: toModalView(changed.modal), controls: changed.controls.map((c) => ({ ...c })) });
+    this.#notifier.onStateEmitted(this.#spec, changed.state, this.#currentState);
   }
 
   #evaluateSignals(viewport: readonly string[], viewportText: () => string): void {
@@ -798,7 +739,7 @@ export class FsmDriver {
   getLastBusyAt(): number { return this.#lastBusyAt; }
   /** The current state and its modal as last emitted. */
   getCurrentView(): { state: StateView; modal: ModalView | null; controls: ControlView[] } | null {
-    const c = this.#current;
+    const c = this.#view.current();
     return c ? { state: c.state, modal: toModalView(c.modal), controls: c.controls } : null;
   }
   /** Pending timers the driver owns (for leak tests). */
@@ -895,25 +836,10 @@ function onFrame<R>(run: (...args: FsmFrameArgs) => R, input: FrameInput, extras
   return run(input.spec, input.stateId, frame.lines, input.frameText, frame.cursor, input.prevLines, input.clock, extras);
 }
 
-function toModalView(m: LatchedModal | null): ModalView | null {
-  return m ? { title: m.title, buttons: m.buttons.map((b) => ({ index: b.index, label: b.label })), kind: m.kind } : null;
-}
-
 /** Element-wise equality (from the bottom); rows come from the screen's row cache, so unchanged rows are the same string. */
 function sameLines(a: readonly string[], b: readonly string[]): boolean {
   return a === b || (a.length === b.length && sameJoinedLines(a, 0, a.length, b, 0, b.length));
 }
-
-function sameModal(a: LatchedModal | null, b: LatchedModal | null): boolean {
-  if (!a || !b) return a === b;
-  if (a.title !== b.title || a.buttons.length !== b.buttons.length) return false;
-  return a.buttons.every((btn, i) => btn.label === b.buttons[i]!.label && btn.index === b.buttons[i]!.index);
-}
-
-function sameControls(a: ControlView[], b: ControlView[]): boolean {
-  return a.length === b.length && a.every((c, i) => c.id === b[i]!.id);
-}
-
 
 function findStable(c: CondResult): CondResult | null {
   if (c.kind === 'stable') return c;
