@@ -11,7 +11,7 @@
 import type { Scheduler } from '../core/clock.js';
 import type { CliSpecV4, StateStatus } from '../core/spec/types.js';
 import { initialState, stateById, statusForState } from '../core/spec/model.js';
-import type { CondResult, EvalExtras, FsmClock, FsmEvaluation, RegexMemo, ResolvedSection, TransitionEval } from '../core/eval/types.js';
+import type { EvalExtras, FsmClock, FsmEvaluation, RegexMemo, ResolvedSection, TransitionEval } from '../core/eval/types.js';
 import {
   collectStableRegions, decideFsmLines, evaluateFsmLines, soonestFlipMs, FrameReads, rebindSections, regionChanged, resolveSections, RowCache,
   sameJoinedLines, type FsmFrameArgs, type StaleLeaves,
@@ -34,6 +34,7 @@ import { validateCommand } from './command-validation.js';
 import { watchSpecFile } from './spec-watcher.js';
 import { ScreenCommands } from './screen-commands.js';
 import { DerivedView, toModalView, type ViewFrame } from './derived-view.js';
+import { Inspection } from './inspection.js';
 import { StateNotifier } from './state-notifier.js';
 import { StateHistory } from './state-history.js';
 
@@ -190,6 +191,7 @@ export class FsmDriver {
   readonly #commands: ScreenCommands;
   readonly #notifier: StateNotifier;
   readonly #view: DerivedView;
+  readonly #inspection: Inspection;
   /** The state as last emitted (read by a delegate when it fires). Bound once. */
   readonly #currentState = (): StateView | null => this.#view.current()?.state ?? null;
 
@@ -246,6 +248,18 @@ export class FsmDriver {
       viewportLines: () => this.#screen.viewportLines(),
       warn: (message) => this.#emit({ kind: 'log', level: 'warn', message }),
     }, this.#viewportRowCache);
+    this.#inspection = new Inspection({
+      spec: () => this.#spec,
+      stateId: () => this.#stateId,
+      stateEnteredAt: () => this.#stateEnteredAt,
+      status: () => this.#status(),
+      now: () => this.#scheduler.now(),
+      clock: (now) => this.#clock(now),
+      prevLines: () => this.#prevFrame?.lines,
+      lastEvaluation: () => this.#lastEvaluation(),
+      view: () => this.#view.current(),
+      evalCounts: () => ({ evalCount: this.#evalCount, reusedEvalCount: this.#reusedEvalCount }),
+    }, this.#screen);
     this.#notifier = new StateNotifier(this.#timers, (ev) => this.#emit(ev), opts.hostname);
     this.#commands = new ScreenCommands({
       spec: () => this.#spec,
@@ -738,63 +752,16 @@ export class FsmDriver {
   hasSeenReady(): boolean { return this.#readySeen; }
   getLastBusyAt(): number { return this.#lastBusyAt; }
   /** The current state and its modal as last emitted. */
-  getCurrentView(): { state: StateView; modal: ModalView | null; controls: ControlView[] } | null {
-    const c = this.#view.current();
-    return c ? { state: c.state, modal: toModalView(c.modal), controls: c.controls } : null;
-  }
+  getCurrentView(): { state: StateView; modal: ModalView | null; controls: ControlView[] } | null { return this.#inspection.currentView(); }
   /** Pending timers the driver owns (for leak tests). */
   hasInFlightSubmit(): boolean { return this.#sender.hasInFlightSubmit(); }
 
-  getSections(): Array<{ id: string; text: string }> | null {
-    if (!this.#spec.sections) return null;
-    const lines = this.#screen.viewportLines() as string[];
-    return resolveSections(this.#spec.sections, lines).map((s) => ({ id: s.id, text: s.text }));
-  }
-
+  getSections(): Array<{ id: string; text: string }> | null { return this.#inspection.sections(); }
   /** Some outgoing transition has a true guard but its hold has not elapsed. */
-  hasIdleHoldPending(): boolean {
-    return (this.#lastEvaluation()?.transitions ?? []).some((t) => t.condResult && !t.holdSatisfied);
-  }
-
-  getCompletionIdleDebounceState(): { active: boolean; ageMs: number; holdMs: number; forceAfterMs: number } | null {
-    const ev = this.#lastEvaluation();
-    if (!ev) return null;
-    for (const t of ev.transitions) {
-      const st = stateById(this.#spec, t.to);
-      if (!st || statusForState(st) !== 'idle' || !t.cond) continue;
-      const stable = findStable(t.cond);
-      if (!stable) continue;
-      const m = /(\d+)ms \/ (\d+)ms/.exec(stable.detail);
-      const ageMs = m ? Number(m[1]) : 0;
-      const holdMs = m ? Number(m[2]) : 0;
-      return { active: !stable.result, ageMs, holdMs, forceAfterMs: 0 };
-    }
-    return null;
-  }
-
+  hasIdleHoldPending(): boolean { return this.#inspection.idleHoldPending(); }
+  getCompletionIdleDebounceState(): { active: boolean; ageMs: number; holdMs: number; forceAfterMs: number } | null { return this.#inspection.completionIdleDebounceState(); }
   /** Live debug table for the current instant, against the same guard frame as real evaluation. */
-  getFsmDebug() {
-    const now = this.#scheduler.now();
-    // The frame guards see: viewport + bounded scrollback, cursor rebased (§9.4).
-    const frame = this.#screen.guardFrame();
-    const ev = evaluateFsmLines(this.#spec, this.#stateId, frame.lines, undefined, frame.cursor, this.#prevFrame?.lines, this.#clock(now), {
-      windowTitle: this.#screen.windowTitle,
-      viewportStartRow: frame.viewportStartRow,
-    });
-    const state = stateById(this.#spec, this.#stateId);
-    return {
-      currentState: this.#stateId,
-      label: state?.label ?? this.#stateId,
-      stateAgeMs: now - this.#stateEnteredAt,
-      status: this.#status(),
-      cursor: this.#screen.cursor(),
-      transitions: ev.transitions,
-      sections: ev.sections,
-      evalCount: this.#evalCount,
-      reusedEvalCount: this.#reusedEvalCount,
-    };
-  }
-
+  getFsmDebug(): ReturnType<Inspection['fsmDebug']> { return this.#inspection.fsmDebug(); }
 
   // ── Plumbing ──────────────────────────────────────────────────────────
 
@@ -840,13 +807,3 @@ function onFrame<R>(run: (...args: FsmFrameArgs) => R, input: FrameInput, extras
 function sameLines(a: readonly string[], b: readonly string[]): boolean {
   return a === b || (a.length === b.length && sameJoinedLines(a, 0, a.length, b, 0, b.length));
 }
-
-function findStable(c: CondResult): CondResult | null {
-  if (c.kind === 'stable') return c;
-  for (const child of c.children ?? []) {
-    const r = findStable(child);
-    if (r) return r;
-  }
-  return null;
-}
-
