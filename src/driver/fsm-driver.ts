@@ -25,7 +25,8 @@ import type {
 } from './events.js';
 import { MessageSender, resolveWin32SubmitMode, type Win32SubmitMode } from './message-sender.js';
 import { RealScheduler } from './schedulers.js';
-import { TimerStore, WAKE_FLOOR_MS, WAKE_SLACK_MS, type TimerSlot } from './timer-store.js';
+import { TimerStore } from './timer-store.js';
+import { EvalCadence } from './eval-cadence.js';
 import { resolveRedrawNudgeOptions, Watchdogs, type RedrawNudgeOptions } from './watchdogs.js';
 import { SignalRuleSet } from './signal-rules.js';
 import { isSpawnPlanError, planSpawn, type SpawnPlan } from './spawn-plan.js';
@@ -42,26 +43,8 @@ export { summarizeTransition } from './state-history.js';
 
 export type { RedrawNudgeOptions } from './watchdogs.js';
 
-/**
- * Evaluation cadence. Output is parsed into the screen at once; evaluation is scheduled:
- *  - output after at least QUIET_MS of silence (an agent starting to work, a modal popping up
- *    on a still screen) is evaluated EVAL_SETTLE_MS later — the chunks of one repaint are seen
- *    together, and detection takes a few milliseconds;
- *  - inside a stream (chunks less than QUIET_MS apart: a spinner repainting, text streaming)
- *    evaluation waits for QUIET_MS of silence (the end of the stream), but never longer than
- *    `evalIntervalMs` after the previous evaluation, so a long stream is still sampled.
- * Timers (holds, elapsed_ms, stable_ms) always evaluate at their exact due time. Spinners
- * repaint every 60–120 ms, so they count as streams; the reference evaluated every 80 ms.
- */
-const EVAL_SETTLE_MS = 4;
-const QUIET_MS = 150;
-const DEFAULT_EVAL_INTERVAL_MS = 250;
 /** Scrolled frames evaluated in full, untried, after a scroll failed to re-decide (a heuristic: results never depend on it). */
 const SCROLL_CHECKS_SKIPPED_AFTER_FAILURE = 8;
-/** While a modal is up, re-read it at least this often even on a silent screen (§13.16). */
-const APPROVAL_REFRESH_MS = 2000;
-/** A transition re-evaluates at once so chains settle; this many in a row without output stop that. */
-const MAX_CHAINED_TRANSITIONS = 16;
 
 /** What loading the spec file again gave: the checked spec, or why it cannot run. */
 export type SpecReloadResult =
@@ -162,12 +145,10 @@ export class FsmDriver {
   #lastReads: { reads: FrameReads; spec: CliSpecV4; stateId: string; frame: GuardFrame; sections: ResolvedSection[]; title: string } | null = null;
   /** Scrolled frames still to evaluate in full without trying a re-decision (see #redecide). */
   #scrollChecksToSkip = 0;
-  #lastEvalAt = -Infinity;
   #regexMemo: RegexMemo = new Map();
   /** Per-row regex results carried across guard frames; viewport-only reads keep their own. */
   #rowCache = new RowCache();
   #viewportRowCache = new RowCache();
-  #chainedTransitions = 0;
 
   readonly #history = new StateHistory();
   #readySeen = false;
@@ -181,12 +162,8 @@ export class FsmDriver {
 
   /** Every timer of the driver; `#stop()` disposes it. */
   readonly #timers: TimerStore;
-  readonly #evalTimer: TimerSlot;
-  #evalIsLeading = false;
-  /** When the output evaluation is due; may move past the armed timer, which then re-arms. */
-  #evalDueAt = 0;
-  readonly #wakeTimer: TimerSlot;
-  #wakeIsChain = false;
+  /** When evaluations run: the output evaluation and wake timers. */
+  readonly #cadence: EvalCadence;
   readonly #watchdogs: Watchdogs;
   readonly #commands: ScreenCommands;
   readonly #notifier: StateNotifier;
@@ -205,8 +182,11 @@ export class FsmDriver {
     this.#scheduler = opts.scheduler ?? new RealScheduler();
     this.#transport = opts.transport;
     this.#timers = new TimerStore(this.#scheduler);
-    this.#evalTimer = this.#timers.slot(this.#onEvalTimer);
-    this.#wakeTimer = this.#timers.slot(() => this.#reevaluate(this.#wakeIsChain ? 'chain' : 'timer'));
+    this.#cadence = new EvalCadence({
+      now: () => this.#scheduler.now(),
+      status: () => this.#status(),
+      reevaluate: (reason) => this.#reevaluate(reason),
+    }, this.#timers, opts.evalIntervalMs);
     this.#listeners = new ListenerSet<DashboardEvent>('driver event', opts.onListenerError ?? warnListenerError);
     this.#platform = opts.platform ?? process.platform;
     this.#screen = new TerminalScreen({ cols: opts.cols ?? 80, rows: opts.rows ?? 32, scrollback: opts.scrollback ?? 2000 });
@@ -380,41 +360,8 @@ export class FsmDriver {
       this.#firstOutputSeen = true;
       this.#watchdogs.onFirstOutput();
     }
-    this.#scheduleOutputEvaluation(now, silenceMs);
+    this.#cadence.onOutput(now, silenceMs);
   }
-
-  #scheduleOutputEvaluation(now: number, silenceMs: number): void {
-    let dueAt: number;
-    const leading = silenceMs >= QUIET_MS && !this.#evalTimer.isArmed();
-    if (leading) {
-      dueAt = now + EVAL_SETTLE_MS;
-    } else {
-      // A pending leading-edge evaluation will see this chunk too.
-      if (this.#evalTimer.isArmed() && this.#evalIsLeading) return;
-      const interval = this.#opts.evalIntervalMs ?? DEFAULT_EVAL_INTERVAL_MS;
-      dueAt = Math.min(now + QUIET_MS, Math.max(this.#lastEvalAt + interval, now + EVAL_SETTLE_MS));
-      // Inside a stream the due time only moves later: keep the armed timer and let it re-arm
-      // itself for the rest when it fires (one timer per stream, not one per chunk).
-      if (this.#evalTimer.isArmed() && dueAt >= this.#evalDueAt) {
-        this.#evalDueAt = dueAt;
-        return;
-      }
-    }
-    this.#evalIsLeading = leading;
-    this.#armEvalTimer(now, dueAt);
-  }
-
-  #armEvalTimer(now: number, dueAt: number): void {
-    this.#evalDueAt = dueAt;
-    this.#evalTimer.arm(dueAt - now);
-  }
-
-  /** The evaluation timer's callback (one function for every arm: it is re-armed per stream). */
-  readonly #onEvalTimer = (): void => {
-    const t = this.#scheduler.now();
-    if (t < this.#evalDueAt) { this.#armEvalTimer(t, this.#evalDueAt); return; }
-    this.#reevaluate('output');
-  };
 
   /** The PTY alone (the redraw nudge): a size it refuses is a warning, never an exception in a timer. */
   #resizePty(cols: number, rows: number): void {
@@ -454,14 +401,13 @@ export class FsmDriver {
     const title = this.#screen.windowTitle;
     if (reason === 'output' && title === this.#lastTitle && sameLines(viewport, this.#lastViewport)) return;
     const frame = this.#screen.guardFrame();
-    if (reason === 'output') this.#chainedTransitions = 0;
+    this.#cadence.onEvaluation(now, reason);
     this.#lastTitle = title;
     this.#lastViewport = viewport;
     // Joined only for the consumers that read text (title rules, signals, pickers, startup dismiss).
     let joinedViewport: string | undefined;
     const viewportText = (): string => (joinedViewport ??= viewport.join('\n'));
     this.#evalCount += 1;
-    this.#lastEvalAt = now;
 
     if (this.#spec.startup_dismiss) this.#watchdogs.maybeDismissStartup(viewportText(), now);
 
@@ -505,20 +451,13 @@ export class FsmDriver {
 
   /**
    * What follows every decision, full or re-decided: the state emitted, the sender told, and the
-   * timers armed. After a move to another state the wake comes at once (up to
-   * MAX_CHAINED_TRANSITIONS in a row), so chains (A→B→C, §15.6) settle instead of waiting for
-   * output or a wake from a stale table; otherwise `soonestMs` from now.
+   * wake armed (at once after a move to another state, so chains settle; see EvalCadence).
    */
   #afterDecision(force: boolean, viewportText: () => string, view: ViewFrame, now: number, movedState: boolean, soonestMs: number): void {
     this.#emitState(force, viewportText, view);
     this.#sender.afterEvaluation();
     if (this.#status() === 'generating') this.#lastBusyAt = now;
-    if (movedState && this.#chainedTransitions < MAX_CHAINED_TRANSITIONS) {
-      this.#chainedTransitions += 1;
-      this.#armWake(0);
-    } else {
-      this.#scheduleWake(soonestMs);
-    }
+    this.#cadence.afterDecision(movedState, soonestMs);
     this.#watchdogs.afterDecision(now);
   }
 
@@ -629,32 +568,6 @@ export class FsmDriver {
     for (const hit of this.#signals.evaluate(sections, viewport, viewportText, this.#scheduler.now())) {
       this.#emit({ kind: 'signal_detected', id: hit.id, signal_kind: hit.kind, params: hit.params, text: hit.text });
     }
-  }
-
-  // ── Timers ────────────────────────────────────────────────────────────
-
-  #armWake(delayMs: number): void {
-    const chain = delayMs === 0;
-    const dueAt = this.#scheduler.now() + delayMs;
-    // Most evaluations ask for the wake that is already armed (a hold or a countdown that did not
-    // move): keep that timer rather than cancel it and arm an equal one.
-    if (this.#wakeTimer.isArmed() && this.#wakeTimer.dueAt() === dueAt && this.#wakeIsChain === chain) return;
-    this.#wakeIsChain = chain;
-    this.#wakeTimer.arm(delayMs);
-  }
-
-  /**
-   * Re-evaluate when the soonest time condition or hold could flip (§10.1): `soonestMs` from now
-   * (+slack, floored), or never (Infinity); at most 2 s away in approval.
-   */
-  #scheduleWake(soonestMs: number): void {
-    let soonest = soonestMs;
-    if (this.#status() === 'approval') soonest = Math.min(soonest, APPROVAL_REFRESH_MS);
-    if (!Number.isFinite(soonest)) {
-      this.#wakeTimer.cancel();
-      return;
-    }
-    this.#armWake(Math.max(soonest + WAKE_SLACK_MS, WAKE_FLOOR_MS));
   }
 
   // ── Hot reload ────────────────────────────────────────────────────────
