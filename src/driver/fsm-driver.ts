@@ -9,11 +9,11 @@
  * real time on a live PTY and in virtual time on a recording.
  */
 import type { Scheduler } from '../core/clock.js';
-import type { CliSpecV4, FsmState, StateStatus } from '../core/spec/types.js';
-import { initialState, modalKindForState, stateById, statusForState } from '../core/spec/model.js';
-import type { CondResult, EvalExtras, FsmClock, FsmEvaluation, ModalSnapshot, RegexMemo, ResolvedSection, TransitionEval } from '../core/eval/types.js';
+import type { CliSpecV4, StateStatus } from '../core/spec/types.js';
+import { initialState, stateById, statusForState } from '../core/spec/model.js';
+import type { EvalExtras, FsmClock, FsmEvaluation, RegexMemo, ResolvedSection, TransitionEval } from '../core/eval/types.js';
 import {
-  collectStableRegions, decideFsmLines, deriveModal, evaluateFsmLines, soonestFlipMs, extractTitle, FrameReads, rebindSections, regionChanged, resolveSections, RowCache,
+  collectStableRegions, decideFsmLines, evaluateFsmLines, soonestFlipMs, FrameReads, rebindSections, regionChanged, resolveSections, RowCache,
   sameJoinedLines, type FsmFrameArgs, type StaleLeaves,
 } from '../core/eval/index.js';
 import type { GuardFrame } from '../core/screen/guard-frame.js';
@@ -25,14 +25,17 @@ import type {
 } from './events.js';
 import { MessageSender, resolveWin32SubmitMode, type Win32SubmitMode } from './message-sender.js';
 import { RealScheduler } from './schedulers.js';
-import { TimerStore, WAKE_FLOOR_MS, WAKE_SLACK_MS, type TimerSlot } from './timer-store.js';
+import { TimerStore } from './timer-store.js';
+import { EvalCadence } from './eval-cadence.js';
 import { resolveRedrawNudgeOptions, Watchdogs, type RedrawNudgeOptions } from './watchdogs.js';
 import { SignalRuleSet } from './signal-rules.js';
 import { isSpawnPlanError, planSpawn, type SpawnPlan } from './spawn-plan.js';
 import { applyPreLaunchTrust } from './pre-launch-trust.js';
 import { validateCommand } from './command-validation.js';
 import { watchSpecFile } from './spec-watcher.js';
-import { ScreenCommands, type LatchedModal } from './screen-commands.js';
+import { ScreenCommands } from './screen-commands.js';
+import { DerivedView, toModalView, type ViewFrame } from './derived-view.js';
+import { Inspection } from './inspection.js';
 import { StateNotifier } from './state-notifier.js';
 import { StateHistory } from './state-history.js';
 
@@ -40,26 +43,8 @@ export { summarizeTransition } from './state-history.js';
 
 export type { RedrawNudgeOptions } from './watchdogs.js';
 
-/**
- * Evaluation cadence. Output is parsed into the screen at once; evaluation is scheduled:
- *  - output after at least QUIET_MS of silence (an agent starting to work, a modal popping up
- *    on a still screen) is evaluated EVAL_SETTLE_MS later — the chunks of one repaint are seen
- *    together, and detection takes a few milliseconds;
- *  - inside a stream (chunks less than QUIET_MS apart: a spinner repainting, text streaming)
- *    evaluation waits for QUIET_MS of silence (the end of the stream), but never longer than
- *    `evalIntervalMs` after the previous evaluation, so a long stream is still sampled.
- * Timers (holds, elapsed_ms, stable_ms) always evaluate at their exact due time. Spinners
- * repaint every 60–120 ms, so they count as streams; the reference evaluated every 80 ms.
- */
-const EVAL_SETTLE_MS = 4;
-const QUIET_MS = 150;
-const DEFAULT_EVAL_INTERVAL_MS = 250;
 /** Scrolled frames evaluated in full, untried, after a scroll failed to re-decide (a heuristic: results never depend on it). */
 const SCROLL_CHECKS_SKIPPED_AFTER_FAILURE = 8;
-/** While a modal is up, re-read it at least this often even on a silent screen (§13.16). */
-const APPROVAL_REFRESH_MS = 2000;
-/** A transition re-evaluates at once so chains settle; this many in a row without output stop that. */
-const MAX_CHAINED_TRANSITIONS = 16;
 
 /** What loading the spec file again gave: the checked spec, or why it cannot run. */
 export type SpecReloadResult =
@@ -128,12 +113,6 @@ export interface FsmDriverOptions {
   onListenerError?: ListenerErrorSink;
 }
 
-interface CurrentView {
-  state: StateView;
-  modal: LatchedModal | null;
-  controls: ControlView[];
-}
-
 export class FsmDriver {
   readonly #opts: FsmDriverOptions;
   readonly #scheduler: Scheduler;
@@ -166,14 +145,11 @@ export class FsmDriver {
   #lastReads: { reads: FrameReads; spec: CliSpecV4; stateId: string; frame: GuardFrame; sections: ResolvedSection[]; title: string } | null = null;
   /** Scrolled frames still to evaluate in full without trying a re-decision (see #redecide). */
   #scrollChecksToSkip = 0;
-  #lastEvalAt = -Infinity;
   #regexMemo: RegexMemo = new Map();
   /** Per-row regex results carried across guard frames; viewport-only reads keep their own. */
   #rowCache = new RowCache();
   #viewportRowCache = new RowCache();
-  #chainedTransitions = 0;
 
-  #current: CurrentView | null = null;
   readonly #history = new StateHistory();
   #readySeen = false;
   #lastBusyAt = 0;
@@ -186,18 +162,15 @@ export class FsmDriver {
 
   /** Every timer of the driver; `#stop()` disposes it. */
   readonly #timers: TimerStore;
-  readonly #evalTimer: TimerSlot;
-  #evalIsLeading = false;
-  /** When the output evaluation is due; may move past the armed timer, which then re-arms. */
-  #evalDueAt = 0;
-  readonly #wakeTimer: TimerSlot;
-  #wakeIsChain = false;
+  /** When evaluations run: the output evaluation and wake timers. */
+  readonly #cadence: EvalCadence;
   readonly #watchdogs: Watchdogs;
   readonly #commands: ScreenCommands;
   readonly #notifier: StateNotifier;
+  readonly #view: DerivedView;
+  readonly #inspection: Inspection;
   /** The state as last emitted (read by a delegate when it fires). Bound once. */
-  readonly #currentState = (): StateView | null => this.#current?.state ?? null;
-  #warnedModalStates = new Set<string>();
+  readonly #currentState = (): StateView | null => this.#view.current()?.state ?? null;
 
   /** @throws DriverConfigError `SPEC_SOURCE_REQUIRED` when `hotReload` is on without a `specSource`. */
   constructor(opts: FsmDriverOptions) {
@@ -209,8 +182,11 @@ export class FsmDriver {
     this.#scheduler = opts.scheduler ?? new RealScheduler();
     this.#transport = opts.transport;
     this.#timers = new TimerStore(this.#scheduler);
-    this.#evalTimer = this.#timers.slot(this.#onEvalTimer);
-    this.#wakeTimer = this.#timers.slot(() => this.#reevaluate(this.#wakeIsChain ? 'chain' : 'timer'));
+    this.#cadence = new EvalCadence({
+      now: () => this.#scheduler.now(),
+      status: () => this.#status(),
+      reevaluate: (reason) => this.#reevaluate(reason),
+    }, this.#timers, opts.evalIntervalMs);
     this.#listeners = new ListenerSet<DashboardEvent>('driver event', opts.onListenerError ?? warnListenerError);
     this.#platform = opts.platform ?? process.platform;
     this.#screen = new TerminalScreen({ cols: opts.cols ?? 80, rows: opts.rows ?? 32, scrollback: opts.scrollback ?? 2000 });
@@ -246,12 +222,30 @@ export class FsmDriver {
       reevaluate: () => this.#reevaluate('timer'),
       onPrimeWritten: () => { if (!this.#stopped) this.#sender.afterEvaluation(); },
     }, this.#timers, resolveRedrawNudgeOptions(opts.redrawNudge, process.env));
+    this.#view = new DerivedView({
+      spec: () => this.#spec,
+      stateId: () => this.#stateId,
+      viewportLines: () => this.#screen.viewportLines(),
+      warn: (message) => this.#emit({ kind: 'log', level: 'warn', message }),
+    }, this.#viewportRowCache);
+    this.#inspection = new Inspection({
+      spec: () => this.#spec,
+      stateId: () => this.#stateId,
+      stateEnteredAt: () => this.#stateEnteredAt,
+      status: () => this.#status(),
+      now: () => this.#scheduler.now(),
+      clock: (now) => this.#clock(now),
+      prevLines: () => this.#prevFrame?.lines,
+      lastEvaluation: () => this.#lastEvaluation(),
+      view: () => this.#view.current(),
+      evalCounts: () => ({ evalCount: this.#evalCount, reusedEvalCount: this.#reusedEvalCount }),
+    }, this.#screen);
     this.#notifier = new StateNotifier(this.#timers, (ev) => this.#emit(ev), opts.hostname);
     this.#commands = new ScreenCommands({
       spec: () => this.#spec,
       stateId: () => this.#stateId,
       status: () => this.#status(),
-      modal: () => this.#current?.modal ?? null,
+      modal: () => this.#view.current()?.modal ?? null,
       write: (data) => this.#write(data),
       refuse: (command, code, reason) => this.#refuse(command, code, reason),
     }, this.#timers, this.#platform);
@@ -366,41 +360,8 @@ export class FsmDriver {
       this.#firstOutputSeen = true;
       this.#watchdogs.onFirstOutput();
     }
-    this.#scheduleOutputEvaluation(now, silenceMs);
+    this.#cadence.onOutput(now, silenceMs);
   }
-
-  #scheduleOutputEvaluation(now: number, silenceMs: number): void {
-    let dueAt: number;
-    const leading = silenceMs >= QUIET_MS && !this.#evalTimer.isArmed();
-    if (leading) {
-      dueAt = now + EVAL_SETTLE_MS;
-    } else {
-      // A pending leading-edge evaluation will see this chunk too.
-      if (this.#evalTimer.isArmed() && this.#evalIsLeading) return;
-      const interval = this.#opts.evalIntervalMs ?? DEFAULT_EVAL_INTERVAL_MS;
-      dueAt = Math.min(now + QUIET_MS, Math.max(this.#lastEvalAt + interval, now + EVAL_SETTLE_MS));
-      // Inside a stream the due time only moves later: keep the armed timer and let it re-arm
-      // itself for the rest when it fires (one timer per stream, not one per chunk).
-      if (this.#evalTimer.isArmed() && dueAt >= this.#evalDueAt) {
-        this.#evalDueAt = dueAt;
-        return;
-      }
-    }
-    this.#evalIsLeading = leading;
-    this.#armEvalTimer(now, dueAt);
-  }
-
-  #armEvalTimer(now: number, dueAt: number): void {
-    this.#evalDueAt = dueAt;
-    this.#evalTimer.arm(dueAt - now);
-  }
-
-  /** The evaluation timer's callback (one function for every arm: it is re-armed per stream). */
-  readonly #onEvalTimer = (): void => {
-    const t = this.#scheduler.now();
-    if (t < this.#evalDueAt) { this.#armEvalTimer(t, this.#evalDueAt); return; }
-    this.#reevaluate('output');
-  };
 
   /** The PTY alone (the redraw nudge): a size it refuses is a warning, never an exception in a timer. */
   #resizePty(cols: number, rows: number): void {
@@ -440,14 +401,13 @@ export class FsmDriver {
     const title = this.#screen.windowTitle;
     if (reason === 'output' && title === this.#lastTitle && sameLines(viewport, this.#lastViewport)) return;
     const frame = this.#screen.guardFrame();
-    if (reason === 'output') this.#chainedTransitions = 0;
+    this.#cadence.onEvaluation(now, reason);
     this.#lastTitle = title;
     this.#lastViewport = viewport;
     // Joined only for the consumers that read text (title rules, signals, pickers, startup dismiss).
     let joinedViewport: string | undefined;
     const viewportText = (): string => (joinedViewport ??= viewport.join('\n'));
     this.#evalCount += 1;
-    this.#lastEvalAt = now;
 
     if (this.#spec.startup_dismiss) this.#watchdogs.maybeDismissStartup(viewportText(), now);
 
@@ -491,20 +451,13 @@ export class FsmDriver {
 
   /**
    * What follows every decision, full or re-decided: the state emitted, the sender told, and the
-   * timers armed. After a move to another state the wake comes at once (up to
-   * MAX_CHAINED_TRANSITIONS in a row), so chains (A→B→C, §15.6) settle instead of waiting for
-   * output or a wake from a stale table; otherwise `soonestMs` from now.
+   * wake armed (at once after a move to another state, so chains settle; see EvalCadence).
    */
-  #afterDecision(force: boolean, viewportText: () => string, view: { sections: ResolvedSection[]; text: () => string; viewport: readonly string[] }, now: number, movedState: boolean, soonestMs: number): void {
+  #afterDecision(force: boolean, viewportText: () => string, view: ViewFrame, now: number, movedState: boolean, soonestMs: number): void {
     this.#emitState(force, viewportText, view);
     this.#sender.afterEvaluation();
     if (this.#status() === 'generating') this.#lastBusyAt = now;
-    if (movedState && this.#chainedTransitions < MAX_CHAINED_TRANSITIONS) {
-      this.#chainedTransitions += 1;
-      this.#armWake(0);
-    } else {
-      this.#scheduleWake(soonestMs);
-    }
+    this.#cadence.afterDecision(movedState, soonestMs);
     this.#watchdogs.afterDecision(now);
   }
 
@@ -597,74 +550,15 @@ export class FsmDriver {
 
   // ── Emitting state ────────────────────────────────────────────────────
 
-  #emitState(force: boolean, viewportText: () => string, frame: { sections: ResolvedSection[]; text: () => string; viewport: readonly string[] }): void {
+  #emitState(force: boolean, viewportText: () => string, frame: ViewFrame): void {
     const state = stateById(this.#spec, this.#stateId);
     if (!state) return; // hot reload removed the current state: only "*" edges apply (§8)
-    const modal = this.#deriveModal(state, frame);
-    const title = modal?.title ?? this.#deriveTitle(state, viewportText);
-    const controls = this.#deriveControls();
-    const prev = this.#current;
-    if (!force && prev && modal === null && prev.modal === null && prev.controls === controls
-      && prev.state.id === state.id && prev.state.title === title && prev.state.label === state.label) {
-      // Nothing to report, and the view as it stands is still exact: no new objects per frame.
-      this.#evaluateSignals(frame.viewport, viewportText);
-      if (this.#commands.hasPickerInProgress()) this.#commands.advancePicker(viewportText());
-      return;
-    }
-    const next: CurrentView = { state: { id: state.id, label: state.label, title, status: statusForState(state) }, modal, controls };
-    const changed = force || !prev || prev.state.id !== next.state.id || prev.state.title !== next.state.title
-      || !sameModal(prev.modal, next.modal) || !sameControls(prev.controls, next.controls);
-    this.#current = next;
+    const changed = this.#view.update(state, force, viewportText, frame);
     this.#evaluateSignals(frame.viewport, viewportText);
     if (this.#commands.hasPickerInProgress()) this.#commands.advancePicker(viewportText());
     if (!changed) return;
-    this.#emit({ kind: 'state_changed', state: next.state, modal: toModalView(next.modal), controls: next.controls.map((c) => ({ ...c })) });
-    this.#notifier.onStateEmitted(this.#spec, next.state, this.#currentState);
-  }
-
-  /**
-   * Modal states read the guard frame — the viewport plus 200 lines of scrollback — so a tall
-   * modal whose top scrolled away still parses (§13.2), and guards and extraction see the same
-   * text (§13.3). Other states read the viewport.
-   */
-  #deriveModal(state: FsmState, frame: { sections: ResolvedSection[]; text: () => string }): LatchedModal | null {
-    if (!state.extract?.buttons) {
-      if (state.modal && !this.#warnedModalStates.has(state.id)) {
-        this.#warnedModalStates.add(state.id);
-        this.#emit({ kind: 'log', level: 'warn', message: `state "${state.id}" is modal but has no extract.buttons rule` });
-      }
-      return null;
-    }
-    let m: ModalSnapshot | null;
-    if (state.modal) {
-      m = deriveModal(state, frame.sections, frame.text);
-    } else {
-      const lines = this.#screen.viewportLines() as string[];
-      m = deriveModal(state, resolveSections(this.#spec.sections, lines, undefined, this.#viewportRowCache), lines.join('\n'));
-    }
-    return m ? { title: m.title, buttons: m.buttons, kind: modalKindForState(state), stateId: state.id } : null;
-  }
-
-  #deriveTitle(state: FsmState, viewportText: () => string): string | null {
-    const rule = state.extract?.title;
-    if (!rule) return null;
-    const text = viewportText();
-    return extractTitle(rule, resolveSections(this.#spec.sections, text.split('\n'), text, this.#viewportRowCache), text);
-  }
-
-  #controlsCache: { spec: CliSpecV4; stateId: string; controls: ControlView[] } | null = null;
-
-  /** The control bar of the current state; the same array while spec and state stay (it is compared every evaluation). */
-  #deriveControls(): ControlView[] {
-    const cached = this.#controlsCache;
-    if (cached && cached.spec === this.#spec && cached.stateId === this.#stateId) return cached.controls;
-    const out: ControlView[] = [];
-    for (const c of this.#spec.control_bar ?? []) {
-      if (c.visible_when_state && !c.visible_when_state.includes(this.#stateId)) continue;
-      out.push({ id: c.id, label: c.label, action_type: c.action.type });
-    }
-    this.#controlsCache = { spec: this.#spec, stateId: this.#stateId, controls: out };
-    return out;
+    this.#emit({ kind: 'state_changed', state: changed.state, modal: toModalView(changed.modal), controls: changed.controls.map((c) => ({ ...c })) });
+    this.#notifier.onStateEmitted(this.#spec, changed.state, this.#currentState);
   }
 
   #evaluateSignals(viewport: readonly string[], viewportText: () => string): void {
@@ -674,32 +568,6 @@ export class FsmDriver {
     for (const hit of this.#signals.evaluate(sections, viewport, viewportText, this.#scheduler.now())) {
       this.#emit({ kind: 'signal_detected', id: hit.id, signal_kind: hit.kind, params: hit.params, text: hit.text });
     }
-  }
-
-  // ── Timers ────────────────────────────────────────────────────────────
-
-  #armWake(delayMs: number): void {
-    const chain = delayMs === 0;
-    const dueAt = this.#scheduler.now() + delayMs;
-    // Most evaluations ask for the wake that is already armed (a hold or a countdown that did not
-    // move): keep that timer rather than cancel it and arm an equal one.
-    if (this.#wakeTimer.isArmed() && this.#wakeTimer.dueAt() === dueAt && this.#wakeIsChain === chain) return;
-    this.#wakeIsChain = chain;
-    this.#wakeTimer.arm(delayMs);
-  }
-
-  /**
-   * Re-evaluate when the soonest time condition or hold could flip (§10.1): `soonestMs` from now
-   * (+slack, floored), or never (Infinity); at most 2 s away in approval.
-   */
-  #scheduleWake(soonestMs: number): void {
-    let soonest = soonestMs;
-    if (this.#status() === 'approval') soonest = Math.min(soonest, APPROVAL_REFRESH_MS);
-    if (!Number.isFinite(soonest)) {
-      this.#wakeTimer.cancel();
-      return;
-    }
-    this.#armWake(Math.max(soonest + WAKE_SLACK_MS, WAKE_FLOOR_MS));
   }
 
   // ── Hot reload ────────────────────────────────────────────────────────
@@ -797,63 +665,16 @@ export class FsmDriver {
   hasSeenReady(): boolean { return this.#readySeen; }
   getLastBusyAt(): number { return this.#lastBusyAt; }
   /** The current state and its modal as last emitted. */
-  getCurrentView(): { state: StateView; modal: ModalView | null; controls: ControlView[] } | null {
-    const c = this.#current;
-    return c ? { state: c.state, modal: toModalView(c.modal), controls: c.controls } : null;
-  }
+  getCurrentView(): { state: StateView; modal: ModalView | null; controls: ControlView[] } | null { return this.#inspection.currentView(); }
   /** Pending timers the driver owns (for leak tests). */
   hasInFlightSubmit(): boolean { return this.#sender.hasInFlightSubmit(); }
 
-  getSections(): Array<{ id: string; text: string }> | null {
-    if (!this.#spec.sections) return null;
-    const lines = this.#screen.viewportLines() as string[];
-    return resolveSections(this.#spec.sections, lines).map((s) => ({ id: s.id, text: s.text }));
-  }
-
+  getSections(): Array<{ id: string; text: string }> | null { return this.#inspection.sections(); }
   /** Some outgoing transition has a true guard but its hold has not elapsed. */
-  hasIdleHoldPending(): boolean {
-    return (this.#lastEvaluation()?.transitions ?? []).some((t) => t.condResult && !t.holdSatisfied);
-  }
-
-  getCompletionIdleDebounceState(): { active: boolean; ageMs: number; holdMs: number; forceAfterMs: number } | null {
-    const ev = this.#lastEvaluation();
-    if (!ev) return null;
-    for (const t of ev.transitions) {
-      const st = stateById(this.#spec, t.to);
-      if (!st || statusForState(st) !== 'idle' || !t.cond) continue;
-      const stable = findStable(t.cond);
-      if (!stable) continue;
-      const m = /(\d+)ms \/ (\d+)ms/.exec(stable.detail);
-      const ageMs = m ? Number(m[1]) : 0;
-      const holdMs = m ? Number(m[2]) : 0;
-      return { active: !stable.result, ageMs, holdMs, forceAfterMs: 0 };
-    }
-    return null;
-  }
-
+  hasIdleHoldPending(): boolean { return this.#inspection.idleHoldPending(); }
+  getCompletionIdleDebounceState(): { active: boolean; ageMs: number; holdMs: number; forceAfterMs: number } | null { return this.#inspection.completionIdleDebounceState(); }
   /** Live debug table for the current instant, against the same guard frame as real evaluation. */
-  getFsmDebug() {
-    const now = this.#scheduler.now();
-    // The frame guards see: viewport + bounded scrollback, cursor rebased (§9.4).
-    const frame = this.#screen.guardFrame();
-    const ev = evaluateFsmLines(this.#spec, this.#stateId, frame.lines, undefined, frame.cursor, this.#prevFrame?.lines, this.#clock(now), {
-      windowTitle: this.#screen.windowTitle,
-      viewportStartRow: frame.viewportStartRow,
-    });
-    const state = stateById(this.#spec, this.#stateId);
-    return {
-      currentState: this.#stateId,
-      label: state?.label ?? this.#stateId,
-      stateAgeMs: now - this.#stateEnteredAt,
-      status: this.#status(),
-      cursor: this.#screen.cursor(),
-      transitions: ev.transitions,
-      sections: ev.sections,
-      evalCount: this.#evalCount,
-      reusedEvalCount: this.#reusedEvalCount,
-    };
-  }
-
+  getFsmDebug(): ReturnType<Inspection['fsmDebug']> { return this.#inspection.fsmDebug(); }
 
   // ── Plumbing ──────────────────────────────────────────────────────────
 
@@ -895,32 +716,7 @@ function onFrame<R>(run: (...args: FsmFrameArgs) => R, input: FrameInput, extras
   return run(input.spec, input.stateId, frame.lines, input.frameText, frame.cursor, input.prevLines, input.clock, extras);
 }
 
-function toModalView(m: LatchedModal | null): ModalView | null {
-  return m ? { title: m.title, buttons: m.buttons.map((b) => ({ index: b.index, label: b.label })), kind: m.kind } : null;
-}
-
 /** Element-wise equality (from the bottom); rows come from the screen's row cache, so unchanged rows are the same string. */
 function sameLines(a: readonly string[], b: readonly string[]): boolean {
   return a === b || (a.length === b.length && sameJoinedLines(a, 0, a.length, b, 0, b.length));
 }
-
-function sameModal(a: LatchedModal | null, b: LatchedModal | null): boolean {
-  if (!a || !b) return a === b;
-  if (a.title !== b.title || a.buttons.length !== b.buttons.length) return false;
-  return a.buttons.every((btn, i) => btn.label === b.buttons[i]!.label && btn.index === b.buttons[i]!.index);
-}
-
-function sameControls(a: ControlView[], b: ControlView[]): boolean {
-  return a.length === b.length && a.every((c, i) => c.id === b[i]!.id);
-}
-
-
-function findStable(c: CondResult): CondResult | null {
-  if (c.kind === 'stable') return c;
-  for (const child of c.children ?? []) {
-    const r = findStable(child);
-    if (r) return r;
-  }
-  return null;
-}
-
