@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { createPtyTransport, ListenerSet, type Disposable, type ExitInfo, type PtyTransportHandle, type SpawnRequest } from '../terminal/index.js';
+import { createPtyTransport, ListenerSet, signalGroup, type Disposable, type ExitInfo, type PtyTransportHandle, type SpawnRequest } from '../terminal/index.js';
 import { ByteRing } from './byte-ring.js';
 import type { SessionInfo } from './wire.js';
 
@@ -111,16 +111,7 @@ export class HostSession {
     }
     const pid = this.#pid;
     if (pid === null) return;
-    try {
-      // The child leads its own session/process group (node-pty): signal the whole group.
-      process.kill(-pid, signal);
-    } catch {
-      try {
-        process.kill(pid, signal);
-      } catch {
-        // Already gone; the exit event is on its way.
-      }
-    }
+    signalGroup(pid, signal);
   }
 
   /** Releases listeners; the caller removed the session after its exit (or killed it). */

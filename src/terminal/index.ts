@@ -9,7 +9,7 @@
 export type { Disposable, ExitInfo, PtyTransport, PtyTransportFactory, SpawnRequest } from './transport.js';
 
 // Real PTY on @lydell/node-pty.
-export { createPtyTransport, DEFAULT_KILL_GRACE_MS, type PtyTransportHandle, type PtyTransportOptions } from './pty-transport.js';
+export { createPtyTransport, DEFAULT_KILL_GRACE_MS, signalGroup, type PtyTransportHandle, type PtyTransportOptions } from './pty-transport.js';
 
 // Headless emulator with the spec-format §9.1 snapshot rules.
 export { TerminalScreen, DEFAULT_SCROLLBACK_ROWS, type CursorPosition, type TerminalScreenOptions } from './terminal-screen.js';

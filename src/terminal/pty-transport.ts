@@ -373,7 +373,7 @@ function probeExecutable(path: string): 'ok' | 'missing' | 'not-executable' {
  * Signals the child's whole process group (node-pty's child is a session leader, so its pgid is
  * its pid): tools it started in the same group go too. Falls back to the pid alone.
  */
-function signalGroup(pid: number, signal: NodeJS.Signals): void {
+export function signalGroup(pid: number, signal: NodeJS.Signals): void {
   try {
     process.kill(-pid, signal);
   } catch {
