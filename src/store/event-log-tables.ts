@@ -8,7 +8,7 @@
  */
 import type Database from 'better-sqlite3';
 import { jsonOrNull, parseOrNull } from './constraint-errors.js';
-import { KeysetPager, type Page, type PageRequest } from './paging.js';
+import { EventTable } from './event-table.js';
 
 /** The notification kinds of issue 15 item 9. */
 export type NotificationKind = 'approval_needed' | 'turn_finished' | 'exited' | 'error' | 'spec_error';
@@ -70,16 +70,13 @@ interface AuditRow {
 }
 
 /** Typed access to `notifications`. */
-export class NotificationsTable {
+export class NotificationsTable extends EventTable<NotificationRow, NotificationRecord> {
   readonly #insert: Database.Statement;
-  readonly #get: Database.Statement;
-  readonly #pager: KeysetPager<NotificationRow>;
 
   constructor(db: Database.Database) {
-    this.#get = db.prepare('SELECT * FROM notifications WHERE id = ?');
+    super(db, 'notifications', toNotification);
     this.#insert = db.prepare(
       'INSERT INTO notifications (t, kind, session_id, title, body, data) VALUES (@t, @kind, @session_id, @title, @body, @data)');
-    this.#pager = new KeysetPager(db, { table: 'notifications', timeColumn: 't', idColumn: 'id', sessionColumn: 'session_id' });
   }
 
   /** Appends a notification. */
@@ -90,31 +87,17 @@ export class NotificationsTable {
     });
     return { id: Number(result.lastInsertRowid), t: input.t, kind: input.kind, sessionId: input.sessionId, title: input.title, body: input.body, data };
   }
-
-  /** The notification, or null. */
-  get(id: number): NotificationRecord | null {
-    const row = this.#get.get(id) as NotificationRow | undefined;
-    return row ? toNotification(row) : null;
-  }
-
-  /** One page of notifications ordered by (t, id). */
-  page(request: PageRequest = {}): Page<NotificationRecord> {
-    return this.#pager.page(request, toNotification);
-  }
 }
 
 /** Typed access to `audit`. */
-export class AuditTable {
+export class AuditTable extends EventTable<AuditRow, AuditRecord> {
   readonly #insert: Database.Statement;
-  readonly #get: Database.Statement;
-  readonly #pager: KeysetPager<AuditRow>;
 
   constructor(db: Database.Database) {
-    this.#get = db.prepare('SELECT * FROM audit WHERE id = ?');
+    super(db, 'audit', toAudit);
     this.#insert = db.prepare(
       `INSERT INTO audit (t, who, token_id, action, session_id, detail, outcome, reason)
        VALUES (@t, @who, @token_id, @action, @session_id, @detail, @outcome, @reason)`);
-    this.#pager = new KeysetPager(db, { table: 'audit', timeColumn: 't', idColumn: 'id', sessionColumn: 'session_id' });
   }
 
   /** Appends an audit entry. */
@@ -128,17 +111,6 @@ export class AuditTable {
       detail: jsonOrNull(record.detail), outcome: record.outcome, reason: record.reason,
     });
     return { id: Number(result.lastInsertRowid), ...record };
-  }
-
-  /** The audit entry, or null. */
-  get(id: number): AuditRecord | null {
-    const row = this.#get.get(id) as AuditRow | undefined;
-    return row ? toAudit(row) : null;
-  }
-
-  /** One page of audit entries ordered by (t, id). */
-  page(request: PageRequest = {}): Page<AuditRecord> {
-    return this.#pager.page(request, toAudit);
   }
 }
 

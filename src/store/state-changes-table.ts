@@ -5,7 +5,7 @@
  */
 import type Database from 'better-sqlite3';
 import { jsonOrNull, parseOrNull, withConstraintErrors } from './constraint-errors.js';
-import { KeysetPager, type Page, type PageRequest } from './paging.js';
+import { EventTable } from './event-table.js';
 
 /** What was on screen as a modal when the state was entered. */
 export interface ModalSummary {
@@ -34,16 +34,13 @@ export interface StateChangeRecord extends Required<StateChangeInput> {
 interface StateChangeRow { id: number; session_id: string; t: number; state: string; status: string; modal: string | null }
 
 /** Typed access to `state_changes`. */
-export class StateChangesTable {
+export class StateChangesTable extends EventTable<StateChangeRow, StateChangeRecord> {
   readonly #insert: Database.Statement;
-  readonly #get: Database.Statement;
-  readonly #pager: KeysetPager<StateChangeRow>;
 
   constructor(db: Database.Database) {
-    this.#get = db.prepare('SELECT * FROM state_changes WHERE id = ?');
+    super(db, 'state_changes', toStateChange);
     this.#insert = db.prepare(
       'INSERT INTO state_changes (session_id, t, state, status, modal) VALUES (@session_id, @t, @state, @status, @modal)');
-    this.#pager = new KeysetPager(db, { table: 'state_changes', timeColumn: 't', idColumn: 'id', sessionColumn: 'session_id' });
   }
 
   /**
@@ -57,17 +54,6 @@ export class StateChangesTable {
       session_id: input.sessionId, t: input.t, state: input.state, status: input.status, modal: jsonOrNull(modal),
     }));
     return { id: Number(result.lastInsertRowid), sessionId: input.sessionId, t: input.t, state: input.state, status: input.status, modal };
-  }
-
-  /** The state change, or null. */
-  get(id: number): StateChangeRecord | null {
-    const row = this.#get.get(id) as StateChangeRow | undefined;
-    return row ? toStateChange(row) : null;
-  }
-
-  /** One page of state changes ordered by (t, id). */
-  page(request: PageRequest = {}): Page<StateChangeRecord> {
-    return this.#pager.page(request, toStateChange);
   }
 }
 
