@@ -19,13 +19,19 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ensureCli } from '../lib/install-cli.mjs';
+import { writeLabels } from '../lib/lab-kit.mjs';
 import { loadScenarios, startGeminiServer } from './server.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..', '..');
 export const PINNED_VERSION = '0.61.0';
-const APPROVAL_BUTTONS = ['Allow once', 'Allow for this session', 'No, suggest changes (esc)'];
-const APPROVAL_TITLE = 'Allow execution of [Shell]?';
+/** The confirmations the sessions provoke, one per tool family, with the title and buttons exactly as Gemini CLI draws them. */
+const APPROVALS = {
+  shell: { title: 'Allow execution of [Shell]?', buttons: ['Allow once', 'Allow for this session', 'No, suggest changes (esc)'] },
+  edit: { title: 'Apply this change?', buttons: ['Allow once', 'Allow for this session', 'Modify with external editor', 'No, suggest changes (esc)'] },
+  fetch: { title: 'Do you want to proceed?', buttons: ['Allow once', 'Allow for this session', 'No, suggest changes (esc)'] },
+};
+const TRUST_BUTTONS = ['Trust folder (work)', 'Trust parent folder (lab)', "Don't trust"];
 /** Detection targets of the issue; the hard check limits are looser so a slow CI box does not fail. */
 const TARGET = { generatingMs: 300, approvalMs: 300, idleMs: 1500 };
 const LIMIT = { approvalMs: 1000, approvalFromServerMs: 5000, idleMs: 3000 };
@@ -84,7 +90,7 @@ const SESSIONS = [
     description: 'without pre_launch_trust: the folder-trust dialog (kind confirm: a start-up gate, never auto-answered) → button 1 (Trust folder) → Gemini restarts itself → idle',
     run: async (c) => { await c.trust(); },
     ready: 'trust',
-    expect: { sequence: [{ state: 'starting' }, { state: 'trust', status: 'approval', modal: { title: 'Do you trust the files in this folder?', kind: 'confirm', buttons: ['Trust folder (work)', 'Trust parent folder (lab)', "Don't trust"] } }, { state: 'idle', modal: null }], final: { state: 'idle' } },
+    expect: { sequence: [{ state: 'starting' }, { state: 'trust', status: 'approval', modal: { title: 'Do you trust the files in this folder?', kind: 'confirm', buttons: TRUST_BUTTONS } }, { state: 'idle', modal: null }], final: { state: 'idle' } },
   },
   {
     name: 'hello-160x50', cols: 160, rows: 50,
@@ -92,16 +98,47 @@ const SESSIONS = [
     run: async (c) => { await c.prompt('say hello'); await c.turnEnd(); },
     expect: { sequence: [{ state: 'starting' }, { state: 'idle' }, { state: 'busy', status: 'generating' }, { state: 'idle' }], final: { state: 'idle' } },
   },
+  shellAllowedOnce('approve-yes-160x50', 160, 50, 'the approval round trip in a 160×50 terminal'),
   {
-    name: 'approve-yes-160x50', cols: 160, rows: 50,
-    description: 'the approval round trip in a 160×50 terminal',
-    run: async (c) => { await c.prompt('please create the file'); await c.approval(1); await c.turnEnd(); },
-    expect: { sequence: [{ state: 'starting' }, { state: 'idle' }, approvalStep(), { state: 'busy', modal: null }, { state: 'idle' }], final: { state: 'idle' } },
+    name: 'edit-yes', cols: 80, rows: 24,
+    description: 'write_file asks "Apply this change?" (the edit confirmation, a phrasing the spec does not name) → 1 (Allow once) → the file is written → idle',
+    run: async (c) => { await c.prompt('write the notes'); await c.approval(1, 'edit'); await c.turnEnd(); c.check('notes.txt was written', fs.existsSync(path.join(c.work, 'notes.txt'))); },
+    expect: { sequence: [{ state: 'starting' }, { state: 'idle' }, approvalStep('edit'), { state: 'busy', modal: null }, { state: 'idle' }], final: { state: 'idle' } },
+  },
+  {
+    name: 'fetch-no', cols: 80, rows: 24,
+    description: 'web_fetch asks "Do you want to proceed?" (the info confirmation) → 3 (No, suggest changes) → nothing fetched → idle',
+    run: async (c) => { await c.prompt('fetch the page'); await c.approval(3, 'fetch'); await c.deniedEnd(); },
+    expect: { sequence: [{ state: 'starting' }, { state: 'idle' }, approvalStep('fetch'), { state: 'idle', modal: null }], final: { state: 'idle' } },
+  },
+  {
+    name: 'numbered-answer', cols: 80, rows: 24,
+    description: 'an answer that is a plain numbered list with the confirmation\'s own labels ("1. Allow once … 3. No, suggest changes (esc)") → generating then idle, never a modal',
+    run: async (c) => { await c.prompt('show me numbered choices'); await c.turnEnd(); c.check('the list is on screen', /3\. No, suggest changes \(esc\)/.test(c.s.driver.snapshot())); c.check('never a modal during the session', !c.s.changes.some((x) => x.modal)); },
+    expect: { sequence: [{ state: 'starting' }, { state: 'idle', modal: null }, { state: 'busy', status: 'generating', modal: null }, { state: 'idle', modal: null }], final: { state: 'idle', modal: null } },
+  },
+  shellAllowedOnce('approve-yes-60x20', 60, 20, 'the shell approval round trip in a narrow 60×20 terminal'),
+  shellAllowedOnce('approve-yes-200x50', 200, 50, 'the shell approval round trip in a wide 200×50 terminal'),
+  {
+    name: 'model-picker-60x20', cols: 60, rows: 20,
+    description: '/model in a narrow 60×20 terminal: the picker (kind picker) → Esc → idle',
+    run: async (c) => { await c.picker(); },
+    expect: { sequence: [{ state: 'starting' }, { state: 'idle' }, { state: 'picker', status: 'approval', modal: { title: 'Select Model', kind: 'picker', buttons: ['Auto', 'Manual'] } }, { state: 'idle', modal: null }], final: { state: 'idle' } },
   },
 ];
 
-function approvalStep() {
-  return { state: 'approval', status: 'approval', modal: { title: APPROVAL_TITLE, kind: 'approval', buttons: APPROVAL_BUTTONS } };
+/** The shell confirmation round trip (Allow once → the result streams → idle) at one terminal size. */
+function shellAllowedOnce(name, cols, rows, description) {
+  return {
+    name, cols, rows, description,
+    run: async (c) => { await c.prompt('please create the file'); await c.approval(1); await c.turnEnd(); },
+    expect: { sequence: [{ state: 'starting' }, { state: 'idle' }, approvalStep(), { state: 'busy', modal: null }, { state: 'idle' }], final: { state: 'idle' } },
+  };
+}
+
+function approvalStep(which = 'shell') {
+  const { title, buttons } = APPROVALS[which];
+  return { state: 'approval', status: 'approval', modal: { title, kind: 'approval', buttons } };
 }
 
 function parseArgs(args) {
@@ -142,7 +179,9 @@ async function runSession(def, ctx) {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), `specterm-lab-gemini-${def.name}-`));
   fs.chmodSync(tmp, 0o700);
   const { home, work } = prepareHome(tmp);
-  const server = await startGeminiServer({ scenario: scenarios.basic, logFile: path.join(tmp, 'server.log') });
+  // A file-writing tool wants an absolute path: the scenario says __WORK__.
+  const scenario = JSON.parse(JSON.stringify(scenarios.basic).replaceAll('__WORK__', work));
+  const server = await startGeminiServer({ scenario, logFile: path.join(tmp, 'server.log') });
   const loaded = specMod.loadSpecRef(path.join(repo, 'specs', 'gemini', 'spec.json'));
   if (!loaded.ok) throw new Error(`specs/gemini/spec.json does not load: ${loaded.errors.join('; ')}`);
   const spec = { ...loaded.spec, binary: binPath };
@@ -157,7 +196,7 @@ async function runSession(def, ctx) {
   });
   // What the screen shows, polled every 20 ms: separates the CLI's own render delay from our detection delay.
   const screenMarks = [];
-  const marks = { approval: /Allow execution of \[/, spinner: /esc to cancel, \d/, picker: /Select Model/ };
+  const marks = { approval: /\d\. No, suggest changes \(esc\)/, spinner: /esc to cancel, \d/, picker: /Select Model/ };
   const shown = {};
   const poller = setInterval(() => {
     let text = '';
@@ -181,7 +220,7 @@ async function runSession(def, ctx) {
   const lat = []; // {kind, ms}
   const deferred = [];
   const c = {
-    s, check,
+    s, check, work,
     prompt: async (text) => {
       actions.push({ t: Date.now(), what: 'submit' });
       const r = s.driver.dispatch({ kind: 'send_message', text });
@@ -200,7 +239,8 @@ async function runSession(def, ctx) {
         if (g !== null && spun) lat.push({ kind: 'generating_from_screen', ms: Math.max(0, g - spun.t) });
       });
     },
-    approval: async (button) => {
+    approval: async (button, which = 'shell') => {
+      const { title: APPROVAL_TITLE, buttons: APPROVAL_BUTTONS } = APPROVALS[which];
       const pending = await server.waitFor((e) => e.event === 'tool_call_pending' && e.t >= actions[actions.length - 1].t, 30_000);
       const view = await s.waitForState('approval', LIMIT.approvalMs + 5000).catch(() => null);
       const seen = firstStatusAfter('approval', pending.t);
@@ -265,9 +305,9 @@ async function runSession(def, ctx) {
     trust: async () => {
       const m = s.driver.getCurrentView()?.modal;
       const labels = m?.buttons?.map((b) => b.label) ?? [];
-      const want = ['Trust folder (work)', 'Trust parent folder (lab)', "Don't trust"];
+      const want = TRUST_BUTTONS;
       check('trust dialog buttons', JSON.stringify(labels) === JSON.stringify(want), JSON.stringify(labels));
-      check('trust dialog kind is approval', m?.kind === 'approval', String(m?.kind));
+      check('trust dialog kind is confirm (a start-up gate no auto-approve policy answers)', m?.kind === 'confirm', String(m?.kind));
       actions.push({ t: Date.now(), what: 'trust' });
       const r = s.driver.dispatch({ kind: 'click_modal_button', index: 1, label: want[0] });
       check('click_modal_button 1 accepted', r.ok, r.reason ?? '');
@@ -338,6 +378,7 @@ async function runSession(def, ctx) {
   if (opts.recordTo) {
     const { run: _r, expect, description } = def;
     fs.writeFileSync(path.join(path.resolve(opts.recordTo), `${def.name}.expect.json`), JSON.stringify({ description: `${description} (Gemini CLI ${version}, lab/gemini)`, ...expect }, null, 2) + '\n');
+    writeLabels(path.resolve(opts.recordTo), def.name, { intervals: measure.intervals, source: `lab/gemini Gemini CLI ${version}: the server's log and the lab's actions` });
   }
   if (!opts.keep) fs.rmSync(tmp, { recursive: true, force: true });
   return { name: def.name, cols: def.cols, rows: def.rows, checks, latencies: lat, ...measure, tmp: opts.keep ? tmp : null };
