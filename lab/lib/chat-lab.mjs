@@ -29,7 +29,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ensureCli } from './install-cli.mjs';
 import { loadChatScenarios, startChatServer } from './openai-chat-server.mjs';
-import { makePrivateSession, measureSession, parseLabArgs, pollScreen, sleep, statusLookups, writeAccuracyReport } from './lab-kit.mjs';
+import { makePrivateSession, measureSession, parseLabArgs, pollScreen, sleep, statusLookups, writeAccuracyReport, writeLabels } from './lab-kit.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** Hard check limits: generous waits for the CLI, tighter bounds on what specterm itself adds. */
@@ -230,6 +230,7 @@ async function runSession(cli, def, ctx) {
   if (checks.some((x) => !x.ok)) process.stderr.write(`--- ${def.name}: final screen ---\n${finalScreen}\n`);
   if (opts.recordTo) {
     fs.writeFileSync(path.join(path.resolve(opts.recordTo), `${def.name}.expect.json`), JSON.stringify({ description: `${def.description} (${def.cols}×${def.rows}, ${cli.cliName} ${version}, lab/${cli.id})`, ...def.expect }, null, 2) + '\n');
+    writeLabels(path.resolve(opts.recordTo), def.name, { intervals: measure.intervals, source: `lab/${cli.id} ${cli.cliName} ${version}: the server's log and the lab's actions` });
   }
   if (!opts.keep) fs.rmSync(tmp, { recursive: true, force: true });
   return { name: def.name, cols: def.cols, rows: def.rows, checks, latencies: lat, ...measure, tmp: opts.keep ? tmp : null };

@@ -190,3 +190,24 @@ export function writeAccuracyReport({ repo, id, cliName, pkg, version, results, 
   fs.writeFileSync(out, lines.join('\n'));
   return out;
 }
+
+/**
+ * Writes `<dir>/<name>.labels.json` beside a recording: the session's ground-truth intervals
+ * (`{from_ms, to_ms, status}`, ms from the recording's start — the lab starts its clock as it
+ * starts the recorder) from the lab's measure. lab/accuracy-index.mjs replays the recording and
+ * scores it against these labels, so the figures come from the committed recordings themselves.
+ */
+export function writeLabels(dir, name, { intervals, source }) {
+  const labels = {
+    source,
+    intervals: intervals
+      .map((iv) => ({ from_ms: Math.round(iv.from), to_ms: Math.round(iv.to), status: iv.status }))
+      .filter((iv) => iv.to_ms > iv.from_ms)
+      .sort((a, b) => a.from_ms - b.from_ms),
+  };
+  const file = path.join(dir, `${name}.labels.json`);
+  const tmp = `${file}.tmp-${process.pid}`;
+  fs.writeFileSync(tmp, JSON.stringify(labels, null, 2) + '\n');
+  fs.renameSync(tmp, file);
+  return file;
+}
