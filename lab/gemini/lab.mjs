@@ -117,6 +117,12 @@ const SESSIONS = [
     run: async (c) => { await c.prompt('show me numbered choices'); await c.turnEnd(); c.check('the list is on screen', /3\. No, suggest changes \(esc\)/.test(c.s.driver.snapshot())); c.check('never a modal during the session', !c.s.changes.some((x) => x.modal)); },
     expect: { sequence: [{ state: 'starting' }, { state: 'idle', modal: null }, { state: 'busy', status: 'generating', modal: null }, { state: 'idle', modal: null }], final: { state: 'idle', modal: null } },
   },
+  {
+    name: 'theme-picker', cols: 80, rows: 24,
+    description: '/theme opens the theme menu: a cursor-marked option block in the bottom box, detected by its shape (the spec names no menu) → kind picker → Esc → idle',
+    run: async (c) => { await c.menu('/theme', 'Select Theme'); },
+    expect: { sequence: [{ state: 'starting' }, { state: 'idle' }, { state: 'picker', status: 'approval', modal: { title: 'Select Theme', kind: 'picker' } }, { state: 'idle', modal: null }], final: { state: 'idle' } },
+  },
   shellAllowedOnce('approve-yes-60x20', 60, 20, 'the shell approval round trip in a narrow 60×20 terminal'),
   shellAllowedOnce('approve-yes-200x50', 200, 50, 'the shell approval round trip in a wide 200×50 terminal'),
   {
@@ -316,6 +322,24 @@ async function runSession(def, ctx) {
       check('the trust store now trusts the folder', JSON.parse(fs.readFileSync(path.join(home, '.gemini', 'trustedFolders.json'), 'utf8'))[fs.realpathSync(work)] === 'TRUST_FOLDER');
       await sleep(1500);
     },
+    /** A slash command that opens a menu: kind picker, the given title, never auto-answered; Esc closes it. */
+    menu: async (command, title) => {
+      actions.push({ t: Date.now(), what: 'picker_open' });
+      const r = s.driver.dispatch({ kind: 'send_message', text: command });
+      check(`${command} accepted`, r.ok, r.reason ?? '');
+      const view = await s.waitForState('picker', 15_000).catch(() => null);
+      check(`picker state after ${command}`, view !== null);
+      check('menu modal kind is picker', view?.modal?.kind === 'picker', String(view?.modal?.kind));
+      check('menu title', view?.modal?.title === title, JSON.stringify(view?.modal?.title));
+      check('menu has options', (view?.modal?.buttons?.length ?? 0) >= 2, JSON.stringify(view?.modal?.buttons?.map((b) => b.label)));
+      await sleep(1500);
+      check('the menu is not auto-answered (still open after 1.5 s)', s.driver.getCurrentView()?.state.id === 'picker');
+      actions.push({ t: Date.now(), what: 'picker_close' });
+      s.driver.dispatch({ kind: 'pty_write', data: '\u001b' });
+      const back = await s.waitForState('idle', 5000).catch(() => null);
+      check('idle after Esc closed the menu', back !== null);
+      await sleep(1500);
+    },
     picker: async () => {
       actions.push({ t: Date.now(), what: 'picker_open' });
       // The spec's own "model" control: it types /model and sends Enter 200 ms later (Gemini turns an
@@ -346,8 +370,8 @@ async function runSession(def, ctx) {
     if (def.applyTrust !== false) check('pre_launch_trust wrote the trust store', JSON.parse(fs.readFileSync(path.join(home, '.gemini', 'trustedFolders.json'), 'utf8'))[fs.realpathSync(work)] === 'TRUST_FOLDER');
     if (ready) {
       actions.push({ t: Date.now(), what: first === 'idle' ? 'ready' : `ready_${first}` });
-      // Gemini queues prompts typed while it still initialises; settle so each turn is clean.
-      await sleep(2500);
+      // Gemini queues prompts typed while it still initialises; settle so each turn is clean (4 s: on a loaded box 2.5 s lost the first Enter in half the sessions).
+      await sleep(4000);
       await def.run(c);
       await sleep(500);
     }
@@ -480,7 +504,8 @@ function writeAccuracy(results, version, modalResults, ctx) {
 export async function main(args) {
   let opts;
   try { opts = parseArgs(args); } catch (err) { process.stderr.write(`${err.message}\n`); return 2; }
-  const sessions = opts.scenario ? SESSIONS.filter((d) => d.name === opts.scenario) : SESSIONS;
+  const wanted = opts.scenario ? opts.scenario.split(',') : null;
+  const sessions = wanted ? SESSIONS.filter((d) => wanted.includes(d.name)) : SESSIONS;
   if (!sessions.length) {
     process.stderr.write(`lab gemini: no session named ${JSON.stringify(opts.scenario)}; available: ${SESSIONS.map((d) => d.name).join(', ')}\n`);
     return 2;
