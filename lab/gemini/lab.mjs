@@ -330,8 +330,11 @@ async function runSession(def, ctx) {
     /** A slash command that opens a menu: kind picker, the given title, never auto-answered; Esc closes it. */
     menu: async (command, title) => {
       actions.push({ t: Date.now(), what: 'picker_open' });
-      const r = s.driver.dispatch({ kind: 'send_message', text: command });
+      // Typed, then Enter as its own key 400 ms later, as the spec's "model" control does.
+      const r = s.driver.dispatch({ kind: 'pty_write', data: command });
       check(`${command} accepted`, r.ok, r.reason ?? '');
+      await sleep(400);
+      s.driver.dispatch({ kind: 'pty_write', data: '\r' });
       const view = await s.waitForState('picker', 15_000).catch(() => null);
       check(`picker state after ${command}`, view !== null);
       check('menu modal kind is picker', view?.modal?.kind === 'picker', String(view?.modal?.kind));
