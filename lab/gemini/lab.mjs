@@ -31,6 +31,7 @@ const APPROVALS = {
   edit: { title: 'Apply this change?', buttons: ['Allow once', 'Allow for this session', 'Modify with external editor', 'No, suggest changes (esc)'] },
   fetch: { title: 'Do you want to proceed?', buttons: ['Allow once', 'Allow for this session', 'No, suggest changes (esc)'] },
 };
+const THEMES_80X24 = ['ANSI Dark', 'ANSI Light', 'Atom One Dark', 'Ayu Dark', 'Ayu Light', 'Default Dark', 'Default Light', 'Dracula Dark', 'GitHub Dark', 'GitHub Dark Colorblind Da…', 'GitHub Light', 'GitHub Light Colorblind L…'];
 const TRUST_BUTTONS = ['Trust folder (work)', 'Trust parent folder (lab)', "Don't trust"];
 /** Detection targets of the issue; the hard check limits are looser so a slow CI box does not fail. */
 const TARGET = { generatingMs: 300, approvalMs: 300, idleMs: 1500 };
@@ -121,7 +122,8 @@ const SESSIONS = [
     name: 'theme-picker', cols: 80, rows: 24,
     description: '/theme opens the theme menu: a cursor-marked option block in the bottom box, detected by its shape (the spec names no menu) → kind picker → Esc → idle',
     run: async (c) => { await c.menu('/theme', 'Select Theme'); },
-    expect: { sequence: [{ state: 'starting' }, { state: 'idle' }, { state: 'picker', status: 'approval', modal: { title: 'Select Theme', kind: 'picker' } }, { state: 'idle', modal: null }], final: { state: 'idle' } },
+    // The first 12 of Gemini CLI's themes, as its two-column dialog shows them at 80×24 (it cuts long names with …; the preview column is not part of a label).
+    expect: { sequence: [{ state: 'starting' }, { state: 'idle' }, { state: 'picker', status: 'approval', modal: { title: 'Select Theme', kind: 'picker', buttons: THEMES_80X24 } }, { state: 'idle', modal: null }], final: { state: 'idle' } },
   },
   shellAllowedOnce('approve-yes-60x20', 60, 20, 'the shell approval round trip in a narrow 60×20 terminal'),
   shellAllowedOnce('approve-yes-200x50', 200, 50, 'the shell approval round trip in a wide 200×50 terminal'),
