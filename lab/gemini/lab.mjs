@@ -204,7 +204,7 @@ async function runSession(def, ctx) {
   });
   // What the screen shows, polled every 20 ms: separates the CLI's own render delay from our detection delay.
   const screenMarks = [];
-  const marks = { approval: /\d\. No, suggest changes \(esc\)/, spinner: /esc to cancel, \d/, picker: /Select (?:Model|Theme)/ };
+  const marks = { approval: /\d\. No, suggest changes \(esc\)/, spinner: /esc to cancel, \d/, picker: /Select Model/ };
   const shown = {};
   const poller = setInterval(() => {
     let text = '';
@@ -344,9 +344,6 @@ async function runSession(def, ctx) {
       check('menu has options', (view?.modal?.buttons?.length ?? 0) >= 2, JSON.stringify(view?.modal?.buttons?.map((b) => b.label)));
       await sleep(1500);
       check('the menu is not auto-answered (still open after 1.5 s)', s.driver.getCurrentView()?.state.id === 'picker');
-      const shownAt = screenMarks.find((m) => m.what === 'picker shown' && m.t >= actions.find((a) => a.what === 'picker_open').t);
-      if (shownAt) actions.push({ t: shownAt.t, what: 'picker_drawn' });
-      actions.sort((a, b) => a.t - b.t);
       actions.push({ t: Date.now(), what: 'picker_close' });
       s.driver.dispatch({ kind: 'pty_write', data: '\u001b' });
       const back = await s.waitForState('idle', 5000).catch(() => null);
@@ -368,9 +365,6 @@ async function runSession(def, ctx) {
       const seen = firstStatusAfter('approval', actions[actions.length - 1].t, (x) => x.state === 'picker');
       if (drawn && seen !== null) lat.push({ kind: 'picker_from_screen', ms: Math.max(0, seen - drawn.t) });
       check('the picker is not auto-answered (still open after 1.5 s)', s.driver.getCurrentView()?.state.id === 'picker');
-      const shownAt = screenMarks.find((m) => m.what === 'picker shown' && m.t >= actions.find((a) => a.what === 'picker_open').t);
-      if (shownAt) actions.push({ t: shownAt.t, what: 'picker_drawn' });
-      actions.sort((a, b) => a.t - b.t);
       actions.push({ t: Date.now(), what: 'picker_close' });
       s.driver.dispatch({ kind: 'pty_write', data: '\u001b' });
       const back = await s.waitForState('idle', 5000).catch(() => null);
@@ -445,9 +439,7 @@ export function measureSession({ startedAt, endedAt, changes, log, actions }) {
   }
   const pickerOpen = actions.find((a) => a.what === 'picker_open');
   const pickerClose = actions.find((a) => a.what === 'picker_close');
-  // From the menu on screen (the lab's screen poll), else 1 s after the lab opened it.
-  const pickerDrawn = pickerOpen && actions.find((a) => a.what === 'picker_drawn' && a.t >= pickerOpen.t);
-  if (pickerOpen && pickerClose) intervals.push({ from: pickerDrawn && pickerDrawn.t < pickerClose.t ? pickerDrawn.t : pickerOpen.t + 1000, to: pickerClose.t, status: 'approval' });
+  if (pickerOpen && pickerClose) intervals.push({ from: pickerOpen.t + 1000, to: pickerClose.t, status: 'approval' });
   const trustShown = actions.find((a) => a.what === 'ready_trust');
   const trustAnswered = actions.find((a) => a.what === 'trust');
   if (trustShown && trustAnswered) intervals.push({ from: trustShown.t, to: trustAnswered.t, status: 'approval' });
