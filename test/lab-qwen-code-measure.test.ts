@@ -29,6 +29,20 @@ describe('lab measureSession', () => {
     expect(r.flaps).toBe(0);
   });
 
+  it('labels a start-up gate approval from when the lab saw it until it answered, then idle', () => {
+    const r = measureSession({
+      startedAt: T0, endedAt: at(10),
+      changes: [change(0, 'idle'), change(2, 'approval'), change(5, 'idle')],
+      log: [],
+      actions: [{ t: at(2), what: 'ready_trust' }, { t: at(4), what: 'gate_answered' }],
+    });
+    expect(r.intervals).toEqual(expect.arrayContaining([
+      { from: 2000, to: 4000, status: 'approval' },
+      { from: 5500, to: 10000, status: 'idle' },
+    ]));
+    expect(r.rightMs).toBe(r.labelledMs);
+  });
+
   it('labels approval from the drawn confirmation to the answer, not from the tool call', () => {
     const r = measureSession({
       startedAt: T0, endedAt: at(20),

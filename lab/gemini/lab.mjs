@@ -19,13 +19,20 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ensureCli } from '../lib/install-cli.mjs';
+import { writeLabels } from '../lib/lab-kit.mjs';
 import { loadScenarios, startGeminiServer } from './server.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..', '..');
 export const PINNED_VERSION = '0.61.0';
-const APPROVAL_BUTTONS = ['Allow once', 'Allow for this session', 'No, suggest changes (esc)'];
-const APPROVAL_TITLE = 'Allow execution of [Shell]?';
+/** The confirmations the sessions provoke, one per tool family, with the title and buttons exactly as Gemini CLI draws them. */
+const APPROVALS = {
+  shell: { title: 'Allow execution of [Shell]?', buttons: ['Allow once', 'Allow for this session', 'No, suggest changes (esc)'] },
+  edit: { title: 'Apply this change?', buttons: ['Allow once', 'Allow for this session', 'Modify with external editor', 'No, suggest changes (esc)'] },
+  fetch: { title: 'Do you want to proceed?', buttons: ['Allow once', 'Allow for this session', 'No, suggest changes (esc)'] },
+};
+const THEMES_80X24 = ['ANSI Dark', 'ANSI Light', 'Atom One Dark', 'Ayu Dark', 'Ayu Light', 'Default Dark', 'Default Light', 'Dracula Dark', 'GitHub Dark', 'GitHub Dark Colorblind Da…', 'GitHub Light', 'GitHub Light Colorblind L…'];
+const TRUST_BUTTONS = ['Trust folder (work)', 'Trust parent folder (lab)', "Don't trust"];
 /** Detection targets of the issue; the hard check limits are looser so a slow CI box does not fail. */
 const TARGET = { generatingMs: 300, approvalMs: 300, idleMs: 1500 };
 const LIMIT = { approvalMs: 1000, approvalFromServerMs: 5000, idleMs: 3000 };
@@ -81,10 +88,10 @@ const SESSIONS = [
   },
   {
     name: 'trust-dialog', cols: 80, rows: 24, applyTrust: false,
-    description: 'without pre_launch_trust: the folder-trust dialog (kind approval) → button 1 (Trust folder) → Gemini restarts itself → idle',
+    description: 'without pre_launch_trust: the folder-trust dialog (kind confirm: a start-up gate, never auto-answered) → button 1 (Trust folder) → Gemini restarts itself → idle',
     run: async (c) => { await c.trust(); },
     ready: 'trust',
-    expect: { sequence: [{ state: 'starting' }, { state: 'trust', status: 'approval', modal: { title: 'Do you trust the files in this folder?', kind: 'approval', buttons: ['Trust folder (work)', 'Trust parent folder (lab)', "Don't trust"] } }, { state: 'idle', modal: null }], final: { state: 'idle' } },
+    expect: { sequence: [{ state: 'starting' }, { state: 'trust', status: 'approval', modal: { title: 'Do you trust the files in this folder?', kind: 'confirm', buttons: TRUST_BUTTONS } }, { state: 'idle', modal: null }], final: { state: 'idle' } },
   },
   {
     name: 'hello-160x50', cols: 160, rows: 50,
@@ -92,16 +99,54 @@ const SESSIONS = [
     run: async (c) => { await c.prompt('say hello'); await c.turnEnd(); },
     expect: { sequence: [{ state: 'starting' }, { state: 'idle' }, { state: 'busy', status: 'generating' }, { state: 'idle' }], final: { state: 'idle' } },
   },
+  shellAllowedOnce('approve-yes-160x50', 160, 50, 'the approval round trip in a 160×50 terminal'),
   {
-    name: 'approve-yes-160x50', cols: 160, rows: 50,
-    description: 'the approval round trip in a 160×50 terminal',
-    run: async (c) => { await c.prompt('please create the file'); await c.approval(1); await c.turnEnd(); },
-    expect: { sequence: [{ state: 'starting' }, { state: 'idle' }, approvalStep(), { state: 'busy', modal: null }, { state: 'idle' }], final: { state: 'idle' } },
+    name: 'edit-yes', cols: 80, rows: 24,
+    description: 'write_file asks "Apply this change?" (the edit confirmation, a phrasing the spec does not name) → 1 (Allow once) → the file is written → idle',
+    run: async (c) => { await c.prompt('write the notes'); await c.approval(1, 'edit'); await c.turnEnd(); c.check('notes.txt was written', fs.existsSync(path.join(c.work, 'notes.txt'))); },
+    expect: { sequence: [{ state: 'starting' }, { state: 'idle' }, approvalStep('edit'), { state: 'busy', modal: null }, { state: 'idle' }], final: { state: 'idle' } },
+  },
+  {
+    name: 'fetch-no', cols: 80, rows: 24,
+    description: 'web_fetch asks "Do you want to proceed?" (the info confirmation) → 3 (No, suggest changes) → nothing fetched → idle',
+    run: async (c) => { await c.prompt('fetch the page'); await c.approval(3, 'fetch'); await c.deniedEnd(); },
+    expect: { sequence: [{ state: 'starting' }, { state: 'idle' }, approvalStep('fetch'), { state: 'idle', modal: null }], final: { state: 'idle' } },
+  },
+  {
+    name: 'numbered-answer', cols: 80, rows: 24,
+    description: 'an answer that is a plain numbered list with the confirmation\'s own labels ("1. Allow once … 3. No, suggest changes (esc)") → generating then idle, never a modal',
+    run: async (c) => { await c.prompt('show me numbered choices'); await c.turnEnd(); c.check('the list is on screen', /3\. No, suggest changes \(esc\)/.test(c.s.driver.snapshot())); c.check('never a modal during the session', !c.s.changes.some((x) => x.modal)); },
+    expect: { sequence: [{ state: 'starting' }, { state: 'idle', modal: null }, { state: 'busy', status: 'generating', modal: null }, { state: 'idle', modal: null }], final: { state: 'idle', modal: null } },
+  },
+  {
+    name: 'theme-picker', cols: 80, rows: 24,
+    description: '/theme opens the theme menu: a cursor-marked option block in the bottom box, detected by its shape (the spec names no menu) → kind picker → Esc → idle',
+    run: async (c) => { await c.menu('/theme', 'Select Theme'); },
+    // The first 12 of Gemini CLI's themes, as its two-column dialog shows them at 80×24 (it cuts long names with …; the preview column is not part of a label).
+    expect: { sequence: [{ state: 'starting' }, { state: 'idle' }, { state: 'picker', status: 'approval', modal: { title: 'Select Theme', kind: 'picker', buttons: THEMES_80X24 } }, { state: 'idle', modal: null }], final: { state: 'idle' } },
+  },
+  shellAllowedOnce('approve-yes-60x20', 60, 20, 'the shell approval round trip in a narrow 60×20 terminal'),
+  shellAllowedOnce('approve-yes-200x50', 200, 50, 'the shell approval round trip in a wide 200×50 terminal'),
+  {
+    name: 'model-picker-60x20', cols: 60, rows: 20,
+    description: '/model in a narrow 60×20 terminal: the picker (kind picker) → Esc → idle',
+    run: async (c) => { await c.picker(); },
+    expect: { sequence: [{ state: 'starting' }, { state: 'idle' }, { state: 'picker', status: 'approval', modal: { title: 'Select Model', kind: 'picker', buttons: ['Auto', 'Manual'] } }, { state: 'idle', modal: null }], final: { state: 'idle' } },
   },
 ];
 
-function approvalStep() {
-  return { state: 'approval', status: 'approval', modal: { title: APPROVAL_TITLE, kind: 'approval', buttons: APPROVAL_BUTTONS } };
+/** The shell confirmation round trip (Allow once → the result streams → idle) at one terminal size. */
+function shellAllowedOnce(name, cols, rows, description) {
+  return {
+    name, cols, rows, description,
+    run: async (c) => { await c.prompt('please create the file'); await c.approval(1); await c.turnEnd(); },
+    expect: { sequence: [{ state: 'starting' }, { state: 'idle' }, approvalStep(), { state: 'busy', modal: null }, { state: 'idle' }], final: { state: 'idle' } },
+  };
+}
+
+function approvalStep(which = 'shell') {
+  const { title, buttons } = APPROVALS[which];
+  return { state: 'approval', status: 'approval', modal: { title, kind: 'approval', buttons } };
 }
 
 function parseArgs(args) {
@@ -142,7 +187,9 @@ async function runSession(def, ctx) {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), `specterm-lab-gemini-${def.name}-`));
   fs.chmodSync(tmp, 0o700);
   const { home, work } = prepareHome(tmp);
-  const server = await startGeminiServer({ scenario: scenarios.basic, logFile: path.join(tmp, 'server.log') });
+  // A file-writing tool wants an absolute path: the scenario says __WORK__.
+  const scenario = JSON.parse(JSON.stringify(scenarios.basic).replaceAll('__WORK__', work));
+  const server = await startGeminiServer({ scenario, logFile: path.join(tmp, 'server.log') });
   const loaded = specMod.loadSpecRef(path.join(repo, 'specs', 'gemini', 'spec.json'));
   if (!loaded.ok) throw new Error(`specs/gemini/spec.json does not load: ${loaded.errors.join('; ')}`);
   const spec = { ...loaded.spec, binary: binPath };
@@ -157,7 +204,7 @@ async function runSession(def, ctx) {
   });
   // What the screen shows, polled every 20 ms: separates the CLI's own render delay from our detection delay.
   const screenMarks = [];
-  const marks = { approval: /Allow execution of \[/, spinner: /esc to cancel, \d/, picker: /Select Model/ };
+  const marks = { approval: /\d\. No, suggest changes \(esc\)/, spinner: /esc to cancel, \d/, picker: /Select Model/ };
   const shown = {};
   const poller = setInterval(() => {
     let text = '';
@@ -181,7 +228,7 @@ async function runSession(def, ctx) {
   const lat = []; // {kind, ms}
   const deferred = [];
   const c = {
-    s, check,
+    s, check, work,
     prompt: async (text) => {
       actions.push({ t: Date.now(), what: 'submit' });
       const r = s.driver.dispatch({ kind: 'send_message', text });
@@ -200,7 +247,8 @@ async function runSession(def, ctx) {
         if (g !== null && spun) lat.push({ kind: 'generating_from_screen', ms: Math.max(0, g - spun.t) });
       });
     },
-    approval: async (button) => {
+    approval: async (button, which = 'shell') => {
+      const { title: APPROVAL_TITLE, buttons: APPROVAL_BUTTONS } = APPROVALS[which];
       const pending = await server.waitFor((e) => e.event === 'tool_call_pending' && e.t >= actions[actions.length - 1].t, 30_000);
       const view = await s.waitForState('approval', LIMIT.approvalMs + 5000).catch(() => null);
       const seen = firstStatusAfter('approval', pending.t);
@@ -208,7 +256,12 @@ async function runSession(def, ctx) {
       if (!view) return;
       await sleep(400); // let the modal settle so the click reads the final buttons (and the 20 ms screen poll catch up)
       const drawn = screenMarks.find((m) => m.what === 'approval shown' && m.t >= pending.t);
-      if (drawn) ctx.renderDelays.push(drawn.t - pending.t);
+      if (drawn) {
+        ctx.renderDelays.push(drawn.t - pending.t);
+        // Approval is labelled from the confirmation on screen, as lab/lib/lab-kit.mjs does: Gemini's own delay is not ours.
+        actions.push({ t: drawn.t, what: 'approval_drawn' });
+        actions.sort((a, b) => a.t - b.t);
+      }
       if (seen !== null && drawn) {
         lat.push({ kind: 'approval_from_screen', ms: Math.max(0, seen - drawn.t) });
         // Gemini's own render delay after the function call varies (0.4–1.6 s seen): judge specterm from the drawn confirmation.
@@ -265,15 +318,36 @@ async function runSession(def, ctx) {
     trust: async () => {
       const m = s.driver.getCurrentView()?.modal;
       const labels = m?.buttons?.map((b) => b.label) ?? [];
-      const want = ['Trust folder (work)', 'Trust parent folder (lab)', "Don't trust"];
+      const want = TRUST_BUTTONS;
       check('trust dialog buttons', JSON.stringify(labels) === JSON.stringify(want), JSON.stringify(labels));
-      check('trust dialog kind is approval', m?.kind === 'approval', String(m?.kind));
+      check('trust dialog kind is confirm (a start-up gate no auto-approve policy answers)', m?.kind === 'confirm', String(m?.kind));
       actions.push({ t: Date.now(), what: 'trust' });
       const r = s.driver.dispatch({ kind: 'click_modal_button', index: 1, label: want[0] });
       check('click_modal_button 1 accepted', r.ok, r.reason ?? '');
       const back = await s.waitForState('idle', 30_000).catch(() => null);
       check('idle after Gemini restarted with the folder trusted', back !== null);
       check('the trust store now trusts the folder', JSON.parse(fs.readFileSync(path.join(home, '.gemini', 'trustedFolders.json'), 'utf8'))[fs.realpathSync(work)] === 'TRUST_FOLDER');
+      await sleep(1500);
+    },
+    /** A slash command that opens a menu: kind picker, the given title, never auto-answered; Esc closes it. */
+    menu: async (command, title) => {
+      actions.push({ t: Date.now(), what: 'picker_open' });
+      // Typed, then Enter as its own key 400 ms later, as the spec's "model" control does.
+      const r = s.driver.dispatch({ kind: 'pty_write', data: command });
+      check(`${command} accepted`, r.ok, r.reason ?? '');
+      await sleep(400);
+      s.driver.dispatch({ kind: 'pty_write', data: '\r' });
+      const view = await s.waitForState('picker', 15_000).catch(() => null);
+      check(`picker state after ${command}`, view !== null);
+      check('menu modal kind is picker', view?.modal?.kind === 'picker', String(view?.modal?.kind));
+      check('menu title', view?.modal?.title === title, JSON.stringify(view?.modal?.title));
+      check('menu has options', (view?.modal?.buttons?.length ?? 0) >= 2, JSON.stringify(view?.modal?.buttons?.map((b) => b.label)));
+      await sleep(1500);
+      check('the menu is not auto-answered (still open after 1.5 s)', s.driver.getCurrentView()?.state.id === 'picker');
+      actions.push({ t: Date.now(), what: 'picker_close' });
+      s.driver.dispatch({ kind: 'pty_write', data: '\u001b' });
+      const back = await s.waitForState('idle', 5000).catch(() => null);
+      check('idle after Esc closed the menu', back !== null);
       await sleep(1500);
     },
     picker: async () => {
@@ -306,8 +380,8 @@ async function runSession(def, ctx) {
     if (def.applyTrust !== false) check('pre_launch_trust wrote the trust store', JSON.parse(fs.readFileSync(path.join(home, '.gemini', 'trustedFolders.json'), 'utf8'))[fs.realpathSync(work)] === 'TRUST_FOLDER');
     if (ready) {
       actions.push({ t: Date.now(), what: first === 'idle' ? 'ready' : `ready_${first}` });
-      // Gemini queues prompts typed while it still initialises; settle so each turn is clean.
-      await sleep(2500);
+      // Gemini queues prompts typed while it still initialises; settle so each turn is clean (4 s: on a loaded box 2.5 s lost the first Enter in half the sessions).
+      await sleep(4000);
       await def.run(c);
       await sleep(500);
     }
@@ -338,6 +412,7 @@ async function runSession(def, ctx) {
   if (opts.recordTo) {
     const { run: _r, expect, description } = def;
     fs.writeFileSync(path.join(path.resolve(opts.recordTo), `${def.name}.expect.json`), JSON.stringify({ description: `${description} (Gemini CLI ${version}, lab/gemini)`, ...expect }, null, 2) + '\n');
+    writeLabels(path.resolve(opts.recordTo), def.name, { intervals: measure.intervals, source: `lab/gemini Gemini CLI ${version}: the server's log and the lab's actions` });
   }
   if (!opts.keep) fs.rmSync(tmp, { recursive: true, force: true });
   return { name: def.name, cols: def.cols, rows: def.rows, checks, latencies: lat, ...measure, tmp: opts.keep ? tmp : null };
@@ -345,7 +420,7 @@ async function runSession(def, ctx) {
 
 /**
  * Labelled time from ground truth: generating = open streams; approval = a function call awaiting
- * the user's answer (until the tool result, or the lab's deny key); picker = from 1 s after /model
+ * the user's answer, from the confirmation on screen (the lab's screen poll) until the lab's answer key (or the tool result); picker = from 1 s after /model
  * until Esc; idle = from 1.5 s after a turn ended until the next lab action. Flaps = driver status
  * changes farther than 2.5 s from every ground-truth event.
  */
@@ -356,8 +431,10 @@ export function measureSession({ startedAt, endedAt, changes, log, actions }) {
     if (e.event === 'stream_start') open = e.t;
     if (e.event === 'stream_end' && open !== null) { intervals.push({ from: open, to: e.t, status: 'generating' }); open = null; }
     if (e.event === 'tool_call_pending') {
-      const answer = [...log.filter((x) => x.event === 'tool_result' && x.t >= e.t).map((x) => x.t), ...actions.filter((a) => a.what === 'deny' && a.t >= e.t).map((a) => a.t)].sort((a, b) => a - b)[0] ?? endedAt;
-      intervals.push({ from: e.t, to: answer, status: 'approval' });
+      const drawn = actions.find((a) => a.what === 'approval_drawn' && a.t >= e.t);
+      // Until the lab's answer (its key press), as lab/lib/lab-kit.mjs does; the tool's own run after an approve is not approval.
+      const answer = [...log.filter((x) => x.event === 'tool_result' && x.t >= e.t).map((x) => x.t), ...actions.filter((a) => (a.what === 'deny' || a.what === 'approve') && a.t >= e.t).map((a) => a.t)].sort((a, b) => a - b)[0] ?? endedAt;
+      intervals.push({ from: drawn && drawn.t < answer ? drawn.t : e.t, to: answer, status: 'approval' });
     }
   }
   const pickerOpen = actions.find((a) => a.what === 'picker_open');
@@ -408,7 +485,7 @@ function writeAccuracy(results, version, modalResults, ctx) {
   const fmt = (x) => (x === null ? 'n/a' : `${Math.round(x)} ms`);
   lines.push('# Accuracy: gemini (Gemini CLI)', '');
   lines.push('Generated by `npm run lab -- gemini --accuracy` (lab/gemini/lab.mjs) against the real `@google/gemini-cli` and the scripted Gemini API server on loopback. Do not edit by hand.', '');
-  lines.push('Ground truth is the server\'s log: **generating** while a stream is open, **approval** while a function call awaits the user (until the tool result or the lab\'s deny key), **picker** from 1 s after `/model` until Esc, the **trust dialog** (approval) from when the lab saw it until the lab answered it, **idle** from 1.5 s after a turn ended until the next action. Latency runs from the ground-truth change to the driver\'s state change (0 when the driver was already there: Gemini shows its spinner before the stream opens); the "from the screen" rows start instead when the lab\'s 20 ms screen poll first saw the spinner / confirmation / picker appear or the spinner disappear, which separates Gemini CLI\'s own render delay from specterm\'s detection delay (0 ms there means the driver was faster than the poll). A flap is a driver status change more than 2.5 s away from every ground-truth event.', '');
+  lines.push('Ground truth is the server\'s log: **generating** while a stream is open, **approval** from when the lab\'s screen poll saw the confirmation drawn until the lab\'s answer key (Gemini\'s own delay from the function call to the confirmation is reported apart), **picker** from 1 s after `/model` until Esc, the **trust dialog** (status approval, kind confirm) from when the lab saw it until the lab answered it, **idle** from 1.5 s after a turn ended until the next action. Latency runs from the ground-truth change to the driver\'s state change (0 when the driver was already there: Gemini shows its spinner before the stream opens); the "from the screen" rows start instead when the lab\'s 20 ms screen poll first saw the spinner / confirmation / picker appear or the spinner disappear, which separates Gemini CLI\'s own render delay from specterm\'s detection delay (0 ms there means the driver was faster than the poll). A flap is a driver status change more than 2.5 s away from every ground-truth event.', '');
   lines.push(`## Gemini CLI ${version}`, '');
   lines.push('| measure | value | target |', '|---|---|---|');
   lines.push(`| labelled time with the right status | ${labelled ? ((100 * right) / labelled).toFixed(1) : 'n/a'} % (${(right / 1000).toFixed(1)} s of ${(labelled / 1000).toFixed(1)} s) | — |`);
@@ -439,7 +516,8 @@ function writeAccuracy(results, version, modalResults, ctx) {
 export async function main(args) {
   let opts;
   try { opts = parseArgs(args); } catch (err) { process.stderr.write(`${err.message}\n`); return 2; }
-  const sessions = opts.scenario ? SESSIONS.filter((d) => d.name === opts.scenario) : SESSIONS;
+  const wanted = opts.scenario ? opts.scenario.split(',') : null;
+  const sessions = wanted ? SESSIONS.filter((d) => wanted.includes(d.name)) : SESSIONS;
   if (!sessions.length) {
     process.stderr.write(`lab gemini: no session named ${JSON.stringify(opts.scenario)}; available: ${SESSIONS.map((d) => d.name).join(', ')}\n`);
     return 2;

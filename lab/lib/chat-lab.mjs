@@ -29,7 +29,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ensureCli } from './install-cli.mjs';
 import { loadChatScenarios, startChatServer } from './openai-chat-server.mjs';
-import { makePrivateSession, measureSession, parseLabArgs, pollScreen, sleep, statusLookups, writeAccuracyReport } from './lab-kit.mjs';
+import { makePrivateSession, measureSession, parseLabArgs, pollScreen, sleep, statusLookups, writeAccuracyReport, writeLabels } from './lab-kit.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** Hard check limits: generous waits for the CLI, tighter bounds on what specterm itself adds. */
@@ -43,7 +43,7 @@ async function runSession(cli, def, ctx) {
   // A file-writing tool wants an absolute path: the scenario says __WORK__.
   const scenario = JSON.parse(JSON.stringify(ctx.scenarios.basic).replaceAll('__WORK__', work));
   const server = await startChatServer({ scenario, logFile: path.join(tmp, 'server.log'), models: cli.models });
-  const cliEnv = cli.prepare({ home, work, tmp, serverUrl: server.url });
+  const cliEnv = cli.prepare({ home, work, tmp, serverUrl: server.url, session: def });
   const loaded = specMod.loadSpecRef(path.join(repo, 'specs', cli.id, 'spec.json'));
   if (!loaded.ok) throw new Error(`specs/${cli.id}/spec.json does not load: ${loaded.errors.join('; ')}`);
   const spec = { ...loaded.spec, binary: binPath };
@@ -107,10 +107,13 @@ async function runSession(cli, def, ctx) {
       check('approval title', m?.title === title, JSON.stringify(m?.title));
       check('approval modal kind is approval', m?.kind === 'approval', String(m?.kind));
       ctx.modalResults.push({ session: def.name, ok: buttonsOk && m?.title === title });
-      const answerAt = act(button === 1 ? 'approve' : 'deny').t;
-      const r = s.driver.dispatch({ kind: 'click_modal_button', index: button, label: labels[button - 1] });
-      check(`click_modal_button ${button} accepted`, r.ok, r.reason ?? '');
-      if (button === 1) {
+      // 'deny': the CLI's own "No…" option, wherever the confirmation puts it.
+      const index = button === 'deny' ? labels.findIndex((l) => /^No\b/.test(l)) + 1 : button;
+      check('the confirmation has the button the session presses', index >= 1 && index <= labels.length, `${button} in ${JSON.stringify(labels)}`);
+      const answerAt = act(index === 1 ? 'approve' : 'deny').t;
+      const r = s.driver.dispatch({ kind: 'click_modal_button', index, label: labels[index - 1] });
+      check(`click_modal_button ${index} accepted`, r.ok, r.reason ?? '');
+      if (index === 1) {
         const res = await server.waitFor((e) => e.event === 'tool_result' && e.t >= answerAt, 30_000).catch(() => null);
         check('the server received the tool result after the approval', res !== null);
       }
@@ -139,6 +142,27 @@ async function runSession(cli, def, ctx) {
       }
       check('generating while the answer streamed', s.changes.some((x) => x.status === 'generating' && startedAt + x.t * 1000 <= end.t) || statusAt(end.t)?.status === 'generating');
       await sleep(1800);
+    },
+    /** A start-up gate (folder trust): kind confirm, the given buttons; press `button`, then idle. */
+    gate: async (buttons, button = 1) => {
+      const m = s.driver.getCurrentView()?.modal;
+      const labels = m?.buttons?.map((b) => b.label) ?? [];
+      check('gate buttons', JSON.stringify(labels) === JSON.stringify(buttons), JSON.stringify(labels));
+      check('gate kind is confirm (a start-up gate no auto-approve policy answers)', m?.kind === 'confirm', String(m?.kind));
+      ctx.modalResults.push({ session: def.name, ok: JSON.stringify(labels) === JSON.stringify(buttons) && m?.kind === 'confirm' });
+      act('gate_answered');
+      const r = s.driver.dispatch({ kind: 'click_modal_button', index: button, label: labels[button - 1] });
+      check(`click_modal_button ${button} accepted`, r.ok, r.reason ?? '');
+      const back = await s.waitForState('idle', limit.startMs).catch(() => null);
+      check('idle after the gate was answered', back !== null);
+      await sleep(1500);
+    },
+    /** An ordinary answer that must never be taken for a modal (a plain numbered list, say). */
+    noModalTurn: async (text, shown) => {
+      await c.prompt(text);
+      await c.turnEnd();
+      check('the answer is on screen', shown.test(s.driver.snapshot()));
+      check('never a modal during the session', !s.changes.some((x) => x.modal));
     },
     deniedEnd: async () => {
       const denyAt = lastAction();
@@ -198,10 +222,12 @@ async function runSession(cli, def, ctx) {
     },
   };
   try {
-    const ready = await s.waitForState('idle', limit.startMs).catch((e) => { check('reaches idle after start', false, String(e.message).split('\n')[0]); return null; });
+    // A session that starts at a start-up gate (`ready: 'trust'`) waits for that state instead of idle.
+    const first = def.ready ?? 'idle';
+    const ready = await s.waitForState(first, limit.startMs).catch((e) => { check(`reaches ${first} after start`, false, String(e.message).split('\n')[0]); return null; });
     if (ready) {
-      check('reaches idle after start', true);
-      act('ready');
+      check(`reaches ${first} after start`, true);
+      act(first === 'idle' ? 'ready' : `ready_${first}`);
       await sleep(cli.settleMs ?? 2000);
       await def.run(c);
       await sleep(500);
@@ -230,6 +256,7 @@ async function runSession(cli, def, ctx) {
   if (checks.some((x) => !x.ok)) process.stderr.write(`--- ${def.name}: final screen ---\n${finalScreen}\n`);
   if (opts.recordTo) {
     fs.writeFileSync(path.join(path.resolve(opts.recordTo), `${def.name}.expect.json`), JSON.stringify({ description: `${def.description} (${def.cols}×${def.rows}, ${cli.cliName} ${version}, lab/${cli.id})`, ...def.expect }, null, 2) + '\n');
+    writeLabels(path.resolve(opts.recordTo), def.name, { intervals: measure.intervals, source: `lab/${cli.id} ${cli.cliName} ${version}: the server's log and the lab's actions` });
   }
   if (!opts.keep) fs.rmSync(tmp, { recursive: true, force: true });
   return { name: def.name, cols: def.cols, rows: def.rows, checks, latencies: lat, ...measure, tmp: opts.keep ? tmp : null };

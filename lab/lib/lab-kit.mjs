@@ -85,7 +85,7 @@ export function statusLookups(changes, startedAt) {
 /** Lab actions that start something (they end an idle interval). */
 const STARTERS = new Set(['submit', 'picker_open', 'stream_start', 'approve', 'deny', 'stop']);
 /** Moments after which the CLI must come to rest. */
-const QUIET = new Set(['ready', 'turn_end', 'deny', 'picker_close', 'stop', 'api_error']);
+const QUIET = new Set(['ready', 'gate_answered', 'turn_end', 'deny', 'picker_close', 'stop', 'api_error']);
 
 /**
  * Labelled time from ground truth (see the module doc) and flaps (driver status changes farther
@@ -108,6 +108,10 @@ export function measureSession({ startedAt, endedAt, changes, log, actions }) {
     const answer = actions.find((a) => (a.what === 'approve' || a.what === 'deny') && a.t >= drawn.t);
     intervals.push({ from: drawn.t, to: answer ? answer.t : endedAt, status: 'approval' });
   }
+  // A start-up gate (folder trust) is labelled approval (its status) from when the lab saw it until it answered.
+  const gateShown = actions.find((a) => a.what.startsWith('ready_'));
+  const gateAnswered = actions.find((a) => a.what === 'gate_answered');
+  if (gateShown && gateAnswered) intervals.push({ from: gateShown.t, to: gateAnswered.t, status: 'approval' });
   const pickerOpen = actions.find((a) => a.what === 'picker_open');
   const pickerClose = actions.find((a) => a.what === 'picker_close');
   if (pickerOpen && pickerClose) intervals.push({ from: pickerOpen.t + 1000, to: pickerClose.t, status: 'approval' });
@@ -189,4 +193,25 @@ export function writeAccuracyReport({ repo, id, cliName, pkg, version, results, 
   fs.mkdirSync(path.dirname(out), { recursive: true });
   fs.writeFileSync(out, lines.join('\n'));
   return out;
+}
+
+/**
+ * Writes `<dir>/<name>.labels.json` beside a recording: the session's ground-truth intervals
+ * (`{from_ms, to_ms, status}`, ms from the recording's start — the lab starts its clock as it
+ * starts the recorder) from the lab's measure. lab/accuracy-index.mjs replays the recording and
+ * scores it against these labels, so the figures come from the committed recordings themselves.
+ */
+export function writeLabels(dir, name, { intervals, source }) {
+  const labels = {
+    source,
+    intervals: intervals
+      .map((iv) => ({ from_ms: Math.round(iv.from), to_ms: Math.round(iv.to), status: iv.status }))
+      .filter((iv) => iv.to_ms > iv.from_ms)
+      .sort((a, b) => a.from_ms - b.from_ms),
+  };
+  const file = path.join(dir, `${name}.labels.json`);
+  const tmp = `${file}.tmp-${process.pid}`;
+  fs.writeFileSync(tmp, JSON.stringify(labels, null, 2) + '\n');
+  fs.renameSync(tmp, file);
+  return file;
 }

@@ -26,6 +26,9 @@ const turn = { sequence: [...starting, { state: 'busy', status: 'generating' }, 
 /** A tool turn: generating from the prompt through the tool run to the answer, never approval. */
 const toolTurn = { sequence: [...starting, { state: 'busy', status: 'generating' }, { state: 'idle', modal: null }], final: { state: 'idle' } };
 
+/** The model selector opened by the spec's "model" control, then closed with Esc. */
+const PICKER_TURN = { sequence: [...starting, { state: 'picker', status: 'approval', modal: { kind: 'picker', buttons: MODELS.map((m) => `${m} [lab]`) } }, { state: 'idle', modal: null }], final: { state: 'idle' } };
+
 const SESSIONS = [
   { name: 'start-idle', cols: 80, rows: 24, description: 'pi starts → idle', run: async () => {}, expect: { sequence: starting, final: { state: 'idle' } } },
   { name: 'hello', cols: 80, rows: 24, description: 'a prompt → the answer streams for ~2 s (generating) → idle', run: async (c) => { await c.prompt('say hello'); await c.turnEnd(); }, expect: turn },
@@ -47,14 +50,17 @@ const SESSIONS = [
   {
     name: 'model-picker', cols: 80, rows: 24, description: '/model opens the model selector (kind picker, never auto-answered) → Esc closes it → idle',
     run: async (c) => { await c.picker(); },
-    expect: { sequence: [...starting, { state: 'picker', status: 'approval', modal: { kind: 'picker', buttons: MODELS.map((m) => `${m} [lab]`) } }, { state: 'idle', modal: null }], final: { state: 'idle' } },
+    expect: PICKER_TURN,
   },
   { name: 'interrupt', cols: 80, rows: 24, description: 'a slow answer → the spec\'s Stop control (Esc) aborts it → "Operation aborted" → idle', run: async (c) => { await c.prompt('tell me a slow story'); await c.interrupt(); }, expect: turn },
   { name: 'api-error', cols: 80, rows: 24, description: 'the server answers 400 → "Error: 400 …" → idle, with the api_error signal', run: async (c) => { await c.prompt('trigger an error', { expectStream: false }); await c.apiError(); }, expect: { sequence: starting, final: { state: 'idle' } } },
   { name: 'hello-60x20', cols: 60, rows: 20, description: 'the streamed answer in a narrow 60×20 terminal', run: async (c) => { await c.prompt('say hello'); await c.turnEnd(); }, expect: turn },
   { name: 'shell-unasked-60x20', cols: 60, rows: 20, description: 'the unasked shell tool turn in a 60×20 terminal', run: async (c) => { await c.prompt('please create the file'); await c.unaskedTool(); await c.turnEnd(); }, expect: toolTurn },
+  { name: 'numbered-answer', cols: 80, rows: 24, description: 'an answer that is a plain numbered list ("1. Yes, allow once … 3. No, suggest changes (esc)") → generating then idle, never a modal', run: async (c) => { await c.noModalTurn('show me numbered choices', /3\. No, suggest changes \(esc\)/); }, expect: { sequence: [{ state: 'starting' }, { state: 'idle', modal: null }, { state: 'busy', status: 'generating', modal: null }, { state: 'idle', modal: null }], final: { state: 'idle', modal: null } } },
+  { name: 'model-picker-60x20', cols: 60, rows: 20, description: 'the model selector in a narrow 60×20 terminal', run: async (c) => { await c.picker(); }, expect: PICKER_TURN },
+  { name: 'hello-200x50', cols: 200, rows: 50, description: 'the streamed answer in a wide 200×50 terminal', run: async (c) => { await c.prompt('say hello'); await c.turnEnd(); }, expect: turn },
   { name: 'hello-160x50', cols: 160, rows: 50, description: 'the streamed answer in a 160×50 terminal', run: async (c) => { await c.prompt('say hello'); await c.turnEnd(); }, expect: turn },
-  { name: 'model-picker-160x50', cols: 160, rows: 50, description: 'the model selector in a 160×50 terminal', run: async (c) => { await c.picker(); }, expect: { sequence: [...starting, { state: 'picker', status: 'approval', modal: { kind: 'picker', buttons: MODELS.map((m) => `${m} [lab]`) } }, { state: 'idle', modal: null }], final: { state: 'idle' } } },
+  { name: 'model-picker-160x50', cols: 160, rows: 50, description: 'the model selector in a 160×50 terminal', run: async (c) => { await c.picker(); }, expect: PICKER_TURN },
 ];
 
 /** A private HOME: the scripted server as the only provider and the default model; no startup network. */

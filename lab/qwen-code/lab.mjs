@@ -26,11 +26,14 @@ export const PINNED_VERSION = '0.15.10';
 const MODEL = 'lab-model';
 const SHELL_TITLE = "Allow execution of: 'mkdir, touch'?";
 const EDIT_TITLE = 'Apply this change?';
+const FETCH_TITLE = 'Do you want to proceed?';
+const TRUST_BUTTONS = ['Trust folder (work)', 'Trust parent folder (lab)', "Don't trust (esc)"];
 const EDIT_BUTTONS = ['Yes, allow once', 'Yes, allow always', 'No, suggest changes (esc)'];
 const PICKER_BUTTONS = [`[openai] ${MODEL} (Runtime)`, '[qwen-oauth] coder-model (Discontinued)'];
 
 const starting = [{ state: 'starting' }, { state: 'idle' }];
 const turn = { sequence: [...starting, { state: 'busy', status: 'generating' }, { state: 'idle' }], final: { state: 'idle' } };
+const NO_MODAL_TURN = { sequence: [{ state: 'starting' }, { state: 'idle', modal: null }, { state: 'busy', status: 'generating', modal: null }, { state: 'idle', modal: null }], final: { state: 'idle', modal: null } };
 const approvalStep = (title, buttons) => ({ state: 'approval', status: 'approval', modal: { title, kind: 'approval', ...(buttons ? { buttons } : {}) } });
 const approvedTurn = (title, buttons) => ({ sequence: [...starting, { state: 'busy' }, approvalStep(title, buttons), { state: 'busy', modal: null }, { state: 'idle' }], final: { state: 'idle' } });
 const deniedTurn = (title, buttons) => ({ sequence: [...starting, { state: 'busy' }, approvalStep(title, buttons), { state: 'idle', modal: null }], final: { state: 'idle' } });
@@ -62,12 +65,22 @@ const SESSIONS = [
   { name: 'api-error', cols: 80, rows: 24, description: 'the server answers 400 → "✕ [API Error: 400 …]" → idle, with the api_error signal', run: async (c) => { await c.prompt('trigger an error', { expectStream: false }); await c.apiError(); }, expect: { sequence: starting, final: { state: 'idle' } } },
   { name: 'hello-60x20', cols: 60, rows: 20, description: 'the streamed answer in a narrow 60×20 terminal', run: async (c) => { await c.prompt('say hello'); await c.turnEnd(); }, expect: turn },
   { name: 'approve-yes-60x20', cols: 60, rows: 20, description: 'the shell permission round trip in a 60×20 terminal', run: async (c) => { await c.prompt('please create the file'); await c.approval(1, 'shell'); await c.turnEnd(); }, expect: approvedTurn(SHELL_TITLE) },
+  {
+    name: 'trust-dialog', cols: 80, rows: 24, folderTrust: true, ready: 'trust',
+    description: 'folder trust switched on and the folder not trusted: "Do you trust this folder?" (kind confirm: a start-up gate, never auto-answered, though its "Don\'t trust (esc)" option has the approval shape) → 1 (Trust folder) → idle',
+    run: async (c) => { await c.gate(TRUST_BUTTONS, 1); },
+    expect: { sequence: [{ state: 'starting' }, { state: 'trust', status: 'approval', modal: { title: 'Do you trust this folder?', kind: 'confirm', buttons: TRUST_BUTTONS } }, { state: 'idle', modal: null }], final: { state: 'idle' } },
+  },
+  { name: 'fetch-no', cols: 80, rows: 24, description: 'web_fetch asks "Do you want to proceed?" (a confirmation the spec names nowhere: detected by its shape) → the "No" option → nothing fetched → idle', run: async (c) => { await c.prompt('fetch the page'); await c.approval('deny', 'fetch'); await c.deniedEnd(); }, expect: deniedTurn(FETCH_TITLE) },
+  { name: 'numbered-answer', cols: 80, rows: 24, description: 'an answer that is a plain numbered list with the confirmation\'s own labels ("1. Yes, allow once … 3. No, suggest changes (esc)") → generating then idle, never a modal', run: async (c) => { await c.noModalTurn('show me numbered choices', /3\. No, suggest changes \(esc\)/); }, expect: NO_MODAL_TURN },
+  { name: 'model-picker-60x20', cols: 60, rows: 20, description: '/model in a narrow 60×20 terminal: the picker (kind picker) → Esc → idle', run: async (c) => { await c.picker(); }, expect: { sequence: [...starting, { state: 'picker', status: 'approval', modal: { title: 'Select Model', kind: 'picker', buttons: PICKER_BUTTONS } }, { state: 'idle', modal: null }], final: { state: 'idle' } } },
+  { name: 'approve-yes-200x50', cols: 200, rows: 50, description: 'the shell permission round trip in a wide 200×50 terminal', run: async (c) => { await c.prompt('please create the file'); await c.approval(1, 'shell'); await c.turnEnd(); }, expect: approvedTurn(SHELL_TITLE) },
   { name: 'hello-160x50', cols: 160, rows: 50, description: 'the streamed answer in a 160×50 terminal', run: async (c) => { await c.prompt('say hello'); await c.turnEnd(); }, expect: turn },
   { name: 'approve-yes-160x50', cols: 160, rows: 50, description: 'the shell permission round trip in a 160×50 terminal', run: async (c) => { await c.prompt('please create the file'); await c.approval(1, 'shell'); await c.turnEnd(); }, expect: approvedTurn(SHELL_TITLE) },
 ];
 
 /** A private HOME: API-key (OpenAI-compatible) auth, no telemetry, no self-update, no background memory turns. */
-function prepare({ home, serverUrl }) {
+function prepare({ home, serverUrl, session }) {
   fs.mkdirSync(path.join(home, '.qwen'), { recursive: true, mode: 0o700 });
   const settings = {
     security: { auth: { selectedType: 'openai' } },
@@ -76,6 +89,8 @@ function prepare({ home, serverUrl }) {
     // Off: after each turn it streams a "memory extraction" request of its own, which is not the user's turn.
     memory: { enableManagedAutoMemory: false },
   };
+  // Folder trust is off by default; the trust-dialog session turns it on (nothing is trusted in the private HOME).
+  if (session?.folderTrust) settings.security.folderTrust = { enabled: true };
   fs.writeFileSync(path.join(home, '.qwen', 'settings.json'), JSON.stringify(settings, null, 2), { mode: 0o600 });
   // All three select the OpenAI-compatible provider.
   return { OPENAI_API_KEY: 'lab-dummy-key', OPENAI_BASE_URL: serverUrl, OPENAI_MODEL: MODEL };
@@ -91,6 +106,7 @@ export const QWEN_CODE = {
   approvals: {
     shell: { title: SHELL_TITLE, buttonsOk: SHELL_BUTTONS_OK },
     edit: { title: EDIT_TITLE, buttonsOk: (labels) => JSON.stringify(labels) === JSON.stringify(EDIT_BUTTONS) },
+    fetch: { title: FETCH_TITLE, buttonsOk: (labels) => labels.length >= 2 && labels[0] === 'Yes, allow once' && labels[labels.length - 1] === 'No, suggest changes (esc)' },
   },
   picker: { title: 'Select Model', buttons: PICKER_BUTTONS },
   // Qwen Code is slow to start on a loaded 2-core box (15–25 s) and parses a shell command with
