@@ -15,6 +15,7 @@
  * - `approvals`: per kind used by the sessions (`c.approval(button, kind)`), `{ title, buttonsOk(labels) }`;
  * - `picker`: `{ title, buttons }` of the model picker the `model` control opens;
  * - `sessions`: `[{ name, cols, rows, description, run(c), expect }]`;
+ * - optional `isSideCall(body)`: a streamed request that is the CLI's own side call, not the user's turn;
  * - optional `limits` (see DEFAULT_LIMIT), `settleMs` (the pause after idle before the script) and
  *   `noApprovals` (why the CLI never asks permission; the report says so instead of approval rows).
  *
@@ -42,7 +43,7 @@ async function runSession(cli, def, ctx) {
   const { tmp, home, work } = makePrivateSession(cli.id, def.name);
   // A file-writing tool wants an absolute path: the scenario says __WORK__.
   const scenario = JSON.parse(JSON.stringify(ctx.scenarios.basic).replaceAll('__WORK__', work));
-  const server = await startChatServer({ scenario, logFile: path.join(tmp, 'server.log'), models: cli.models });
+  const server = await startChatServer({ scenario, logFile: path.join(tmp, 'server.log'), models: cli.models, isSideCall: cli.isSideCall });
   const cliEnv = cli.prepare({ home, work, tmp, serverUrl: server.url });
   const loaded = specMod.loadSpecRef(path.join(repo, 'specs', cli.id, 'spec.json'));
   if (!loaded.ok) throw new Error(`specs/${cli.id}/spec.json does not load: ${loaded.errors.join('; ')}`);
