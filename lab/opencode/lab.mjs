@@ -25,6 +25,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runChatLab } from '../lib/chat-lab.mjs';
+import { sleep } from '../lib/lab-kit.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const PINNED_VERSION = '1.18.33';
@@ -59,7 +60,20 @@ const SESSIONS = [
     run: async (c) => { await c.picker(); },
     expect: { sequence: [...starting, { state: 'picker', status: 'approval', modal: { title: 'Select model', kind: 'picker' } }, { state: 'idle', modal: null }], final: { state: 'idle' } },
   },
-  { name: 'interrupt', cols: 80, rows: 24, description: 'a slow answer → the spec\'s Stop control (Esc Esc) cancels it → idle', run: async (c) => { await c.prompt('tell me a slow story'); await c.interrupt(); }, expect: turn },
+  {
+    // OpenCode interrupts on a second Esc ("esc again to interrupt"); two Esc bytes in one write
+    // read as Alt+Esc and do nothing, so Stop is one Esc and the session presses it twice.
+    name: 'interrupt', cols: 80, rows: 24, description: 'a slow answer → Stop (Esc) → "esc again to interrupt" → Stop again cancels it → idle',
+    run: async (c) => {
+      await c.prompt('tell me a slow story');
+      // c.interrupt() presses Stop 2.5 s into the answer; the first press goes 0.5 s before it.
+      const second = c.interrupt();
+      await sleep(2000);
+      c.check('the first "stop" is accepted while busy', c.s.driver.dispatch({ kind: 'click_control', control_id: 'stop' }).ok);
+      await second;
+    },
+    expect: turn,
+  },
   { name: 'api-error', cols: 80, rows: 24, description: 'the server answers 400 → the error under the prompt → idle, with the api_error signal', run: async (c) => { await c.prompt('trigger an error', { expectStream: false }); await c.apiError(); }, expect: { sequence: starting, final: { state: 'idle' } } },
   { name: 'hello-60x20', cols: 60, rows: 20, description: 'the streamed answer in a narrow 60×20 terminal', run: async (c) => { await c.prompt('say hello'); await c.turnEnd(); }, expect: turn },
   { name: 'approve-yes-60x20', cols: 60, rows: 20, description: 'the shell permission round trip in a 60×20 terminal (options stacked under the hints)', run: createFile, expect: approvedTurn(SHELL_TITLE) },
@@ -104,7 +118,7 @@ export const OPENCODE = {
   picker: { title: 'Select model', buttons: null },
   // idleMs: OpenCode itself takes 5–15 s (loaded box) from the stream's end to repainting the idle
   // footer; the screen-based idle latency in the report is specterm's own share.
-  limits: { startMs: 180_000, confirmDrawnMs: 90_000, idleMs: 30_000 },
+  limits: { startMs: 180_000, requestMs: 150_000, toolCallMs: 150_000, confirmDrawnMs: 90_000, idleMs: 30_000, toolResultMs: 90_000 },
   settleMs: 3000,
 };
 
