@@ -61,9 +61,9 @@ const SESSIONS = [
     expect: { sequence: [...starting, { state: 'picker', status: 'approval', modal: { title: 'Select model', kind: 'picker' } }, { state: 'idle', modal: null }], final: { state: 'idle' } },
   },
   {
-    // OpenCode interrupts on a second Esc ("esc again to interrupt"); two Esc bytes in one write
-    // read as Alt+Esc and do nothing, so Stop is one Esc and the session presses it twice.
-    name: 'interrupt', cols: 80, rows: 24, description: 'a slow answer → Stop (Esc) → "esc again to interrupt" → Stop again cancels it → idle',
+    // OpenCode interrupts on a second Escape ("esc again to interrupt"). Stop is one Escape in the
+    // kitty encoding (CSI 27 u: a bare ESC byte is not taken while a turn streams), pressed twice.
+    name: 'interrupt', cols: 80, rows: 24, description: 'a slow answer → Stop (Escape, CSI 27 u) → "esc again to interrupt" → Stop again aborts the stream → idle',
     run: async (c) => {
       await c.prompt('tell me a slow story');
       // c.interrupt() presses Stop 2.5 s into the answer; the first press goes 0.5 s before it.
