@@ -15,6 +15,7 @@
  * - `approvals`: per kind used by the sessions (`c.approval(button, kind)`), `{ title, buttonsOk(labels) }`;
  * - `picker`: `{ title, buttons }` of the model picker the `model` control opens;
  * - `sessions`: `[{ name, cols, rows, description, run(c), expect }]`;
+ * - optional `isSideCall(body)`: a streamed request that is the CLI's own side call, not the user's turn;
  * - optional `limits` (see DEFAULT_LIMIT), `settleMs` (the pause after idle before the script) and
  *   `noApprovals` (why the CLI never asks permission; the report says so instead of approval rows).
  *
@@ -33,7 +34,7 @@ import { makePrivateSession, measureSession, parseLabArgs, pollScreen, sleep, st
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** Hard check limits: generous waits for the CLI, tighter bounds on what specterm itself adds. */
-const DEFAULT_LIMIT = { startMs: 60_000, confirmDrawnMs: 30_000, approvalMs: 1000, idleMs: 3000 };
+const DEFAULT_LIMIT = { startMs: 60_000, requestMs: 60_000, toolCallMs: 30_000, confirmDrawnMs: 30_000, approvalMs: 1000, idleMs: 3000, toolResultMs: 30_000 };
 
 /** Runs one session; returns its measurements and check results. */
 async function runSession(cli, def, ctx) {
@@ -42,7 +43,7 @@ async function runSession(cli, def, ctx) {
   const { tmp, home, work } = makePrivateSession(cli.id, def.name);
   // A file-writing tool wants an absolute path: the scenario says __WORK__.
   const scenario = JSON.parse(JSON.stringify(ctx.scenarios.basic).replaceAll('__WORK__', work));
-  const server = await startChatServer({ scenario, logFile: path.join(tmp, 'server.log'), models: cli.models });
+  const server = await startChatServer({ scenario, logFile: path.join(tmp, 'server.log'), models: cli.models, isSideCall: cli.isSideCall });
   const cliEnv = cli.prepare({ home, work, tmp, serverUrl: server.url, session: def });
   const loaded = specMod.loadSpecRef(path.join(repo, 'specs', cli.id, 'spec.json'));
   if (!loaded.ok) throw new Error(`specs/${cli.id}/spec.json does not load: ${loaded.errors.join('; ')}`);
@@ -69,7 +70,7 @@ async function runSession(cli, def, ctx) {
       const submitAt = act('submit').t;
       const r = s.driver.dispatch({ kind: 'send_message', text });
       check(`send_message "${text}" accepted`, r.ok, r.reason ?? '');
-      const req = await server.waitFor((e) => (e.event === 'stream_start' || e.event === 'api_error') && e.t >= submitAt, 60_000).catch(() => null);
+      const req = await server.waitFor((e) => (e.event === 'stream_start' || e.event === 'api_error') && e.t >= submitAt, limit.requestMs).catch(() => null);
       check('the server got the request', req !== null);
       if (!expectStream || !req) return;
       await s.waitForState((v) => v.state.status === 'generating' || v.state.status === 'approval', 5000).catch(() => null);
@@ -83,7 +84,7 @@ async function runSession(cli, def, ctx) {
       });
     },
     approval: async (button, which) => {
-      const pending = await server.waitFor((e) => e.event === 'tool_call_pending' && e.t >= lastAction(), 30_000);
+      const pending = await server.waitFor((e) => e.event === 'tool_call_pending' && e.t >= lastAction(), limit.toolCallMs);
       const view = await s.waitForState('approval', limit.confirmDrawnMs).catch(() => null);
       check('approval state while the tool call awaits permission', view !== null);
       if (!view) return;
@@ -114,7 +115,7 @@ async function runSession(cli, def, ctx) {
       const r = s.driver.dispatch({ kind: 'click_modal_button', index, label: labels[index - 1] });
       check(`click_modal_button ${index} accepted`, r.ok, r.reason ?? '');
       if (index === 1) {
-        const res = await server.waitFor((e) => e.event === 'tool_result' && e.t >= answerAt, 30_000).catch(() => null);
+        const res = await server.waitFor((e) => e.event === 'tool_result' && e.t >= answerAt, limit.toolResultMs).catch(() => null);
         check('the server received the tool result after the approval', res !== null);
       }
     },

@@ -16,6 +16,9 @@
  * is streamed once the tool result arrives; `error: { status, message }` answers the request with
  * that HTTP error instead of a stream (an API error the CLI must show).
  *
+ * `isSideCall(body)` (optional): a STREAMED request it accepts is a side call too (OpenCode streams
+ * its session-title request): answered with a short stream and logged as `side_call`, never as a turn.
+ *
  * Ground truth: every event is logged with a wall-clock timestamp in ms (`t`): `prompt`,
  * `stream_start`, `stream_end` (with `toolCall` when it ended in one), `tool_call_pending`,
  * `tool_result`, `stream_aborted` (the client hung up: an interrupt), `api_error`, `side_call`.
@@ -98,7 +101,7 @@ export function fillSchema(schema) {
  * Starts the server on 127.0.0.1 (port 0 → ephemeral). `url` is the base URL to give the CLI
  * (it ends in `/v1`).
  *
- * @param {{ scenario?: object, port?: number, logFile?: string, models?: string[] }} [opts]
+ * @param {{ scenario?: object, port?: number, logFile?: string, models?: string[], isSideCall?: (body: object) => boolean }} [opts]
  */
 export async function startChatServer(opts = {}) {
   let scenario = opts.scenario ?? { name: 'empty', replies: [] };
@@ -123,14 +126,14 @@ export async function startChatServer(opts = {}) {
   };
 
   /** Streams `step` (text chunks, then maybe a tool call) as one SSE response. */
-  const stream = async (res, step, model, why) => {
+  const stream = async (res, step, model, why, quiet = false) => {
     const id = `chatcmpl-lab-${++seq}`;
     const created = Math.floor(Date.now() / 1000);
     const chunk = (delta, finish = null) => res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`);
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
     let aborted = false;
     res.on('close', () => { if (!res.writableEnded) aborted = true; });
-    record('stream_start', { model, why });
+    if (!quiet) record('stream_start', { model, why });
     chunk({ role: 'assistant', content: '' });
     if (step.firstDelayMs) await sleep(step.firstDelayMs);
     const chunks = step.chunks ?? [];
@@ -138,7 +141,7 @@ export async function startChatServer(opts = {}) {
       chunk({ content: chunks[i] });
       if (i < chunks.length - 1 || step.toolCall) await sleep(step.chunkDelayMs ?? 100);
     }
-    if (aborted) { record('stream_aborted', { model }); return; }
+    if (aborted) { if (!quiet) record('stream_aborted', { model }); return; }
     const usage = { prompt_tokens: 120, completion_tokens: 40, total_tokens: 160 };
     const finish = (reason) => {
       chunk({}, reason);
@@ -156,7 +159,7 @@ export async function startChatServer(opts = {}) {
       return;
     }
     finish('stop');
-    record('stream_end', { model });
+    if (!quiet) record('stream_end', { model });
   };
 
   async function handle(req, res, body) {
@@ -171,6 +174,11 @@ export async function startChatServer(opts = {}) {
         const content = schema ? JSON.stringify(fillSchema(schema)) : parsed.response_format?.type === 'json_object' ? '{}' : 'Lab session';
         record('side_call', { model, kind: schema ? 'json' : 'text' });
         json(res, 200, { id: `chatcmpl-lab-${++seq}`, object: 'chat.completion', created: Math.floor(Date.now() / 1000), model, choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } });
+        return;
+      }
+      if (opts.isSideCall?.(parsed)) {
+        record('side_call', { model, kind: 'stream' });
+        await stream(res, { chunks: ['Lab session'] }, model, 'side_call', true);
         return;
       }
       const results = trailingToolResults(messages);

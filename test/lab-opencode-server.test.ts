@@ -1,0 +1,48 @@
+/**
+ * The scripted chat server as the OpenCode lab drives it (lab/opencode): OpenCode streams its
+ * session-title request beside the turn, and the lab's `isSideCall` makes that a side call — a
+ * short stream logged as `side_call`, with no `prompt`/`stream_start` and no tool call — so the
+ * turn's tool call is scripted once, for the real request. Real HTTP on loopback, no CLI.
+ */
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadChatScenarios, startChatServer, type ChatServer } from '../lab/lib/openai-chat-server.mjs';
+import { OPENCODE } from '../lab/opencode/lab.mjs';
+
+let server: ChatServer | null = null;
+afterEach(async () => {
+  await server?.close();
+  server = null;
+});
+
+const scenario = loadChatScenarios(path.join(import.meta.dirname, '..', 'lab', 'opencode', 'scenarios')).basic!;
+const post = (body: unknown) => fetch(`${server!.url}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const titleRequest = { model: 'lab-model', stream: true, messages: [{ role: 'system', content: 'You are a title generator. You output ONLY a thread title.' }, { role: 'user', content: 'please create the file' }] };
+const turnRequest = { model: 'lab-model', stream: true, tools: [{ type: 'function', function: { name: 'bash' } }], messages: [{ role: 'system', content: 'You are opencode, an interactive CLI tool' }, { role: 'user', content: 'please create the file' }] };
+
+describe('lab chat server with the OpenCode side-call rule', () => {
+  it('answers the streamed title request as a side call: no turn events, no tool call', async () => {
+    server = await startChatServer({ scenario, isSideCall: OPENCODE.isSideCall });
+    const body = await (await post(titleRequest)).text();
+    expect(body).toContain('Lab session');
+    expect(body).not.toContain('tool_calls');
+    expect(server.log.map((e) => e.event)).toEqual(['listening', 'side_call']);
+    expect(server.pendingTool()).toBeNull();
+  });
+
+  it('scripts the bash tool call for the real turn (it has tools), once', async () => {
+    server = await startChatServer({ scenario, isSideCall: OPENCODE.isSideCall });
+    await (await post(titleRequest)).text();
+    const body = await (await post(turnRequest)).text();
+    expect(body).toContain('"name":"bash"');
+    expect(server.log.filter((e) => e.event === 'tool_call_pending')).toHaveLength(1);
+    expect(server.pendingTool()?.arguments).toEqual({ command: 'mkdir -p build && touch build/out.txt', description: 'Create build/out.txt' });
+  });
+
+  it('without the rule the same title request is taken for the turn (why the lab needs it)', async () => {
+    server = await startChatServer({ scenario });
+    const body = await (await post(titleRequest)).text();
+    expect(body).toContain('"name":"bash"');
+    expect(server.log.some((e) => e.event === 'side_call')).toBe(false);
+  });
+});
