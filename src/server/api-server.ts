@@ -23,6 +23,7 @@ import { issuePairing, pairingHandlers } from './pairing-routes.js';
 import { toProblem } from './problem.js';
 import { RateLimiter, type RateLimitOptions } from './rate-limiter.js';
 import { Router } from './router.js';
+import { defaultDashboardDir, isDashboardPath, serveDashboard, StaticFiles } from './static.js';
 import { WsHub } from './ws-hub.js';
 import { WsTickets } from './ws-tickets.js';
 
@@ -56,6 +57,8 @@ export interface ApiServerOptions {
   audit?: (entry: AuditEntry) => void;
   /** Where warnings and unexpected errors go (never tokens). */
   log?: (level: 'warn' | 'error', message: string) => void;
+  /** The built dashboard served at `/` (`<package>/dist/dashboard`); null serves none. Not built → none. */
+  dashboardDir?: string | null;
   /** How long a pairing code stays valid (10 minutes). */
   pairingTtlMs?: number;
   /** The daemon's version, reported by health and OpenAPI. */
@@ -127,7 +130,9 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
       ...pairingHandlers({ ...pairing, tokens: options.tokens, auth, secure: options.tls !== undefined, revoke }),
     } as never,
   };
+  const dashboard = options.dashboardDir === null ? null : StaticFiles.open(options.dashboardDir ?? defaultDashboardDir());
   const listener: http.RequestListener = (req, res) => {
+    if (dashboard && isDashboardPath(pathOf(req.url))) return serveDashboard(req, res, dashboard, origin(), onUnexpected);
     handleHttp(req, res, deps).catch(onUnexpected);
   };
   const server = options.tls ? https.createServer({ cert: options.tls.cert, key: options.tls.key }, listener) : http.createServer(listener);
@@ -179,6 +184,15 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
       server.close(() => resolve());
     }),
   };
+}
+
+/** The path of a request target; an unparsable one counts as an API path (the pipeline answers its 400). */
+function pathOf(target: string | undefined): string {
+  try {
+    return parseTarget(target).pathname;
+  } catch {
+    return '/api/';
+  }
 }
 
 /** Answers a refused upgrade with its problem document and closes the socket. */
