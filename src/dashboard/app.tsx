@@ -3,6 +3,7 @@
  * kept live by one WebSocket (`sessions` topic: any event refreshes the list). A 401 anywhere,
  * or the socket closed for a revoked token, goes back to sign-in.
  */
+import { signal } from '@preact/signals';
 import { lazy, Suspense } from 'preact/compat';
 import { useEffect, useMemo } from 'preact/hooks';
 import { ApiProblem, call } from './api-client.js';
@@ -14,8 +15,17 @@ import { auth, liveStatus, navigate, route, sessions, sessionsError } from './st
 
 const TerminalView = lazy(() => import('./terminal-view.js'));
 
-/** Taken once at load, before anything renders: the fragment leaves the address bar at once. */
-const pairingCode = takePairingCodeFromLocation();
+/**
+ * Taken at load, before anything renders, so the fragment leaves the address bar at once; and
+ * again when only the fragment changes (a pairing link opened in a tab already on the page).
+ */
+const pairingCode = signal(takePairingCodeFromLocation());
+addEventListener('hashchange', () => {
+  const code = takePairingCodeFromLocation();
+  if (code === null) return;
+  pairingCode.value = code;
+  auth.value = 'unknown';
+});
 
 async function loadSessions(): Promise<void> {
   try {
@@ -75,9 +85,12 @@ function SignedIn() {
 
 export function App() {
   useEffect(() => {
-    if (pairingCode === null) void loadSessions();
+    if (pairingCode.value === null) void loadSessions();
   }, []);
+  const code = pairingCode.value;
   if (auth.value === 'signed-in') return <SignedIn />;
-  if (auth.value === 'unknown' && pairingCode === null) return <main aria-busy="true"><h1>specterm</h1><p role="status">Connecting…</p></main>;
-  return <SignIn code={auth.value === 'unknown' ? pairingCode : null} onPaired={() => void loadSessions()} />;
+  if (auth.value === 'unknown' && code === null) return <main aria-busy="true"><h1>specterm</h1><p role="status">Connecting…</p></main>;
+  return (
+    <SignIn code={auth.value === 'unknown' ? code : null} onPaired={() => { pairingCode.value = null; void loadSessions(); }} />
+  );
 }
