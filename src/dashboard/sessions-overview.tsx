@@ -23,7 +23,8 @@ function useNow(periodMs: number): number {
 function SessionRow(props: { session: SessionDetail; now: number }) {
   const { session, now } = props;
   const badge = badgeOf(session);
-  const since = session.state_since ?? session.created_at;
+  const exited = badge === 'exited' || badge === 'failed';
+  const since = (exited ? session.exited_at : session.state_since) ?? session.state_since ?? session.created_at;
   const href = `/sessions/${encodeURIComponent(session.id)}`;
   return (
     <li class="session" data-session-id={session.id} data-badge={badge}>
@@ -33,7 +34,7 @@ function SessionRow(props: { session: SessionDetail; now: number }) {
         <span class="session-meta">
           <span>{session.spec.id}</span>
           <span class="cwd" title={session.cwd}>{session.cwd}{session.branch ? ` · ${session.branch}` : ''}</span>
-          <span>{durationLabel(now - since)} in {session.state?.label ?? session.lifecycle}</span>
+          <span>{exited ? `${session.lifecycle} ${durationLabel(now - since)} ago` : `${durationLabel(now - since)} in ${session.state?.label ?? session.lifecycle}`}</span>
         </span>
         {session.modal?.title && <span class="modal-title">{session.modal.title}</span>}
       </a>
