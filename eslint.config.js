@@ -71,6 +71,19 @@ export default tseslint.config(
       'no-restricted-globals': ['error', { name: 'process', message: 'src/protocol is pure.' }],
     },
   },
+  // The dashboard (browser code, built by Vite): the wire protocol only; no Node, no other layer.
+  {
+    files: ['src/dashboard/**/*.ts', 'src/dashboard/**/*.tsx'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: NODE_BUILTINS.map((name) => ({ name, message: 'src/dashboard runs in the browser: no Node APIs.' })),
+        patterns: [
+          { group: ['node:*'], message: 'src/dashboard runs in the browser: no Node APIs.' },
+          ...outside('core', 'terminal', 'recording', 'catalog', 'driver', 'harness', 'cli', 'demo', 'host', 'server', 'store', 'daemon'),
+        ],
+      }],
+    },
+  },
   layer(['src/server/**/*.ts'], outside('core', 'terminal', 'recording', 'catalog', 'driver', 'harness', 'cli', 'demo', 'store', 'host')),
   {
     files: ['**/*.mjs', '**/*.js'],

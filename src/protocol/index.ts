@@ -14,6 +14,7 @@ export * from './sessions.js';
 export * from './approvals.js';
 export * from './events.js';
 export * from './tokens.js';
+export * from './pairing.js';
 /** The WebSocket messages and binary terminal frames. */
 export * from './ws.js';
 export * from './terminal-frame.js';

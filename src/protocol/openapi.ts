@@ -44,7 +44,7 @@ function operationOf(route: RouteDef): JsonSchema {
     operationId: route.id,
     summary: route.summary,
     'x-scope': route.scope,
-    security: [{ bearer: [] }, { cookie: [] }],
+    security: route.public ? [] : [{ bearer: [] }, { cookie: [] }],
     parameters: parametersOf(route),
     responses: {
       [status]: { description: route.summary, content: { [contentType]: { schema: schemaOf(route.response, 'output') } } },

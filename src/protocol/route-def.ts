@@ -29,6 +29,8 @@ export interface RouteDef<
   readonly status?: number;
   /** `sse`: the answer is a `text/event-stream` of `response` items. */
   readonly stream?: 'sse';
+  /** No credential needed (pairing: the request body is the credential). Host/Origin still apply. */
+  readonly public?: boolean;
   /** It types into an agent: rate-limited and audited. */
   readonly keystrokes?: boolean;
 }

@@ -13,6 +13,7 @@ import {
   KeysRequest, KeysResult, MessageOutcome, RemoveSessionQuery, ResizeRequest, ResizeResult, Screen, ScreenQuery,
   SendMessageRequest, SessionDetail, SessionList, SessionParams,
 } from './sessions.js';
+import { CreatePairingRequest, Pairing, PairRequest, PairResult, SignOutResult } from './pairing.js';
 import { CreateTokenRequest, CreateTokenResult, Health, RevokeTokenResult, TokenList, TokenParams, WsTicket } from './tokens.js';
 import { API_PREFIX } from './version.js';
 
@@ -43,6 +44,9 @@ export const ROUTES = {
   listTokens: defineRoute({ id: 'listTokens', method: 'GET', path: `${API_PREFIX}/tokens`, scope: 'admin', summary: 'Device tokens (never their secrets)', response: TokenList }),
   createToken: defineRoute({ id: 'createToken', method: 'POST', path: `${API_PREFIX}/tokens`, scope: 'admin', summary: 'Create a scoped device token; the secret is shown once', body: CreateTokenRequest, response: CreateTokenResult, status: 201 }),
   revokeToken: defineRoute({ id: 'revokeToken', method: 'DELETE', path: `${API_PREFIX}/tokens/:id`, scope: 'admin', summary: 'Revoke a device token', params: TokenParams, response: RevokeTokenResult }),
+  createPairing: defineRoute({ id: 'createPairing', method: 'POST', path: `${API_PREFIX}/pairings`, scope: 'admin', summary: 'A one-time pairing code (10 minutes, single use) and its URL for a named device', body: CreatePairingRequest, response: Pairing, status: 201 }),
+  pair: defineRoute({ id: 'pair', method: 'POST', path: `${API_PREFIX}/pair`, scope: 'read', public: true, summary: 'Redeem a pairing code: creates the device token and sets the HttpOnly session cookie', body: PairRequest, response: PairResult, status: 201 }),
+  signOut: defineRoute({ id: 'signOut', method: 'POST', path: `${API_PREFIX}/sign-out`, scope: 'read', summary: 'Revoke the caller\'s device token and clear the session cookie', response: SignOutResult }),
 } as const;
 
 export type Routes = typeof ROUTES;

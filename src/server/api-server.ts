@@ -9,7 +9,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { WebSocketServer } from 'ws';
-import { ROUTE_LIST, WS_PATH, WS_SUBPROTOCOL } from '../protocol/index.js';
+import { ROUTE_LIST, WS_PATH, WS_SUBPROTOCOL, type Pairing, type Scope } from '../protocol/index.js';
 import { refuseCredentialInUrl, type TokenStore } from './auth.js';
 import { Authenticator } from './authenticator.js';
 import { builtInHandlers } from './builtin-routes.js';
@@ -18,9 +18,12 @@ import { FailureLimiter, type FailureLimiterOptions } from './failure-limiter.js
 import type { AuditEntry, RouteHandlers, WsHandlers } from './handlers.js';
 import { handleHttp, parseTarget } from './http-pipeline.js';
 import { buildOriginPolicy, checkOrigin, type OriginPolicy } from './origin-guard.js';
+import { PairingCodes } from './pairing.js';
+import { issuePairing, pairingHandlers } from './pairing-routes.js';
 import { toProblem } from './problem.js';
 import { RateLimiter, type RateLimitOptions } from './rate-limiter.js';
 import { Router } from './router.js';
+import { defaultDashboardDir, isDashboardPath, serveDashboard, StaticFiles } from './static.js';
 import { WsHub } from './ws-hub.js';
 import { WsTickets } from './ws-tickets.js';
 
@@ -54,6 +57,10 @@ export interface ApiServerOptions {
   audit?: (entry: AuditEntry) => void;
   /** Where warnings and unexpected errors go (never tokens). */
   log?: (level: 'warn' | 'error', message: string) => void;
+  /** The built dashboard served at `/` (`<package>/dist/dashboard`); null serves none. Not built → none. */
+  dashboardDir?: string | null;
+  /** How long a pairing code stays valid (10 minutes). */
+  pairingTtlMs?: number;
   /** The daemon's version, reported by health and OpenAPI. */
   version?: string;
   now?: () => number;
@@ -63,6 +70,8 @@ export interface ApiServer {
   /** `http(s)://host:port`, no trailing slash. */
   readonly url: string;
   readonly port: number;
+  /** A one-time pairing code and URL (`…/#pair=CODE`) for a device named `deviceName` with `scope`. */
+  createPairing(grant: { deviceName: string; scope: Scope }): Pairing;
   close(): Promise<void>;
 }
 
@@ -103,12 +112,27 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
     maxInvalidMessages: options.maxInvalidWsMessages ?? 10, maxSubscriptions: 256, audit: options.audit, now, onUnexpected,
   });
   const { events: sse, ...routeHandlers } = options.handlers ?? {};
+  // Revoking a token also ends what it holds: unused tickets and open sockets.
+  const revoke = (tokenId: string): boolean => {
+    if (!options.tokens.revoke(tokenId)) return false;
+    tickets.forgetToken(tokenId);
+    hub.closeToken(tokenId);
+    return true;
+  };
+  const baseUrl = { value: '' };
+  const pairing = { codes: new PairingCodes({ ttlMs: options.pairingTtlMs, now }), baseUrl: () => baseUrl.value };
   const deps = {
     router: new Router(ROUTE_LIST), origin, auth, rateLimiter, sse, now, onUnexpected, audit: options.audit,
     maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
-    handlers: { ...routeHandlers, ...builtInHandlers({ tokens: options.tokens, tickets, version: options.version ?? '0.0.0', onRevoked: (id) => hub.closeToken(id) }) } as never,
+    handlers: {
+      ...routeHandlers,
+      ...builtInHandlers({ tokens: options.tokens, tickets, version: options.version ?? '0.0.0', revoke }),
+      ...pairingHandlers({ ...pairing, tokens: options.tokens, auth, secure: options.tls !== undefined, revoke }),
+    } as never,
   };
+  const dashboard = options.dashboardDir === null ? null : StaticFiles.open(options.dashboardDir ?? defaultDashboardDir());
   const listener: http.RequestListener = (req, res) => {
+    if (dashboard && isDashboardPath(pathOf(req.url))) return serveDashboard(req, res, dashboard, origin(), onUnexpected);
     handleHttp(req, res, deps).catch(onUnexpected);
   };
   const server = options.tls ? https.createServer({ cert: options.tls.cert, key: options.tls.key }, listener) : http.createServer(listener);
@@ -148,9 +172,11 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   const boundHost = isLoopback(host) ? [] : [host.includes(':') ? `[${host}]` : host];
   bound.policy = buildOriginPolicy(port, [...boundHost, ...(options.allowedHosts ?? [])], options.allowedOrigins);
   const urlHost = host.includes(':') ? `[${host}]` : host;
+  baseUrl.value = `${options.tls ? 'https' : 'http'}://${urlHost}:${port}`;
   return {
-    url: `${options.tls ? 'https' : 'http'}://${urlHost}:${port}`,
+    url: baseUrl.value,
     port,
+    createPairing: (grant) => issuePairing(pairing, grant),
     close: () => new Promise<void>((resolve) => {
       hub.closeAll();
       wss.close();
@@ -158,6 +184,15 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
       server.close(() => resolve());
     }),
   };
+}
+
+/** The path of a request target; an unparsable one counts as an API path (the pipeline answers its 400). */
+function pathOf(target: string | undefined): string {
+  try {
+    return parseTarget(target).pathname;
+  } catch {
+    return '/api/';
+  }
 }
 
 /** Answers a refused upgrade with its problem document and closes the socket. */

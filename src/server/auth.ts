@@ -26,6 +26,9 @@ export interface Principal { tokenId: string; name: string; scope: Scope }
 /** The admin token's principal (it is not in the store: it lives in its 0600 file). */
 export const ADMIN_PRINCIPAL: Principal = { tokenId: 'admin', name: 'admin', scope: 'admin' };
 
+/** Who calls a public route (pairing): nobody yet. Its handler checks the body's credential. */
+export const ANONYMOUS_PRINCIPAL: Principal = { tokenId: 'anonymous', name: 'anonymous', scope: 'read' };
+
 /** Query parameter names that look like credentials; a request carrying one is refused. */
 const CREDENTIAL_PARAMS = ['token', 'access_token', 'auth', 'authorization', 'api_key', 'apikey', 'key', 'ticket', 'password', 'secret'];
 
@@ -77,9 +80,18 @@ export function secretsEqual(a: string, b: string): boolean {
   return timingSafeEqual(sha256(a), sha256(b));
 }
 
-/** The `Set-Cookie` value that hands a dashboard its session (HttpOnly, SameSite=Strict). */
+/**
+ * The `Set-Cookie` value that hands a dashboard its session: HttpOnly (page scripts never see
+ * the token), SameSite=Strict (no other site's page sends it), Path=/ (the pages and the API),
+ * Secure under TLS.
+ */
 export function sessionCookie(secret: string, options: { secure: boolean; maxAgeSeconds: number }): string {
-  return `${SESSION_COOKIE}=${secret}; Path=/api; HttpOnly; SameSite=Strict; Max-Age=${options.maxAgeSeconds}${options.secure ? '; Secure' : ''}`;
+  return `${SESSION_COOKIE}=${secret}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${options.maxAgeSeconds}${options.secure ? '; Secure' : ''}`;
+}
+
+/** The `Set-Cookie` value that removes the session cookie (sign-out). */
+export function clearSessionCookie(options: { secure: boolean }): string {
+  return sessionCookie('', { ...options, maxAgeSeconds: 0 });
 }
 
 /** The 401 every failed authentication answers (same text whether the token is unknown or revoked). */

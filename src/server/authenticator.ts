@@ -35,15 +35,7 @@ export class Authenticator {
   /** The caller's principal; throws 401 (bad or no credential) or 429 (locked out). */
   authenticate(req: IncomingMessage, options: { allowTicket: boolean }): Principal {
     const address = req.socket.remoteAddress ?? 'unknown';
-    const lockedMs = this.#deps.failures.lockedForMs(address);
-    if (lockedMs > 0) {
-      const seconds = Math.ceil(lockedMs / 1000);
-      throw new ApiError({
-        status: 429, code: 'AUTH_LOCKED_OUT', title: 'Too many failed authentications',
-        detail: `too many failed authentications from ${address}; try again in ${seconds} s with a valid token`,
-        headers: { 'retry-after': String(seconds) },
-      });
-    }
+    this.refuseIfLockedOut(address);
     let principal: Principal | null;
     let hadCredential = true;
     try {
@@ -62,6 +54,23 @@ export class Authenticator {
     // A request with no credential at all is not a guess: it does not count toward lockout.
     if (hadCredential) this.#deps.failures.recordFailure(address);
     throw unauthorized(hadCredential);
+  }
+
+  /** Throws 429 while `address` is locked out (also guards pairing codes, which are guessable secrets too). */
+  refuseIfLockedOut(address: string): void {
+    const lockedMs = this.#deps.failures.lockedForMs(address);
+    if (lockedMs <= 0) return;
+    const seconds = Math.ceil(lockedMs / 1000);
+    throw new ApiError({
+      status: 429, code: 'AUTH_LOCKED_OUT', title: 'Too many failed authentications',
+      detail: `too many failed authentications from ${address}; try again in ${seconds} s with a valid token`,
+      headers: { 'retry-after': String(seconds) },
+    });
+  }
+
+  /** Counts a failed guess (a wrong pairing code) toward `address`'s lockout. */
+  recordFailure(address: string): void {
+    this.#deps.failures.recordFailure(address);
   }
 
   #verifySecret(secret: string): Principal | null {

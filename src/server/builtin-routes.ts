@@ -17,10 +17,10 @@ export function toTokenView(record: TokenRecord): TokenView {
   };
 }
 
-type BuiltIn = { [K in BuiltInRouteId]: (input: RouteInput<K>, ctx: RequestContext) => unknown };
+type BuiltIn = { [K in Exclude<BuiltInRouteId, 'createPairing' | 'pair' | 'signOut'>]: (input: RouteInput<K>, ctx: RequestContext) => unknown };
 
-/** `onRevoked` ends what a revoked token still holds (open sockets). */
-export function builtInHandlers(deps: { tokens: TokenStore; tickets: WsTickets; version: string; onRevoked: (id: string) => void }): BuiltIn {
+/** `revoke` revokes a token and ends what it still holds (tickets, open sockets); false when unknown. */
+export function builtInHandlers(deps: { tokens: TokenStore; tickets: WsTickets; version: string; revoke: (id: string) => boolean }): BuiltIn {
   let openapi: unknown;
   return {
     health: () => ({ status: 'ok', version: deps.version, protocol_version: PROTOCOL_VERSION }),
@@ -35,9 +35,7 @@ export function builtInHandlers(deps: { tokens: TokenStore; tickets: WsTickets; 
       return { token, record: toTokenView(record) };
     },
     revokeToken: ({ params }) => {
-      if (!deps.tokens.revoke(params.id)) throw notFound('token', params.id);
-      deps.tickets.forgetToken(params.id);
-      deps.onRevoked(params.id);
+      if (!deps.revoke(params.id)) throw notFound('token', params.id);
       return { id: params.id, revoked: true };
     },
   };

@@ -11,10 +11,12 @@ export interface RequestContext {
   principal: Principal;
   requestId: string;
   remoteAddress: string;
+  /** HTTP only: headers the handler adds to its success answer (the pairing routes' Set-Cookie). */
+  responseHeaders?: Record<string, string>;
 }
 
-/** Routes the server answers itself (health, OpenAPI, tokens, WS tickets). */
-export type BuiltInRouteId = 'health' | 'openapi' | 'createWsTicket' | 'listTokens' | 'createToken' | 'revokeToken';
+/** Routes the server answers itself (health, OpenAPI, tokens, WS tickets, pairing). */
+export type BuiltInRouteId = 'health' | 'openapi' | 'createWsTicket' | 'listTokens' | 'createToken' | 'revokeToken' | 'createPairing' | 'pair' | 'signOut';
 
 export type RouteHandler<K extends RouteId> = (input: RouteInput<K>, ctx: RequestContext) => RouteOutput<K> | Promise<RouteOutput<K>>;
 

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { scopeAllows, type DaemonEvent, type RouteDef } from '../protocol/index.js';
-import { forbiddenScope, refuseCredentialInUrl } from './auth.js';
+import { ANONYMOUS_PRINCIPAL, forbiddenScope, refuseCredentialInUrl } from './auth.js';
 import type { Authenticator } from './authenticator.js';
 import { readJsonBody } from './body.js';
 import { ApiError, notImplemented } from './errors.js';
@@ -56,8 +56,9 @@ export async function handleHttp(req: IncomingMessage, res: ServerResponse, deps
     pathname = url.pathname;
     checkOrigin(req.headers, deps.origin());
     refuseCredentialInUrl(url);
-    const principal = deps.auth.authenticate(req, { allowTicket: false });
-    ctx = { principal, requestId, remoteAddress: req.socket.remoteAddress ?? 'unknown' };
+    // A public route (pairing) takes no credential: its body is one, checked by its handler.
+    const principal = deps.router.isPublic(req.method ?? 'GET', pathname) ? ANONYMOUS_PRINCIPAL : deps.auth.authenticate(req, { allowTicket: false });
+    ctx = { principal, requestId, remoteAddress: req.socket.remoteAddress ?? 'unknown', responseHeaders: {} };
     const match = deps.router.match(req.method ?? 'GET', pathname);
     route = match.route;
     params = match.params;
@@ -79,7 +80,7 @@ export async function handleHttp(req: IncomingMessage, res: ServerResponse, deps
     const result = await handler(input, ctx);
     const checked = route.response.safeParse(result);
     if (!checked.success) throw new Error(`handler ${route.id} answered outside its schema: ${checked.error.message}`);
-    send(res, route.status ?? 200, {}, checked.data);
+    send(res, route.status ?? 200, ctx.responseHeaders ?? {}, checked.data);
     audit(deps, route, ctx, params, body, route.status ?? 200, null);
   } catch (error) {
     req.resume();

@@ -25,6 +25,11 @@ export class Router {
     });
   }
 
+  /** Whether `method pathname` is a route that takes no credential (checked before authentication). */
+  isPublic(method: string, pathname: string): boolean {
+    return this.#compiled.some(({ route, pattern }) => route.public === true && route.method === method && pattern.test(pathname));
+  }
+
   /** The matching route; throws 404 or 405 as a problem. */
   match(method: string, pathname: string): RouteMatch {
     const allowed: string[] = [];

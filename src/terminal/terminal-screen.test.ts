@@ -240,14 +240,14 @@ describe('TerminalScreen wide characters', () => {
     expect(screen.viewportText()).toBe('你好🙂x');
   });
 
-  it('counts CJK as two cells but emoji as one cell (xterm default Unicode 6 width tables)', () => {
+  it('counts CJK and emoji as two cells each (unicode11 width tables, as the browser xterm)', () => {
     const screen = makeScreen(20, 3);
     screen.write('你好');
     expect(screen.cursor().col).toBe(4);
     screen.write('🙂');
     // Unicode 11+ terminals (and Ink's string-width) count this emoji as 2 cells; xterm 6.0.0
-    // without the unicode11 addon counts 1. See docs/terminal.md "Wide characters".
-    expect(screen.cursor().col).toBe(5);
+    // counts 1 unless the unicode11 addon is active, which TerminalScreen loads. See docs/terminal.md.
+    expect(screen.cursor().col).toBe(6);
   });
 
   it('wraps a wide character that does not fit at the end of a row to the next row', () => {
@@ -319,5 +319,22 @@ describe('TerminalScreen responses, resize and disposal', () => {
     screen.write('more');
     expect(() => screen.dispose()).not.toThrow();
     expect(screen.writeSeq).toBe(1);
+  });
+});
+
+describe('TerminalScreen cell widths (unicode 11, as the browser xterm)', () => {
+  // Each case: a wide character, then 'X'. The cursor after the wide char and the column of 'X'
+  // must count it as 2 cells, as the dashboard's xterm.js with the unicode11 addon does.
+  it.each([
+    ['emoji', '\u{1F600}'],
+    ['emoji (newer than unicode 6)', '\u{1F9E0}'],
+    ['CJK', '漢'],
+  ])('%s takes two cells and the next character lands at column 2', (_name, wide) => {
+    const screen = makeScreen();
+    screen.write(`${wide}X`);
+    expect(screen.cursor().col).toBe(3);
+    screen.write(`${at(2, 1)}ab${wide}c${at(2, 6)}Z`);
+    // 'a'=0 'b'=1 wide=2..3 'c'=4, so Z (column 6, 1-based) sits right after c.
+    expect(screen.viewportLines()[1]).toBe(`ab${wide}cZ`);
   });
 });

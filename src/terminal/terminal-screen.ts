@@ -8,6 +8,7 @@
 import { Buffer } from 'node:buffer';
 import xtermHeadless from '@xterm/headless';
 import type { Terminal as XtermTerminal } from '@xterm/headless';
+import unicode11 from '@xterm/addon-unicode11';
 import { TerminalError, assertDimension } from './errors.js';
 import { ListenerSet, warnListenerError, type ListenerErrorSink } from './listener-set.js';
 import { readTerminalModes, type TerminalModes } from './terminal-modes.js';
@@ -189,6 +190,10 @@ export class TerminalScreen implements Disposable {
       );
     }
     this.#term = new Terminal({ cols, rows, scrollback, allowProposedApi: true });
+    // Unicode 11 widths (emoji and newer wide characters take 2 cells), the same the dashboard's
+    // xterm.js uses: the spec and the browser must agree on which column a character sits in.
+    this.#term.loadAddon(new unicode11.Unicode11Addon());
+    this.#term.unicode.activeVersion = '11';
     this.#writer = getSyncWriteBuffer(this.#term);
     this.#responses = new ListenerSet<string>('response', options.onListenerError ?? warnListenerError);
     // Both fire synchronously inside the parser; neither may throw (see ListenerSet).

@@ -1,0 +1,96 @@
+/**
+ * The app shell: pairing first when the URL carries a code, then the overview or one session,
+ * kept live by one WebSocket (`sessions` topic: any event refreshes the list). A 401 anywhere,
+ * or the socket closed for a revoked token, goes back to sign-in.
+ */
+import { signal } from '@preact/signals';
+import { lazy, Suspense } from 'preact/compat';
+import { useEffect, useMemo } from 'preact/hooks';
+import { ApiProblem, call } from './api-client.js';
+import { LiveConnection } from './live.js';
+import { takePairingCodeFromLocation } from './pairing.js';
+import { SessionsOverview } from './sessions-overview.js';
+import { SignIn } from './sign-in.js';
+import { auth, liveStatus, navigate, route, sessions, sessionsError } from './state.js';
+
+const TerminalView = lazy(() => import('./terminal-view.js'));
+
+/**
+ * Taken at load, before anything renders, so the fragment leaves the address bar at once; and
+ * again when only the fragment changes (a pairing link opened in a tab already on the page).
+ */
+const pairingCode = signal(takePairingCodeFromLocation());
+addEventListener('hashchange', () => {
+  const code = takePairingCodeFromLocation();
+  if (code === null) return;
+  pairingCode.value = code;
+  auth.value = 'unknown';
+});
+
+async function loadSessions(): Promise<void> {
+  try {
+    sessions.value = (await call('listSessions')).sessions;
+    sessionsError.value = null;
+    auth.value = 'signed-in';
+  } catch (error) {
+    if (error instanceof ApiProblem && error.status === 401) auth.value = 'signed-out';
+    else sessionsError.value = error instanceof Error ? error.message : String(error);
+  }
+}
+
+function SignedIn() {
+  const live = useMemo(() => new LiveConnection((status) => {
+    liveStatus.value = status;
+    if (status === 'signed-out') auth.value = 'signed-out';
+  }), []);
+  useEffect(() => {
+    let pending: ReturnType<typeof setTimeout> | undefined;
+    // Events arrive in bursts (a state change, its modal, a notification): one reload per burst.
+    const unsubscribe = live.subscribe('sessions', {
+      message: (message) => {
+        if (message.type !== 'event' && message.type !== 'subscribed') return;
+        clearTimeout(pending);
+        pending = setTimeout(() => void loadSessions(), 100);
+      },
+    });
+    return () => { unsubscribe(); clearTimeout(pending); live.close(); };
+  }, [live]);
+  const signOut = async () => {
+    try { await call('signOut'); } finally { live.close(); auth.value = 'signed-out'; sessions.value = null; }
+  };
+  const current = route.value;
+  return (
+    <>
+      <header class="top">
+        <a class="brand" href="/" onClick={(e) => { e.preventDefault(); navigate('/'); }}>specterm</a>
+        <span class={`live live-${liveStatus.value}`} role="status" aria-label={`live updates: ${liveStatus.value}`}>{liveStatus.value === 'open' ? 'live' : liveStatus.value}</span>
+        <button type="button" onClick={() => void signOut()}>Sign out</button>
+      </header>
+      <main>
+        <h1 class="visually-hidden">specterm dashboard</h1>
+        {current.view === 'overview'
+          ? <SessionsOverview sessions={sessions.value} error={sessionsError.value} onRetry={() => void loadSessions()} />
+          : (
+            <section aria-labelledby="session-title">
+              <h2 id="session-title">Session {current.id}</h2>
+              <Suspense fallback={<p role="status">Loading the terminal…</p>}>
+                <TerminalView sessionId={current.id} live={live} />
+              </Suspense>
+            </section>
+          )}
+      </main>
+    </>
+  );
+}
+
+export function App() {
+  useEffect(() => {
+    if (pairingCode.value === null) void loadSessions();
+  }, []);
+  const code = pairingCode.value;
+  if (auth.value === 'signed-in') return <SignedIn />;
+  if (auth.value === 'unknown' && code === null) return <main aria-busy="true"><h1>specterm</h1><p role="status">Connecting…</p></main>;
+  return (
+    <SignIn code={auth.value === 'unknown' ? code : null} onPaired={() => { pairingCode.value = null; void loadSessions(); }} />
+  );
+}

@@ -1,0 +1,5 @@
+/** Entry point: mounts the app. */
+import { render } from 'preact';
+import { App } from './app.js';
+
+render(<App />, document.getElementById('app')!);
