@@ -4,7 +4,10 @@
  * the next daemon finds the session still running, resumes the stored `approval` state (not
  * `starting`), keeps the history, and a message sent before the kill is never typed twice.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import type { DaemonClient } from '../../src/client/index.js';
 import { makeDirs, startDaemon, stopAll, waitFor } from './daemon-harness.js';
 
@@ -63,4 +66,34 @@ describe('specterm serve: restart', () => {
     // The message was typed once: one user line with it on the screen.
     expect(full.split('please run the tests').length - 1).toBe(1);
   }, 240_000);
+
+  it('a child that dies while no daemon runs shows exited with its signal; the WS session topic replays its events since 0', async () => {
+    const dirs = makeDirs();
+    const first = await startDaemon(dirs);
+    const created = await first.client.call('createSession', { body: { spec: 'demo-agent', cwd: dirs.work, args: ['--speed', '0.3'] } });
+    await waitFor(async () => (await stateOf(first.client, created.id)) === 'idle', WAIT_MS, 'idle');
+    const { pid } = await first.client.call('getSession', { params: { id: created.id } });
+    first.child.kill('SIGKILL');
+    await first.exited;
+    process.kill(pid!, 'SIGKILL');
+
+    const second = await startDaemon(dirs);
+    const detail = await waitFor(async () => {
+      const d = await second.client.call('getSession', { params: { id: created.id } });
+      return d.lifecycle === 'exited' ? d : undefined;
+    }, WAIT_MS, 'the exit to be noticed');
+    expect(detail).toMatchObject({ pid: null, exit: { signal: 'SIGKILL' } });
+
+    const token = fs.readFileSync(path.join(dirs.stateDir, 'admin-token'), 'utf8').trim();
+    const socket = new WebSocket(`${second.url.replace('http', 'ws')}/api/v1/ws`, ['specterm.v1'], { headers: { authorization: `Bearer ${token}` } });
+    const messages: Array<{ type: string; event?: { type: string } }> = [];
+    socket.on('message', (data) => messages.push(JSON.parse(String(data))));
+    await new Promise((resolve, reject) => { socket.once('open', resolve); socket.once('error', reject); });
+    socket.send(JSON.stringify({ type: 'subscribe', topic: `session/${created.id}`, since: 0 }));
+    await waitFor(() => messages.some((m) => m.event?.type === 'session.exited'), 10_000, () => `session.exited on the topic (got ${JSON.stringify(messages)})`);
+    socket.send(JSON.stringify({ type: 'subscribe', topic: 'session/s_unknown' }));
+    await waitFor(() => messages.some((m) => m.type === 'error'), 10_000, 'the refusal of an unknown session topic');
+    expect(messages.find((m) => m.type === 'error')).toMatchObject({ code: 'SESSION_NOT_FOUND' });
+    socket.close();
+  }, 180_000);
 });
