@@ -117,7 +117,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const admin = ensureAdminToken(options.stateDir);
   if (admin.created) log('info', `created the admin token in ${admin.path}`);
   const host = await connectHost(options.runtimeDir);
-  host.onClose((error) => log('error', `lost the PTY host: ${error.message}; restart \`specterm serve\``));
+  let closed = false;
+  host.onClose((error) => { if (!closed) log('error', `lost the PTY host: ${error.message}; restart \`specterm serve\``); });
   const events = new EventLog({ now });
   const tracker = new ApprovalTracker({ firstSeq: nextApprovalSeq(store) });
   const answers = new ApprovalAnswers({ manager: () => manager, tracker, store, events, now, log });
@@ -166,7 +167,6 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const stateFile = writeStateFile(options.runtimeDir, { pid: process.pid, port: server.port, url: server.url, protocol_version: PROTOCOL_VERSION, started_at: now() });
   const pruneTimer = setInterval(() => { try { store.prune(); } catch (error) { log('warn', `prune failed: ${(error as Error).message}`); } }, 60 * 60 * 1000);
   pruneTimer.unref();
-  let closed = false;
   return {
     url: server.url, port: server.port, manager, store, events,
     close: async () => {

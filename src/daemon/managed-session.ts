@@ -151,10 +151,18 @@ export class ManagedSession {
     return { kind: modal.kind, title: modal.title, buttons: modal.buttons, body: this.modalBody(), startupGate: !this.runtime?.driver.hasSeenReady() };
   }
 
-  /** The text of the spec's `modal` section on screen ('' when the spec has none). */
+  /**
+   * The text of the spec's `modal` section on screen ('' when the spec has none), without the
+   * box a TUI draws around it: border-only lines go, `│` edges are cut, so a policy's whole-line
+   * rule (`npm test`) sees the command's line as the agent wrote it.
+   */
   modalBody(): string {
     const sections = this.runtime?.driver.getSections() ?? [];
-    return sections.find((s) => s.id === 'modal')?.text ?? '';
+    const text = sections.find((s) => s.id === 'modal')?.text ?? '';
+    return text.split('\n')
+      .filter((line) => !/^[\s\u2500-\u257f]*$/.test(line) || line.trim() === '')
+      .map((line) => line.replace(/^\s*[\u2502\u2503|]\s?/, '').replace(/\s*[\u2502\u2503|]\s*$/, ''))
+      .join('\n').trim();
   }
 
   /** Reads the modal on screen now, as the executor and stale checks need it. */

@@ -172,10 +172,10 @@ export class SessionManager {
     });
     const session = new ManagedSession(record, spec.spec, this.#deps, { env: input.env, policy });
     this.#sessions.set(id, session);
+    // Announced before the driver starts, so subscribers see the session before its first state.
+    this.#o.events.append({ type: 'session.created', session_id: id, at: this.#now(), session: session.detail() });
     this.#startFresh(session);
-    const detail = session.detail();
-    this.#o.events.append({ type: 'session.created', session_id: id, at: this.#now(), session: detail });
-    return detail;
+    return session.detail();
   }
 
   list(): ManagedSession[] {

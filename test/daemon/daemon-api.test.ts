@@ -36,7 +36,7 @@ async function refusal(promise: Promise<unknown>): Promise<ClientError> {
 
 beforeAll(async () => {
   dirs = makeDirs();
-  fs.writeFileSync(path.join(dirs.stateDir, 'settings.json'), JSON.stringify({ approval_policies: { auto: { allow: ['.*npm test.*'] } } }), { mode: 0o600 });
+  fs.writeFileSync(path.join(dirs.stateDir, 'settings.json'), JSON.stringify({ approval_policies: { auto: { allow: ['npm test'] } } }), { mode: 0o600 });
   daemon = await startDaemon(dirs, ['--session-limit', '2']);
   client = daemon.client;
 }, 90_000);
