@@ -51,6 +51,10 @@ export default tseslint.config(
   layer(['src/store/**/*.ts'], outside('terminal', 'recording', 'catalog', 'driver', 'harness', 'cli', 'demo', 'host', 'server', 'daemon')),
   // The session manager's parts (approvals, policy, notifications); the server sits on top of it.
   layer(['src/daemon/**/*.ts'], outside('server', 'cli', 'harness', 'demo')),
+  // The daemon's composition root and its route handlers sit on the server (they build it).
+  layer(['src/daemon/daemon.ts', 'src/daemon/routes/**/*.ts'], outside('cli', 'harness', 'demo')),
+  // The CLI's client of the daemon: the wire protocol only (and Node).
+  layer(['src/client/**/*.ts'], outside('terminal', 'recording', 'catalog', 'driver', 'harness', 'cli', 'demo', 'host', 'server', 'store', 'daemon')),
   // The PTY host: a long-lived process that holds PTYs and bytes, no spec logic (issue 15).
   layer(['src/host/**/*.ts'], outside('recording', 'catalog', 'driver', 'harness', 'cli', 'demo', 'server', 'store', 'daemon', 'protocol')),
   layer(['src/demo/**/*.ts', 'src/demo/**/*.tsx'], outside('core', 'terminal', 'recording', 'catalog', 'driver', 'harness', 'cli', 'host', 'server', 'store', 'daemon', 'protocol')),

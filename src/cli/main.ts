@@ -16,6 +16,14 @@ import { recordCommand } from './commands/record.js';
 import { replayCommand } from './commands/replay.js';
 import { runCommand } from './commands/run.js';
 import { schemaCommand } from './commands/schema.js';
+import { serveCommand } from './commands/serve.js';
+import { lsCommand } from './commands/ls.js';
+import { newCommand } from './commands/new.js';
+import { sendCommand } from './commands/send.js';
+import { approveCommand } from './commands/approve.js';
+import { logsCommand } from './commands/logs.js';
+import { killCommand, rmCommand } from './commands/kill.js';
+import { tokenCommand } from './commands/token.js';
 import { testCommand } from './commands/test.js';
 import { validateCommand } from './commands/validate.js';
 import { CliUsageError, EXIT_INTERNAL, EXIT_USAGE, SYNTAX_ERROR_CODES } from './errors.js';
@@ -25,6 +33,7 @@ import { processIo, type CliIo } from './io.js';
 export const COMMANDS: readonly RegisteredCommand[] = [
   runCommand, recordCommand, replayCommand, explainCommand, testCommand,
   validateCommand, graphCommand, schemaCommand, listCommand,
+  serveCommand, lsCommand, newCommand, sendCommand, approveCommand, logsCommand, killCommand, rmCommand, tokenCommand,
 ];
 
 function version(): string {

@@ -107,6 +107,13 @@ export interface FsmDriverOptions {
   redrawNudge?: Partial<RedrawNudgeOptions>;
   hostname?: string;
   /**
+   * Start in this state (entered at `enteredAt`) instead of the spec's initial one: a daemon that
+   * re-attaches to a running agent resumes the state it stored. The first evaluation re-checks it
+   * against the screen (the state's own transitions fire if the screen says otherwise). An id the
+   * spec does not have falls back to the initial state.
+   */
+  resumeFrom?: { state: string; enteredAt: number };
+  /**
    * Where an exception thrown by a subscriber goes (the event name is `driver event`); the other
    * subscribers still get the event. Default: a process warning (`SPECTERM_LISTENER_ERROR`).
    */
@@ -264,8 +271,9 @@ export class FsmDriver {
     if (this.#started) return;
     this.#started = true;
     const now = this.#scheduler.now();
-    this.#stateId = initialState(this.#spec).id;
-    this.#stateEnteredAt = now;
+    const resumed = this.#opts.resumeFrom && stateById(this.#spec, this.#opts.resumeFrom.state) ? this.#opts.resumeFrom : null;
+    this.#stateId = resumed?.state ?? initialState(this.#spec).id;
+    this.#stateEnteredAt = resumed ? Math.min(resumed.enteredAt, now) : now;
     this.#history.start(now);
 
     const plan = this.#opts.spawnPlan ?? this.#planSpawn();

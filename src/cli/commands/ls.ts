@@ -1,0 +1,20 @@
+/**
+ * `specterm ls`: the daemon's sessions, running and exited.
+ * @module
+ */
+import { defineCommand } from '../command.js';
+import { formatTable, withDaemon } from './daemon-connection.js';
+
+export const lsCommand = defineCommand(
+  { name: 'ls', summary: 'List the daemon\'s sessions: id, name, state, spec, cwd (needs `specterm serve`).', positionals: [], flags: { json: { type: 'boolean', flag: 'json', help: 'print the API\'s JSON' } } },
+  ({ flags }, io) => withDaemon('ls', io, async (client) => {
+    const { sessions } = await client.call('listSessions');
+    if (flags.json) { io.stdout.write(JSON.stringify(sessions, null, 2) + '\n'); return 0; }
+    const rows = sessions.map((s) => [
+      s.id, s.name ?? '-', s.lifecycle === 'running' ? (s.state?.id ?? '-') + (s.modal ? ' (needs you)' : '') : `${s.lifecycle}${s.exit ? ` code=${s.exit.code ?? '-'} signal=${s.exit.signal ?? '-'}` : ''}`,
+      s.spec.id, s.cwd,
+    ]);
+    io.stdout.write(formatTable([['ID', 'NAME', 'STATE', 'SPEC', 'CWD'], ...rows]));
+    return 0;
+  }),
+);

@@ -1,0 +1,27 @@
+/**
+ * `specterm send <session> "text" [--wait started|idle] [--key K]`: types a message into a session.
+ * @module
+ */
+import { defineCommand } from '../command.js';
+import { EXIT_REFUSED, withDaemon } from './daemon-connection.js';
+
+export const sendCommand = defineCommand(
+  {
+    name: 'send',
+    summary: 'Type a message into a session and print how far it got (queued, typed, turn_started, idle, refused).',
+    positionals: [{ name: '<session>', required: true, help: 'session id or name' }, { name: '<text>', required: true, help: 'the message' }],
+    flags: {
+      wait: { type: 'string', flag: 'wait', value: 'WHEN', choices: ['accepted', 'started', 'idle'], help: 'answer once accepted (default), the turn started, or the agent is idle again' },
+      key: { type: 'string', flag: 'key', value: 'K', help: 'idempotency key: the same key twice never types twice' },
+      timeout: { type: 'number', flag: 'timeout-ms', value: 'MS', min: 0, help: 'give up waiting after this long (default 120000)' },
+    },
+  },
+  ({ flags, positionals }, io) => withDaemon('send', io, async (client) => {
+    const outcome = await client.call('sendMessage', {
+      params: { id: positionals[0]! },
+      body: { text: positionals[1]!, wait: (flags.wait ?? 'accepted') as 'accepted' | 'started' | 'idle', ...(flags.key ? { idempotency_key: flags.key } : {}), ...(flags.timeout !== undefined ? { timeout_ms: flags.timeout } : {}) },
+    });
+    io.stdout.write(`${outcome.delivery}${outcome.duplicate ? ' (duplicate: not typed again)' : ''}${outcome.reason ? `: ${outcome.reason}` : ''}\n`);
+    return outcome.delivery === 'refused' || outcome.delivery === 'timed_out' ? EXIT_REFUSED : 0;
+  }),
+);

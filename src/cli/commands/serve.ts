@@ -1,0 +1,58 @@
+/**
+ * `specterm serve`: runs the daemon in the foreground until SIGINT/SIGTERM. Stopping it leaves
+ * every agent running in the PTY host; the next `serve` re-attaches to them.
+ *
+ * @module
+ */
+import fs from 'node:fs';
+import { startDaemon, DEFAULT_PORT } from '../../daemon/daemon.js';
+import { isLoopback, resolveRuntimeDir, resolveStateDir } from '../../server/index.js';
+import { defineCommand } from '../command.js';
+import { CliUsageError } from '../errors.js';
+
+export const serveCommand = defineCommand(
+  {
+    name: 'serve',
+    summary: 'Run the daemon: agent sessions that outlive it, one HTTP + WebSocket API on 127.0.0.1 with tokens (docs/daemon.md).',
+    positionals: [],
+    flags: {
+      port: { type: 'number', flag: 'port', value: 'N', min: 0, help: `port to listen on (default ${DEFAULT_PORT}; 0 picks a free one)` },
+      bind: { type: 'string', flag: 'bind', value: 'ADDR', help: 'address to bind (default 127.0.0.1); anything else needs --allow-remote' },
+      allowRemote: { type: 'boolean', flag: 'allow-remote', help: 'allow a non-loopback --bind (use TLS: --tls-cert/--tls-key)' },
+      tlsCert: { type: 'string', flag: 'tls-cert', value: 'FILE', help: 'PEM certificate: serve HTTPS/WSS' },
+      tlsKey: { type: 'string', flag: 'tls-key', value: 'FILE', help: 'PEM private key for --tls-cert' },
+      sessionLimit: { type: 'number', flag: 'session-limit', value: 'N', min: 1, help: 'sessions kept (running and exited) before creation is refused (default 32)' },
+    },
+    notes: [
+      'Directories: $SPECTERM_RUNTIME_DIR (socket, state file) and $SPECTERM_STATE_DIR (database, admin-token, settings.json).',
+      'Exit codes: 0 stopped by a signal, 2 bad flags, 70 the daemon could not start.',
+    ],
+  },
+  async ({ flags }, io) => {
+    const bind = flags.bind ?? '127.0.0.1';
+    if (!isLoopback(bind) && !flags.allowRemote) {
+      throw new CliUsageError('serve', `--bind ${bind} is not a loopback address; pass --allow-remote as well (and --tls-cert/--tls-key) to expose the API beyond this machine`, 'CLI_BAD_VALUE');
+    }
+    if ((flags.tlsCert === undefined) !== (flags.tlsKey === undefined)) {
+      throw new CliUsageError('serve', '--tls-cert and --tls-key go together; pass both PEM files', 'CLI_BAD_VALUE');
+    }
+    const readPem = (file: string, flag: string) => {
+      try { return fs.readFileSync(file); } catch (error) {
+        throw new CliUsageError('serve', `${flag} ${file} cannot be read (${(error as Error).message})`, 'CLI_BAD_VALUE');
+      }
+    };
+    const tls = flags.tlsCert && flags.tlsKey ? { cert: readPem(flags.tlsCert, '--tls-cert'), key: readPem(flags.tlsKey, '--tls-key') } : undefined;
+    const daemon = await startDaemon({
+      runtimeDir: resolveRuntimeDir(io.env), stateDir: resolveStateDir(io.env), host: bind, port: flags.port, allowNonLoopback: flags.allowRemote, tls,
+      sessionLimit: flags.sessionLimit, log: (level, message) => io.stderr.write(`specterm serve: ${level}: ${message}\n`),
+    });
+    io.stdout.write(`specterm serve: listening on ${daemon.url} (${daemon.manager.list().length} sessions)\n`);
+    await new Promise<void>((resolve) => {
+      const stop = () => resolve();
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+    await daemon.close();
+    return 0;
+  },
+);

@@ -1,0 +1,188 @@
+/**
+ * The daemon's composition root (`specterm serve`): finds or starts the PTY host, opens the store
+ * in the state dir, ensures the admin token, re-attaches to the sessions the host still runs,
+ * serves the API, and writes a private state file (pid, port, url, protocol version — never the
+ * token) in the runtime dir so clients find it.
+ *
+ * @module
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { HostClient, HostError, hostSocketPath, startHostProcess } from '../host/index.js';
+import { PROTOCOL_VERSION } from '../protocol/index.js';
+import { createApiServer, ensureAdminToken, ensurePrivateDir, type ApiServer, type AuditEntry, type WsHandlers } from '../server/index.js';
+import { openStore, type Store } from '../store/index.js';
+import { ApprovalTracker } from './approval.js';
+import { ApprovalAnswers } from './approval-answers.js';
+import { DaemonError } from './errors.js';
+import { EventLog } from './event-log.js';
+import { approvalRoutes } from './routes/approval-routes.js';
+import { eventsRoute, eventTopics } from './routes/event-routes.js';
+import { sessionRoutes } from './routes/session-routes.js';
+import { asApiError } from './routes/api-errors.js';
+import { SessionManager } from './session-manager.js';
+
+/** The file clients find the daemon by (in the runtime dir). */
+export const DAEMON_STATE_FILE = 'daemon.json';
+/** The default port: fixed, so a browser bookmark keeps working; `--port 0` picks a free one. */
+export const DEFAULT_PORT = 7681;
+
+/** What the state file holds. */
+export interface DaemonStateFile { pid: number; port: number; url: string; protocol_version: number; started_at: number }
+
+export interface DaemonOptions {
+  runtimeDir: string;
+  stateDir: string;
+  host?: string;
+  port?: number;
+  allowNonLoopback?: boolean;
+  tls?: { cert: string | Buffer; key: string | Buffer };
+  sessionLimit?: number;
+  version?: string;
+  /** The terminal topic (`terminal/<id>`), supplied by the terminal stream module. */
+  terminalTopic?: WsHandlers['subscribe'];
+  log?: (level: 'info' | 'warn' | 'error', message: string) => void;
+}
+
+export interface Daemon {
+  readonly url: string;
+  readonly port: number;
+  readonly manager: SessionManager;
+  readonly store: Store;
+  readonly events: EventLog;
+  /** Stops serving and lets every agent go (they keep running in the host). */
+  close(): Promise<void>;
+}
+
+/** `<state>/settings.json`: `{session_limit?, approval_policies?: {<spec id or session name>: policy}}`. */
+interface Settings { session_limit?: number; approval_policies?: Record<string, unknown> }
+
+function readSettings(stateDir: string): Settings {
+  const file = path.join(stateDir, 'settings.json');
+  let text: string;
+  try { text = fs.readFileSync(file, 'utf8'); } catch { return {}; }
+  try {
+    const parsed = JSON.parse(text) as Settings;
+    if (typeof parsed !== 'object' || parsed === null) throw new Error('not an object');
+    return parsed;
+  } catch (error) {
+    throw new DaemonError('APPROVAL_POLICY_INVALID', `${file} is not valid JSON (${(error as Error).message}); fix or remove it`);
+  }
+}
+
+async function connectHost(runtimeDir: string): Promise<HostClient> {
+  const socketPath = hostSocketPath(runtimeDir);
+  try {
+    return await HostClient.connect({ socketPath, clientName: 'daemon' });
+  } catch (error) {
+    if (!(error instanceof HostError) || error.code !== 'HOST_NOT_RUNNING') throw error;
+  }
+  try {
+    await startHostProcess({ runtimeDir });
+  } catch (error) {
+    // Another daemon started one at the same moment: use it.
+    if (!(error instanceof HostError) || error.code !== 'HOST_ALREADY_RUNNING') throw error;
+  }
+  return HostClient.connect({ socketPath, clientName: 'daemon' });
+}
+
+/** Writes the state file privately (temp + rename, 0600). */
+function writeStateFile(runtimeDir: string, state: DaemonStateFile): string {
+  const file = path.join(runtimeDir, DAEMON_STATE_FILE);
+  const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  fs.writeFileSync(temp, JSON.stringify(state) + '\n', { mode: 0o600, flag: 'wx' });
+  fs.renameSync(temp, file);
+  return file;
+}
+
+/** The tracker's next sequence number: one past any stored approval id's (`<session>.<seq>.<fp>`). */
+function nextApprovalSeq(store: Store): number {
+  let max = 0;
+  for (const a of store.approvals.page({ order: 'desc', limit: 1000 }).items) {
+    const seq = Number(a.id.split('.').at(-2));
+    if (Number.isSafeInteger(seq) && seq > max) max = seq;
+  }
+  return max + 1;
+}
+
+export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
+  const log = options.log ?? ((level, message) => process.stderr.write(`specterm serve: ${level}: ${message}\n`));
+  const now = Date.now;
+  ensurePrivateDir(options.runtimeDir);
+  ensurePrivateDir(options.stateDir);
+  const settings = readSettings(options.stateDir);
+  const store = openStore(path.join(options.stateDir, 'specterm.db'), { now });
+  if (store.notice) log('warn', `${store.notice.reason}; the old database is at ${store.notice.movedAside}`);
+  const admin = ensureAdminToken(options.stateDir);
+  if (admin.created) log('info', `created the admin token in ${admin.path}`);
+  const host = await connectHost(options.runtimeDir);
+  let closed = false;
+  host.onClose((error) => { if (!closed) log('error', `lost the PTY host: ${error.message}; restart \`specterm serve\``); });
+  const events = new EventLog({ now });
+  const tracker = new ApprovalTracker({ firstSeq: nextApprovalSeq(store) });
+  const answers = new ApprovalAnswers({ manager: () => manager, tracker, store, events, now, log });
+  const manager: SessionManager = new SessionManager({
+    store, host, events, tracker, now, sessionLimit: options.sessionLimit ?? settings.session_limit,
+    defaultPolicies: settings.approval_policies, onApprovalOpened: (session, approval) => answers.autoAnswer(session, approval), log,
+  });
+  await manager.recover();
+
+  const audit = (entry: AuditEntry) => {
+    const sessionId = typeof entry.params.id === 'string' ? entry.params.id : null;
+    store.audit.insert({
+      t: entry.at, who: entry.who, tokenId: entry.tokenId, action: entry.what, sessionId,
+      detail: { params: entry.params, status: entry.status, code: entry.code, remoteAddress: entry.remoteAddress },
+      outcome: entry.outcome, reason: entry.code,
+    });
+  };
+  const wsDriver = (sessionId: string) => {
+    try {
+      const driver = manager.get(sessionId).driver;
+      if (!driver) throw new DaemonError('SESSION_NOT_RUNNING', `session ${sessionId} is not running`);
+      return driver;
+    } catch (error) {
+      throw asApiError(error);
+    }
+  };
+  let server: ApiServer;
+  try {
+    server = await createApiServer({
+      host: options.host, port: options.port ?? DEFAULT_PORT, allowNonLoopback: options.allowNonLoopback, tls: options.tls,
+      tokens: store.tokens, adminToken: admin.token, version: options.version, audit,
+      log: (level, message) => log(level, message),
+      handlers: { ...sessionRoutes({ manager, store, now }), ...approvalRoutes(answers), events: eventsRoute(events, manager) },
+      ws: {
+        subscribe: eventTopics(events, manager, options.terminalTopic),
+        input: (message) => { wsDriver(message.session_id).dispatch({ kind: 'pty_write', data: message.data }); },
+        resize: (message) => { wsDriver(message.session_id).resize(message.cols, message.rows); },
+      },
+    });
+  } catch (error) {
+    manager.detachAll();
+    host.close();
+    store.close();
+    throw error;
+  }
+  const stateFile = writeStateFile(options.runtimeDir, { pid: process.pid, port: server.port, url: server.url, protocol_version: PROTOCOL_VERSION, started_at: now() });
+  const pruneTimer = setInterval(() => { try { store.prune(); } catch (error) { log('warn', `prune failed: ${(error as Error).message}`); } }, 60 * 60 * 1000);
+  pruneTimer.unref();
+  return {
+    url: server.url, port: server.port, manager, store, events,
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      clearInterval(pruneTimer);
+      await server.close();
+      manager.detachAll();
+      host.close();
+      store.close();
+      try {
+        const current = JSON.parse(fs.readFileSync(stateFile, 'utf8')) as DaemonStateFile;
+        if (current.pid === process.pid) fs.rmSync(stateFile, { force: true });
+      } catch {}
+    },
+  };
+}
+
+

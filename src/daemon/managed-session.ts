@@ -1,0 +1,248 @@
+/**
+ * One session the daemon manages: its stored record, and while its agent runs, the `FsmDriver`
+ * over a transport to the PTY host. It turns driver events into store rows (state changes,
+ * exits, approvals) and `DaemonEvent`s, and answers the detail view the API returns.
+ *
+ * @module
+ */
+import type { CliSpecV4 } from '../core/spec/types.js';
+import { initialState, stateById, statusForState } from '../core/spec/model.js';
+import type { DashboardEvent, ModalView as DriverModalView, StateView as DriverStateView } from '../driver/events.js';
+import type { FsmDriver } from '../driver/fsm-driver.js';
+import type { HostTransport } from '../host/index.js';
+import type { z } from 'zod';
+import type { ModalView as ModalViewSchema, SessionDetail } from '../protocol/index.js';
+import type { SessionRecord, Store } from '../store/index.js';
+import type { Approval, ApprovalModal, ApprovalTracker } from './approval.js';
+import type { ApprovalPolicy } from './approval-policy.js';
+import type { EventLog } from './event-log.js';
+
+type ModalView = z.infer<typeof ModalViewSchema>;
+
+/** The wire form of an approval id: the tracker's dots become dashes (ids are `[A-Za-z0-9_-]`). */
+export function wireApprovalId(approval: Approval): string {
+  return approval.id.replace(/\./g, '-');
+}
+
+/** What a running session is made of. */
+export interface SessionRuntime {
+  driver: FsmDriver;
+  /** The host transport (for terminal viewers: raw bytes, seqs). */
+  transport: HostTransport;
+}
+
+export interface ManagedSessionDeps {
+  store: Store;
+  events: EventLog;
+  tracker: ApprovalTracker;
+  now: () => number;
+  /** Called with a newly opened approval a policy may answer. */
+  onApprovalOpened?: (session: ManagedSession, approval: Approval) => void;
+}
+
+export class ManagedSession {
+  record: SessionRecord;
+  spec: CliSpecV4;
+  /** The environment overrides of this daemon run (values are never stored; a restart of the daemon loses them). */
+  env: Record<string, string> | undefined;
+  policy: ApprovalPolicy | null;
+  runtime: SessionRuntime | null = null;
+  startedAt: number | null = null;
+  stateSince: number | null = null;
+  #lifecycle: SessionDetail['lifecycle'];
+  #state: DriverStateView | null = null;
+  #generatingSince: number | null = null;
+  #unsubscribe: (() => void) | null = null;
+  readonly #deps: ManagedSessionDeps;
+
+  constructor(record: SessionRecord, spec: CliSpecV4, deps: ManagedSessionDeps, init: { env?: Record<string, string>; policy?: ApprovalPolicy | null } = {}) {
+    this.record = record;
+    this.spec = spec;
+    this.env = init.env;
+    this.policy = init.policy ?? null;
+    this.#deps = deps;
+    this.#lifecycle = record.exitedAt === null ? 'starting' : 'exited';
+  }
+
+  get id(): string {
+    return this.record.id;
+  }
+
+  /** The driver while the agent runs (terminal viewers read it). */
+  get driver(): FsmDriver | null {
+    return this.runtime?.driver ?? null;
+  }
+
+  /** The host transport while the agent runs. */
+  get transport(): HostTransport | null {
+    return this.runtime?.transport ?? null;
+  }
+
+  get isRunning(): boolean {
+    return this.runtime !== null && this.record.exitedAt === null;
+  }
+
+  /** The approval on screen now, if any. */
+  get approval(): Approval | null {
+    return this.#deps.tracker.current(this.id);
+  }
+
+  /**
+   * Binds a started (or resumed) driver. `resumed` = the state the store last recorded, which the
+   * driver starts in: it is not recorded again unless it changes.
+   */
+  bind(runtime: SessionRuntime, resumed: DriverStateView | null): void {
+    this.runtime = runtime;
+    this.#state = resumed;
+    this.#lifecycle = 'running';
+    this.startedAt ??= this.#deps.now();
+    this.#unsubscribe = runtime.driver.subscribe((event) => this.#onDriverEvent(event));
+  }
+
+  /** The driver's events that matter to the daemon. */
+  #onDriverEvent(event: DashboardEvent): void {
+    switch (event.kind) {
+      case 'state_changed': this.#onState(event.state, event.modal); break;
+      case 'exit': this.markExited(event.exit_code, event.signal); break;
+      case 'spawn_error':
+        this.#lifecycle = 'failed';
+        this.#deps.events.append({ type: 'session.error', session_id: this.id, at: this.#deps.now(), code: 'SPAWN_FAILED', message: event.message });
+        break;
+      case 'spec_error':
+        this.#deps.events.append({ type: 'spec.error', session_id: this.id, at: this.#deps.now(), errors: event.errors });
+        break;
+      default: break;
+    }
+  }
+
+  #onState(state: DriverStateView, modal: DriverModalView | null): void {
+    const now = this.#deps.now();
+    const observation = this.#deps.tracker.observe(this.id, modal ? this.#approvalModal(modal) : null, now);
+    const { store, events } = this.#deps;
+    if (observation.closed) store.approvals.recordCleared(observation.closed.id, now);
+    if (observation.opened) {
+      const a = observation.opened;
+      store.approvals.recordSeen({ id: a.id, fingerprint: a.fingerprint, sessionId: this.id, title: a.title, body: a.body, buttons: a.buttons, kind: a.kind ?? 'approval', firstSeen: a.firstSeenAt });
+      events.append({ type: 'approval.needed', session_id: this.id, at: now, approval: toWireApproval(a) });
+    }
+    const previous = this.#state;
+    const moved = previous === null || previous.id !== state.id || previous.status !== state.status;
+    this.#state = state;
+    if (moved) {
+      this.stateSince = now;
+      store.stateChanges.insert({
+        sessionId: this.id, t: now, state: state.id, status: state.status,
+        modal: observation.current ? { approvalId: observation.current.id, kind: observation.current.kind, title: observation.current.title } : null,
+      });
+    }
+    if (moved || observation.opened || observation.closed) {
+      events.append({ type: 'session.state', session_id: this.id, at: now, state, modal: this.modalView() });
+    }
+    if (state.status === 'generating') this.#generatingSince ??= now;
+    else if (this.#generatingSince !== null && state.status === 'idle') {
+      events.append({ type: 'turn.finished', session_id: this.id, at: now, state, duration_ms: now - this.#generatingSince });
+      this.#generatingSince = null;
+    }
+    if (observation.opened && this.#deps.onApprovalOpened) this.#deps.onApprovalOpened(this, observation.opened);
+  }
+
+  /** The modal as the approval tracker sees it: the driver's view plus the question's text. */
+  #approvalModal(modal: DriverModalView): ApprovalModal {
+    return { kind: modal.kind, title: modal.title, buttons: modal.buttons, body: this.modalBody(), startupGate: !this.runtime?.driver.hasSeenReady() };
+  }
+
+  /**
+   * The text of the spec's `modal` section on screen ('' when the spec has none), without the
+   * box a TUI draws around it: border-only lines go, `│` edges are cut, so a policy's whole-line
+   * rule (`npm test`) sees the command's line as the agent wrote it.
+   */
+  modalBody(): string {
+    const sections = this.runtime?.driver.getSections() ?? [];
+    const text = sections.find((s) => s.id === 'modal')?.text ?? '';
+    return text.split('\n')
+      .filter((line) => !/^[\s\u2500-\u257f]*$/.test(line) || line.trim() === '')
+      .map((line) => line.replace(/^\s*[\u2502\u2503|]\s?/, '').replace(/\s*[\u2502\u2503|]\s*$/, ''))
+      .join('\n').trim();
+  }
+
+  /** Reads the modal on screen now, as the executor and stale checks need it. */
+  liveModal(): ApprovalModal | null {
+    const view = this.runtime?.driver.getCurrentView();
+    if (!view?.modal) return null;
+    return this.#approvalModal(view.modal);
+  }
+
+  /** Records the exit (once) and tells subscribers. */
+  markExited(code: number | null, signal: string | null): void {
+    if (this.record.exitedAt !== null) return;
+    const now = this.#deps.now();
+    const { store, events, tracker } = this.#deps;
+    store.sessions.markExited(this.id, { at: now, exitCode: code, signal });
+    this.record = { ...this.record, exitedAt: now, exitCode: code, signal };
+    if (this.#lifecycle !== 'failed') this.#lifecycle = 'exited';
+    const closed = tracker.forget(this.id);
+    if (closed) store.approvals.recordCleared(closed.id, now);
+    this.#unsubscribe?.();
+    this.#unsubscribe = null;
+    events.append({ type: 'session.exited', session_id: this.id, at: now, code, signal });
+  }
+
+  /** Lets the agent go without killing it (the daemon stops; the host keeps it running). */
+  detach(): void {
+    this.#unsubscribe?.();
+    this.#unsubscribe = null;
+    if (!this.runtime) return;
+    this.runtime.transport.detach();
+    this.runtime.driver.shutdown();
+    this.runtime = null;
+  }
+
+  /** Forgets the old run before a restart. */
+  resetForRestart(): void {
+    this.detach();
+    this.record = { ...this.record, exitedAt: null, exitCode: null, signal: null };
+    this.#lifecycle = 'starting';
+    this.#state = null;
+    this.#generatingSince = null;
+    this.startedAt = null;
+  }
+
+  modalView(): ModalView | null {
+    const approval = this.approval;
+    if (!approval) return null;
+    return { approval_id: wireApprovalId(approval), fingerprint: approval.fingerprint, title: approval.title, buttons: approval.buttons, kind: approval.kind };
+  }
+
+  /** The state shown by the API: the driver's, else the last stored one. */
+  stateView(): DriverStateView | null {
+    if (this.#state) return this.#state;
+    const last = this.#deps.store.stateChanges.page({ sessionId: this.id, order: 'desc', by: 'id', limit: 1 }).items[0];
+    return last ? stateViewOf(this.spec, last.state) : null;
+  }
+
+  detail(): SessionDetail {
+    const r = this.record;
+    const view = this.runtime?.driver.getCurrentView();
+    return {
+      id: r.id, name: r.name, labels: r.labels, lifecycle: this.#lifecycle,
+      state: this.stateView(), modal: this.modalView(),
+      controls: this.isRunning ? (view?.controls ?? []).map((c) => ({ id: c.id, label: c.label, action_type: c.action_type })) : [],
+      cwd: r.cwd, branch: r.branch,
+      spec: { id: this.spec.id, version: null, proven_versions: this.spec.cli_version_range ? [this.spec.cli_version_range] : [] },
+      pid: this.isRunning ? (this.runtime!.transport.pid ?? null) : null,
+      cols: r.cols ?? 120, rows: r.rows ?? 40,
+      exit: r.exitedAt === null ? null : { code: r.exitCode, signal: r.signal },
+      created_at: r.createdAt, started_at: this.startedAt, exited_at: r.exitedAt, state_since: this.stateSince,
+    };
+  }
+}
+
+/** The state view of a state id of `spec` (the initial state's when the id is gone from the spec). */
+export function stateViewOf(spec: CliSpecV4, stateId: string): DriverStateView {
+  const state = stateById(spec, stateId) ?? initialState(spec);
+  return { id: state.id, label: state.label ?? state.id, title: null, status: statusForState(state) };
+}
+
+export function toWireApproval(a: Approval) {
+  return { id: wireApprovalId(a), session_id: a.sessionId, fingerprint: a.fingerprint, title: a.title, text: a.body, buttons: a.buttons, kind: a.kind, first_seen_at: a.firstSeenAt };
+}

@@ -1,0 +1,51 @@
+/**
+ * The event streams: `GET /api/v1/events` (SSE, resume with `Last-Event-ID`) and the WebSocket
+ * topics `sessions` (every event) and `session/<id>` (one session's), each with `since`.
+ * `terminal/<id>` topics go to the injected terminal handler (the terminal stream module).
+ * @module
+ */
+import type { SseHandler, WsHandlers } from '../../server/index.js';
+import { ApiError } from '../../server/index.js';
+import type { EventLog } from '../event-log.js';
+import type { SessionManager } from '../session-manager.js';
+import { asApiError } from './api-errors.js';
+
+export const eventsRoute = (events: EventLog, manager: SessionManager): SseHandler => (input, _ctx, sink) => {
+  const sessionId = input.query.session_id;
+  if (sessionId !== undefined) {
+    try { manager.get(sessionId); } catch (error) { throw asApiError(error); }
+  }
+  let last = input.since ?? input.query.since ?? 0;
+  const forward = (event: Parameters<Parameters<EventLog['subscribe']>[0]>[0]) => {
+    if (sink.closed || event.seq <= last || (sessionId !== undefined && event.session_id !== sessionId)) return;
+    last = event.seq;
+    sink.send(event);
+  };
+  const unsubscribe = events.subscribe(forward);
+  for (const event of events.since(last, sessionId)) forward(event);
+  return unsubscribe;
+};
+
+export function eventTopics(events: EventLog, manager: SessionManager, terminalTopic: WsHandlers['subscribe'] | undefined): WsHandlers['subscribe'] {
+  return (message, ctx, sink) => {
+    const topic = message.topic;
+    if (topic.startsWith('terminal/')) {
+      if (!terminalTopic) throw new ApiError({ status: 501, code: 'TOPIC_UNAVAILABLE', title: 'Topic not served', detail: 'terminal topics are not served by this daemon build yet' });
+      return terminalTopic(message, ctx, sink);
+    }
+    const sessionId = topic.startsWith('session/') ? topic.slice('session/'.length) : undefined;
+    if (sessionId !== undefined) {
+      try { manager.get(sessionId); } catch (error) { throw asApiError(error); }
+    }
+    let last = message.since ?? 0;
+    const forward = (event: Parameters<Parameters<EventLog['subscribe']>[0]>[0]) => {
+      if (event.seq <= last || (sessionId !== undefined && event.session_id !== sessionId)) return;
+      last = event.seq;
+      sink.send({ type: 'event', topic, event });
+    };
+    const unsubscribe = events.subscribe(forward);
+    // Subscribed first, then the backlog: the hub sends `subscribed` before our first event.
+    queueMicrotask(() => { for (const event of events.since(message.since ?? 0, sessionId)) forward(event); });
+    return { dispose: unsubscribe };
+  };
+}

@@ -1,0 +1,116 @@
+/**
+ * The handlers of the session routes (`/api/v1/sessions…`): validated input in (the server did
+ * that), the session manager's answers out, its refusals as problem documents.
+ *
+ * @module
+ */
+import type { RouteHandlers } from '../../server/index.js';
+import type { Store } from '../../store/index.js';
+import { DaemonError } from '../errors.js';
+import type { ManagedSession } from '../managed-session.js';
+import { stateViewOf } from '../managed-session.js';
+import { deliverMessage } from '../message-delivery.js';
+import type { SessionManager } from '../session-manager.js';
+import { asApiError } from './api-errors.js';
+
+export interface SessionRouteDeps {
+  manager: SessionManager;
+  store: Store;
+  now: () => number;
+}
+
+/** The running driver of a session, or a 409 that says the agent is not running. */
+function runningDriver(session: ManagedSession) {
+  const driver = session.driver;
+  if (!driver || !session.isRunning) throw new DaemonError('SESSION_NOT_RUNNING', `session ${session.id} is not running (it exited); restart it (POST …/restart) or read its history`);
+  return driver;
+}
+
+function refusedUnless(result: { ok: true } | { ok: false; code: string; reason: string }): void {
+  if (!result.ok) throw new DaemonError('COMMAND_REFUSED', `${result.code}: ${result.reason}`);
+}
+
+export function sessionRoutes(d: SessionRouteDeps): RouteHandlers {
+  const { manager, store } = d;
+  const handlers: RouteHandlers = {
+    listSessions: () => ({ sessions: manager.list().map((s) => s.detail()) }),
+    createSession: (input) => manager.create(input.body),
+    getSession: (input) => manager.get(input.params.id).detail(),
+    removeSession: async (input) => { await manager.remove(input.params.id, input.query.force === 'true'); return { ok: true }; },
+    killSession: (input) => manager.kill(input.params.id),
+    restartSession: (input) => manager.restart(input.params.id),
+    sendMessage: (input) => deliverMessage(manager.get(input.params.id), store, input.body, d.now),
+    getScreen: (input) => {
+      const session = manager.get(input.params.id);
+      const driver = runningDriver(session);
+      if (input.query.format === 'ansi') {
+        throw new DaemonError('COMMAND_REFUSED', 'format=ansi needs the terminal serializer (the terminal stream module); use format=text for now');
+      }
+      const cursor = driver.getCursorPosition();
+      return {
+        format: 'text' as const, content: driver.getScreen(), cols: session.record.cols ?? 120, rows: session.record.rows ?? 40,
+        cursor: { x: cursor.col, y: cursor.row }, title: null, seq: session.transport?.seq ?? 0,
+      };
+    },
+    sendKeys: (input) => {
+      const driver = runningDriver(manager.get(input.params.id));
+      refusedUnless(driver.dispatch({ kind: 'pty_write', data: input.body.data }));
+      return { written_bytes: Buffer.byteLength(input.body.data) };
+    },
+    resizeSession: (input) => {
+      const session = manager.get(input.params.id);
+      refusedUnless(runningDriver(session).resize(input.body.cols, input.body.rows));
+      session.record = { ...session.record, cols: input.body.cols, rows: input.body.rows };
+      return { cols: input.body.cols, rows: input.body.rows };
+    },
+    pressControl: (input) => {
+      const driver = runningDriver(manager.get(input.params.id));
+      refusedUnless(driver.dispatch({ kind: 'click_control', control_id: input.params.control_id, payload: input.body.payload }));
+      return { ok: true };
+    },
+    getHistory: (input) => {
+      const session = manager.get(input.params.id);
+      const before = input.query.before;
+      // Newest first; `before` is the seq (state change id) the previous page ended at.
+      const page = store.stateChanges.page({ sessionId: session.id, order: 'desc', by: 'id', limit: input.query.limit + 1, ...(before ? { after: { t: 0, id: before } } : {}) });
+      const items = page.items.slice(0, input.query.limit);
+      const entries = items.map((c, i) => {
+        const newer = i > 0 ? items[i - 1] : undefined;
+        return { seq: c.id, at: c.t, state: stateViewOf(session.spec, c.state), reason: c.modal ? `modal ${c.modal.title ?? ''}`.trim() : 'state change', duration_ms: newer ? newer.t - c.t : null };
+      });
+      return { entries, next_before: page.items.length > input.query.limit ? items.at(-1)!.id : null };
+    },
+    getDebug: (input) => {
+      const debug = runningDriver(manager.get(input.params.id)).getFsmDebug();
+      return { ...JSON.parse(JSON.stringify(debug)) as Record<string, unknown>, state: debug.currentState };
+    },
+    explainState: (input) => {
+      const session = manager.get(input.params.id);
+      const driver = runningDriver(session);
+      const at = input.query.at ?? d.now();
+      const snapshots = driver.getFsmSnapshotHistory().filter((s) => s.at <= at);
+      const last = snapshots.at(-1);
+      if (!last) {
+        const view = driver.getCurrentView();
+        return { at, state: view ? view.state : null, matched_rules: [], transitions: [] };
+      }
+      return { at, state: stateViewOf(session.spec, last.stateTo), matched_rules: last.reason, transitions: JSON.parse(JSON.stringify(last.transitions)) as unknown[] };
+    },
+  };
+  return wrapErrors(handlers);
+}
+
+/** Turns every `DaemonError` a handler throws into the server's problem form. */
+export function wrapErrors(handlers: RouteHandlers): RouteHandlers {
+  const wrapped: Record<string, unknown> = {};
+  for (const [id, handler] of Object.entries(handlers)) {
+    wrapped[id] = async (...args: unknown[]) => {
+      try {
+        return await (handler as (...a: unknown[]) => unknown)(...args);
+      } catch (error) {
+        throw asApiError(error);
+      }
+    };
+  }
+  return wrapped as RouteHandlers;
+}

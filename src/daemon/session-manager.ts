@@ -1,0 +1,250 @@
+/**
+ * The session manager: creates agent sessions in the PTY host with one `FsmDriver` each, lists,
+ * kills, restarts and removes them, and on start re-attaches to every session the host still
+ * runs (the driver resumes the stored state and re-checks it against the rebuilt screen).
+ * Sessions and state changes go to the store; changes go to the event log.
+ *
+ * @module
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { loadSpecRef } from '../catalog/builtin.js';
+import type { CliSpecV4 } from '../core/spec/types.js';
+import { FsmDriver } from '../driver/fsm-driver.js';
+import { RealScheduler } from '../driver/schedulers.js';
+import { HostTransport, type HostClient, type SessionInfo } from '../host/index.js';
+import type { SessionDetail } from '../protocol/index.js';
+import type { z } from 'zod';
+import type { CreateSessionRequest as CreateSchema } from '../protocol/sessions.js';
+import type { Store } from '../store/index.js';
+import type { ApprovalTracker } from './approval.js';
+import { createApprovalPolicy, type ApprovalPolicy } from './approval-policy.js';
+import { DaemonError } from './errors.js';
+import type { EventLog } from './event-log.js';
+import { ManagedSession, stateViewOf, type ManagedSessionDeps } from './managed-session.js';
+import { ResumedTransport } from './resumed-transport.js';
+import { createWorktree, removeWorktree } from './worktree.js';
+
+/** Default bound on running + exited sessions kept. */
+export const DEFAULT_SESSION_LIMIT = 32;
+/** How long kill/restart wait for the child to end (the host sends SIGKILL after 2 s). */
+const EXIT_WAIT_MS = 8000;
+
+export type CreateInput = z.output<typeof CreateSchema> & { approval_policy?: unknown };
+
+export interface SessionManagerOptions {
+  store: Store;
+  host: HostClient;
+  events: EventLog;
+  tracker: ApprovalTracker;
+  now?: () => number;
+  /** Sessions kept (running or exited) before creation is refused. */
+  sessionLimit?: number;
+  /** Auto-approve policies by spec id or session name (from the settings file). */
+  defaultPolicies?: Record<string, unknown>;
+  onApprovalOpened?: ManagedSessionDeps['onApprovalOpened'];
+  log?: (level: 'info' | 'warn', message: string) => void;
+}
+
+function newSessionId(): string {
+  return `s_${randomBytes(6).toString('base64url')}`;
+}
+
+/** Loads a spec id or path; the daemon refuses what the catalog refuses. */
+function loadSpec(ref: string): { spec: CliSpecV4; path: string; builtinId: string | null } {
+  const r = loadSpecRef(ref);
+  if (!r.ok) throw new DaemonError('SPEC_NOT_FOUND', `spec ${JSON.stringify(ref)} cannot be loaded: ${r.errors.join('; ')}; pass a built-in id (see \`specterm list\`) or an absolute path to a spec.json`, { path: '/spec' });
+  return { spec: r.spec, path: path.resolve(r.sourcePath), builtinId: r.builtinId };
+}
+
+export class SessionManager {
+  readonly #sessions = new Map<string, ManagedSession>();
+  readonly #o: SessionManagerOptions;
+  readonly #now: () => number;
+  readonly #deps: ManagedSessionDeps;
+
+  constructor(options: SessionManagerOptions) {
+    this.#o = options;
+    this.#now = options.now ?? Date.now;
+    this.#deps = { store: options.store, events: options.events, tracker: options.tracker, now: this.#now, onApprovalOpened: options.onApprovalOpened };
+  }
+
+  /**
+   * Loads the stored sessions and re-attaches a driver to each one the host still runs. A
+   * session whose child ended while no daemon ran is marked exited with the host's code; one the
+   * host no longer knows (the host was restarted) is marked exited with no code.
+   */
+  async recover(): Promise<void> {
+    const hosted = new Map<string, SessionInfo>((await this.#o.host.list()).map((s) => [s.id, s]));
+    for (const record of this.#o.store.sessions.list()) {
+      let spec: CliSpecV4;
+      try {
+        spec = loadSpec(record.specPath ?? record.specId ?? '').spec;
+      } catch (error) {
+        this.#o.log?.('warn', `session ${record.id}: ${(error as Error).message}; listed without a driver`);
+        spec = { id: record.specId ?? 'unknown', states: [{ id: 'unknown', initial: true }], transitions: [] } as unknown as CliSpecV4;
+      }
+      const session = new ManagedSession(record, spec, this.#deps, { policy: this.#policyFor(record.specId, record.name, undefined) });
+      this.#sessions.set(record.id, session);
+      if (record.exitedAt !== null) continue;
+      const info = hosted.get(record.id);
+      if (!info) { session.markExited(null, null); continue; }
+      if (!info.alive) { session.markExited(info.exitCode, info.signal); continue; }
+      try {
+        await this.#resume(session, info);
+      } catch (error) {
+        this.#o.log?.('warn', `session ${record.id}: could not re-attach: ${(error as Error).message}`);
+      }
+    }
+  }
+
+  async #resume(session: ManagedSession, info: SessionInfo): Promise<void> {
+    const record = session.record;
+    const cols = record.cols ?? info.cols;
+    const rows = record.rows ?? info.rows;
+    const transport = await ResumedTransport.attach(this.#o.host, record.id, cols, rows);
+    const last = this.#o.store.stateChanges.page({ sessionId: record.id, order: 'desc', by: 'id', limit: 1 }).items[0];
+    const driver = this.#driver(session, transport, { resumeFrom: last ? { state: last.state, enteredAt: last.t } : undefined });
+    session.startedAt = info.startedAt;
+    session.stateSince = last?.t ?? null;
+    session.bind({ driver, transport: transport.inner }, last ? stateViewOf(session.spec, last.state) : null);
+    driver.start();
+  }
+
+  #driver(session: ManagedSession, transport: HostTransport | ResumedTransport, extra: { resumeFrom?: { state: string; enteredAt: number } }): FsmDriver {
+    const r = session.record;
+    return new FsmDriver({
+      spec: session.spec,
+      workingDir: r.cwd,
+      transport,
+      scheduler: new RealScheduler(),
+      cols: r.cols ?? 120,
+      rows: r.rows ?? 40,
+      extraArgs: r.args,
+      extraEnv: session.env,
+      ...extra,
+    });
+  }
+
+  #startFresh(session: ManagedSession): void {
+    const transport = new HostTransport({ client: this.#o.host, target: { mode: 'spawn', id: session.id } });
+    transport.onError((error) => this.#o.log?.('warn', `session ${session.id}: ${error.message}`));
+    const driver = this.#driver(session, transport, {});
+    session.bind({ driver, transport }, null);
+    driver.start();
+  }
+
+  #policyFor(specId: string | null, name: string | null, explicit: unknown): ApprovalPolicy | null {
+    const input = explicit ?? (name ? this.#o.defaultPolicies?.[name] : undefined) ?? (specId ? this.#o.defaultPolicies?.[specId] : undefined);
+    if (input === undefined || input === null) return null;
+    try {
+      return createApprovalPolicy(input);
+    } catch (error) {
+      throw new DaemonError('APPROVAL_POLICY_INVALID', (error as Error).message, { path: '/approval_policy' });
+    }
+  }
+
+  /** Starts a new session. */
+  async create(input: CreateInput): Promise<SessionDetail> {
+    if (this.#sessions.size >= (this.#o.sessionLimit ?? DEFAULT_SESSION_LIMIT)) {
+      throw new DaemonError('SESSION_LIMIT_REACHED', `the daemon keeps at most ${this.#o.sessionLimit ?? DEFAULT_SESSION_LIMIT} sessions (running and exited); remove exited ones (\`specterm rm <id>\`) or start the daemon with a larger --session-limit`);
+    }
+    if (input.name !== undefined && [...this.#sessions.values()].some((s) => s.record.name === input.name)) {
+      throw new DaemonError('NAME_TAKEN', `a session named ${JSON.stringify(input.name)} exists; pick another name or remove that session`, { path: '/name' });
+    }
+    let isDir = false;
+    try { isDir = fs.statSync(input.cwd).isDirectory(); } catch {}
+    if (!isDir) throw new DaemonError('CWD_NOT_FOUND', `cwd ${JSON.stringify(input.cwd)} is not an existing directory; create it or pass another`, { path: '/cwd' });
+    const spec = loadSpec(input.spec);
+    const policy = this.#policyFor(spec.spec.id, input.name ?? null, input.approval_policy);
+    const id = newSessionId();
+    let cwd = input.cwd;
+    let branch: string | null = null;
+    let worktree: string | null = null;
+    if (input.worktree) {
+      const made = createWorktree(input.cwd, input.worktree.branch, id);
+      cwd = made.path; branch = made.branch; worktree = made.path;
+    }
+    const record = this.#o.store.sessions.insert({
+      id, name: input.name ?? null, specId: spec.builtinId ?? spec.spec.id, specPath: spec.path, cwd, branch, worktree,
+      args: input.args, labels: input.labels ?? {}, envKeys: Object.keys(input.env ?? {}), cols: input.cols, rows: input.rows, createdAt: this.#now(),
+    });
+    const session = new ManagedSession(record, spec.spec, this.#deps, { env: input.env, policy });
+    this.#sessions.set(id, session);
+    // Announced before the driver starts, so subscribers see the session before its first state.
+    this.#o.events.append({ type: 'session.created', session_id: id, at: this.#now(), session: session.detail() });
+    this.#startFresh(session);
+    return session.detail();
+  }
+
+  list(): ManagedSession[] {
+    return [...this.#sessions.values()];
+  }
+
+  /** A session by id, or by a unique name. */
+  get(idOrName: string): ManagedSession {
+    const byId = this.#sessions.get(idOrName);
+    if (byId) return byId;
+    const named = this.list().filter((s) => s.record.name === idOrName);
+    if (named.length === 1) return named[0]!;
+    throw new DaemonError('SESSION_NOT_FOUND', `no session has id or name ${JSON.stringify(idOrName)}; list them with GET /api/v1/sessions (\`specterm ls\`)`, { path: '/id' });
+  }
+
+  /** Ends the agent; the session stays listed as exited. */
+  async kill(idOrName: string): Promise<SessionDetail> {
+    const session = this.get(idOrName);
+    if (session.isRunning) {
+      await this.#o.host.kill(session.id).catch(() => {});
+      await this.#waitExited(session);
+    }
+    return session.detail();
+  }
+
+  async #waitExited(session: ManagedSession): Promise<void> {
+    const deadline = Date.now() + EXIT_WAIT_MS;
+    while (session.record.exitedAt === null && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    if (session.record.exitedAt === null) {
+      const info = (await this.#o.host.list()).find((s) => s.id === session.id);
+      if (!info || !info.alive) session.markExited(info?.exitCode ?? null, info?.signal ?? null);
+    }
+  }
+
+  /** Ends the agent (if running) and starts it again with the same spec, cwd, args and env. */
+  async restart(idOrName: string): Promise<SessionDetail> {
+    const session = await this.#stopAndForgetInHost(idOrName);
+    session.resetForRestart();
+    this.#o.store.sessions.markRestarted(session.id);
+    this.#startFresh(session);
+    return session.detail();
+  }
+
+  async #stopAndForgetInHost(idOrName: string): Promise<ManagedSession> {
+    const session = this.get(idOrName);
+    if (session.isRunning) {
+      await this.#o.host.kill(session.id).catch(() => {});
+      await this.#waitExited(session);
+    }
+    session.detach();
+    await this.#o.host.remove(session.id, true).catch(() => {});
+    return session;
+  }
+
+  /** Kills (if running) and forgets a session; a dirty worktree needs `force`. */
+  async remove(idOrName: string, force: boolean): Promise<void> {
+    const session = this.get(idOrName);
+    if (session.record.worktree) removeWorktree(session.record.worktree, { force, dryRun: true });
+    await this.#stopAndForgetInHost(idOrName);
+    if (session.record.worktree) removeWorktree(session.record.worktree, { force, dryRun: false });
+    this.#o.tracker.forget(session.id);
+    this.#o.store.sessions.remove(session.id);
+    this.#sessions.delete(session.id);
+    this.#o.events.append({ type: 'session.removed', session_id: session.id, at: this.#now() });
+  }
+
+  /** Lets every agent go without killing it (the daemon stops; the host keeps them). */
+  detachAll(): void {
+    for (const session of this.#sessions.values()) session.detach();
+  }
+}
+
