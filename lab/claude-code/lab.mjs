@@ -515,6 +515,10 @@ function writeAccuracy(runs, version, file) {
     lines.push(`| ${r.tag} | ${pct(r.metrics.rightMs, r.metrics.labelledMs)} | ${appr ? (appr.ok ? 'yes' : 'no') : '–'} | ${fmt(lat.generating)} | ${fmt(lat.approval)} | ${fmt(lat.idle)} | ${r.metrics.flaps} | ${passed}/${r.checks.length} |`);
   }
   lines.push(`| **all** | **${pct(all.right, all.labelled)}** | **${all.approvalsOk}/${all.approvals}** | **${fmt(all.lat.generating)}** | **${fmt(all.lat.approval)}** | **${fmt(all.lat.idle)}** | **${all.flaps}** | |`);
+  // Kinds right: every modal the lab waited for carried the kind its scenario expects (approval,
+  // picker, confirm) — the checks named "… modal kind …".
+  const kindChecks = runs.flatMap((r) => r.checks.filter((c) => / modal kind /.test(c.what)));
+  lines.push('', `Kinds right: ${kindChecks.filter((c) => c.ok).length}/${kindChecks.length} modals carried the expected kind (approval, picker or confirm).`);
   lines.push('', `Picker open latency p50/p95: ${fmt(all.lat.picker)} ms.`, '');
   // Split: the CLI's own render lag (server event → first screen showing it, polled every 20 ms,
   // spec-independent) and the driver's lag (screen → state change), which is what the spec controls.
