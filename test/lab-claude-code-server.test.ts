@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkScenario, loadScenario, startServer, type LabScenario, type LabServer } from '../lab/claude-code/server.mjs';
+import { checkScenario, fillInput, loadScenario, startServer, type LabScenario, type LabServer } from '../lab/claude-code/server.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const SCENARIOS = path.join(here, '..', 'lab', 'claude-code', 'scenarios');
@@ -87,6 +87,18 @@ describe('lab/claude-code/server.mjs', () => {
     expect(result).toMatchObject({ tool_use_id: block.id, is_error: false });
     const pendingAt = server.events.find((e) => e.kind === 'tool_use_pending')!.atMs;
     expect(result!.atMs).toBeGreaterThanOrEqual(pendingAt);
+  });
+
+  it('puts the run\'s working directory into a tool_use input ({cwd}, nested too) and logs the filled input', async () => {
+    const input = { file_path: '{cwd}/notes.txt', edits: [{ path: '{cwd}/a' }], n: 3 };
+    const scenario: LabScenario = { defaults: FAST, turns: [{ match: 'write', steps: [{ tool_use: { name: 'Write', input } }] }] };
+    server = await startServer({ scenario, cwd: '/tmp/w' });
+    const events = parseSse(await (await post(server, '/v1/messages', mainRequest([{ role: 'user', content: 'write it' }]))).text());
+    const json = events.filter((e) => e.event === 'content_block_delta').map((e) => (e.data.delta as { partial_json: string }).partial_json).join('');
+    const want = { file_path: '/tmp/w/notes.txt', edits: [{ path: '/tmp/w/a' }], n: 3 };
+    expect(JSON.parse(json)).toEqual(want);
+    expect(server.events.find((e) => e.kind === 'tool_use_pending')?.input).toEqual(want);
+    expect(fillInput(input, undefined)).toEqual(input);
   });
 
   it('answers side calls (no tools, max_tokens 1, non-streamed) without advancing the scenario', async () => {

@@ -40,7 +40,7 @@ const GOAL = { generatingMs: 300, approvalMs: 300, idleMs: 1500 };
 /** Past these a detection is a failure, not just a missed goal. */
 const HARD_LIMIT = { otherMs: 1000, idleMs: 3000 };
 /** Real CLI on a possibly loaded CI box: waits are generous; the latency goals are checked separately. */
-const WAIT_MS = 30_000;
+const WAIT_MS = Number(process.env.CLAUDE_LAB_WAIT_MS) || 30_000;
 /** A state change this long after a ground-truth change is still "explained" by it. */
 const EXPLAIN_WINDOW_MS = 2500;
 
@@ -78,7 +78,7 @@ function loadScenarios() {
 }
 
 /** Writes the private Claude Code config: onboarding done, the key pre-approved; trust is left to pre_launch_trust. */
-function prepareHome(tmp, key, version) {
+function prepareHome(tmp, key, version, approveKey = true) {
   const home = join(tmp, 'home');
   mkdirSync(home, { mode: 0o700 });
   const configDir = join(home, '.claude');
@@ -87,7 +87,7 @@ function prepareHome(tmp, key, version) {
     hasCompletedOnboarding: true,
     lastOnboardingVersion: version,
     numStartups: 3,
-    customApiKeyResponses: { approved: [key.slice(-20)], rejected: [] },
+    customApiKeyResponses: { approved: approveKey ? [key.slice(-20)] : [], rejected: [] },
     autoUpdates: false,
   };
   writeFileSync(join(configDir, '.claude.json'), JSON.stringify(config, null, 2), { mode: 0o600 });
@@ -115,13 +115,55 @@ function statusAt(timeline, t) {
  * approval prompt, picker, a running turn, else idle.
  */
 export function observeScreen(text) {
-  if (/Do you want to [^\n]*\?/.test(text) && /Esc to cancel/.test(text)) return 'approval';
-  if (/^\s*Select model/m.test(text)) return 'picker';
+  if (/trust this folder|Bypass Permissions mode|custom API key/.test(text) && /^\s*❯ \S/m.test(text)) return 'confirm';
+  if ((/Do you want to [^\n]*\?|Exit plan mode\?/.test(text)) && /^\s*❯ 1\. Yes/m.test(text)) return 'approval';
+  if (/^\s*Select model/m.test(text) || (/☐/.test(text) && /Enter to select/.test(text))) return 'picker';
   if (/esc to interrupt/.test(text) || /^[·✢✳✶✻✽*] \S[^\n]*…/m.test(text)) return 'generating';
-  return 'idle';
+  // Idle only once the composer (the input line under a full-width rule) is drawn: right after a
+  // startup gate the CLI spends seconds loading with neither on screen.
+  return /^─{20,}\n❯/m.test(text) ? 'idle' : 'other';
 }
 
 const viewMatches = (c, want) => c && c.status === want.status && (want.kind === undefined || (c.modal?.kind ?? null) === want.kind);
+
+/**
+ * Presses a modal's button the way a person would through specterm: `press` is a display index, a
+ * label, or "esc" (dismiss; Claude Code's menus all take Esc as "no").
+ */
+function pressButton(session, view, press, check, what) {
+  if (press === 'esc') {
+    session.driver.dispatch({ kind: 'pty_write', data: '\u001b' });
+    return;
+  }
+  const buttons = view.modal?.buttons ?? [];
+  const index = typeof press === 'number' ? press : buttons.find((b) => b.label === press)?.index;
+  const label = buttons.find((b) => b.index === index)?.label;
+  const r = session.driver.dispatch({ kind: 'click_modal_button', index, label });
+  check(r.ok, `${what}: pressing ${index} (${JSON.stringify(label)}) through the spec's key is accepted${r.ok ? '' : `: ${r.reason}`}`);
+}
+
+/**
+ * A startup gate (the folder-trust dialog): the ground truth is the moment the CLI drew it (the
+ * spec-independent screen reading), since no server event marks it. Checks the state, kind, title
+ * and buttons, leaves it up a moment (never auto-answered), then presses the scenario's button.
+ */
+async function passGate(sc, session, screenObs, check, mark) {
+  const want = sc.expect_gate ?? {};
+  const view = await session.waitForState(want.state ?? 'gate', WAIT_MS);
+  const drawn = screenObs.find((o) => o.kind === 'confirm');
+  mark('gate drawn', { status: 'approval', kind: want.kind ?? 'confirm' }, drawn ? drawn.atAbs : Date.now());
+  check(view.modal?.kind === (want.kind ?? 'confirm'), `gate: modal kind ${want.kind ?? 'confirm'} (got ${view.modal?.kind})`);
+  if (want.title) check(view.modal?.title === want.title, `gate: title "${want.title}" (got ${JSON.stringify(view.modal?.title)})`);
+  const got = (view.modal?.buttons ?? []).map((b) => b.label);
+  const buttonsRight = want.buttons
+    ? check(JSON.stringify(got) === JSON.stringify(want.buttons), `gate: buttons ${JSON.stringify(want.buttons)} (got ${JSON.stringify(got)})`)
+    : check(got.length >= 2, `gate: at least 2 buttons (got ${JSON.stringify(got)})`);
+  await sleep(1000);
+  check(session.driver.getCurrentView()?.state.id === (want.state ?? 'gate'), 'gate: stays up until answered (never auto-answered)');
+  mark('gate answered', { status: 'idle' });
+  pressButton(session, view, want.press ?? 1, check, 'gate');
+  return buttonsRight;
+}
 
 /**
  * Runs one scenario at one size against a fresh CLI. Returns the checks, the timeline and the
@@ -134,9 +176,10 @@ async function runScenario(sc, size, ctx) {
   const cwd = join(tmp, 'w');
   mkdirSync(cwd, { mode: 0o700 });
   const realCwd = realpathSync(cwd);
+  for (const [name, content] of Object.entries(sc.files ?? {})) writeFileSync(join(realCwd, name), content, { mode: 0o600 });
   const key = `sk-ant-lab-${randomBytes(24).toString('hex')}`;
-  const { home, configDir } = prepareHome(tmp, key, ctx.version);
-  const server = await startServer({ scenario: sc });
+  const { home, configDir } = prepareHome(tmp, key, ctx.version, sc.unapproved_key !== true);
+  const server = await startServer({ scenario: sc, cwd: realCwd });
   const castPath = join(tmp, `${sc.name}.cast`);
   const checks = [];
   const check = (ok, what) => { checks.push({ ok: Boolean(ok), what }); return Boolean(ok); };
@@ -150,6 +193,9 @@ async function runScenario(sc, size, ctx) {
     rows: size.rows,
     record: castPath,
     homeDir: home,
+    extraArgs: sc.args ?? [],
+    // An untrusted scenario leaves the folder untrusted so the CLI shows its trust dialog.
+    applyTrust: sc.untrusted !== true,
     extraEnv: {
       HOME: home,
       CLAUDE_CONFIG_DIR: configDir,
@@ -163,6 +209,7 @@ async function runScenario(sc, size, ctx) {
       DISABLE_ERROR_REPORTING: '1',
       CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
       TERM: 'xterm-256color',
+      ...(sc.env ?? {}),
     },
   });
   const startAbs = Date.now() - session.elapsedMs();
@@ -177,6 +224,7 @@ async function runScenario(sc, size, ctx) {
   }, 20);
   let error = null;
   try {
+    if (sc.action === 'gate') ctx.approvals.push({ tag, ok: await passGate(sc, session, screenObs, check, mark) });
     await session.waitForState('idle', WAIT_MS);
     check(true, 'starting → idle');
     await sleep(500);
@@ -192,7 +240,9 @@ async function runScenario(sc, size, ctx) {
     };
     const finalEnd = () => waitServer((e) => e.kind === 'stream_end' && e.stop_reason === 'end_turn', 'the end of the final answer (stream_end end_turn)');
 
-    if (sc.action === 'picker') {
+    if (sc.action === 'gate') {
+      // passed above; the gate was the whole scenario
+    } else if (sc.action === 'picker') {
       session.driver.dispatch({ kind: 'pty_write', data: '/model' });
       await sleep(400);
       mark('picker opened', { status: 'approval', kind: 'picker' });
@@ -210,47 +260,54 @@ async function runScenario(sc, size, ctx) {
       await session.waitForState('idle', WAIT_MS);
       check(mainEvents().length === 0, 'picker: the model server saw no turn');
     } else {
+      // The lab's own key press explains a spinner that shows before the model's stream starts
+      // (plan mode thinks before its first request).
+      mark('prompt sent', null);
       session.driver.dispatch({ kind: 'send_message', text: sc.prompt });
       // The turn is under way from its first answer, a scripted error included (the CLI retries).
       const first = await waitServer((e) => e.kind === 'stream_start' || e.kind === 'error_sent', 'a streamed turn');
       mark(first.kind === 'stream_start' ? 'stream_start' : 'first answer (scripted error)', { status: 'generating' }, first.atMs);
       if (sc.action === 'approve' || sc.action === 'deny') {
-        const pending = await waitServer((e) => e.kind === 'tool_use_pending', 'a tool_use awaiting permission');
-        mark('tool_use_pending', { status: 'approval', kind: 'approval' }, pending.atMs);
-        const view = await session.waitForState('approval', WAIT_MS);
         const want = sc.expect_approval ?? {};
+        // The tool that asks (an earlier Read in the same turn runs unasked).
+        const pending = await waitServer((e) => e.kind === 'tool_use_pending' && (!want.tool || e.name === want.tool), 'a tool_use awaiting permission');
+        const wantState = want.state ?? 'approval';
+        const wantKind = want.kind ?? 'approval';
+        mark('tool_use_pending', { status: 'approval', kind: wantKind }, pending.atMs);
+        const view = await session.waitForState(wantState, WAIT_MS);
+        mark('prompt on screen', null);
         const got = (view.modal?.buttons ?? []).map((b) => b.label);
-        check(view.modal?.kind === 'approval', `approval: modal kind approval (got ${view.modal?.kind})`);
+        check(view.modal?.kind === wantKind, `approval: modal kind ${wantKind} (got ${view.modal?.kind})`);
         if (want.title) check(view.modal?.title === want.title, `approval: title "${want.title}" (got ${JSON.stringify(view.modal?.title)})`);
         let buttonsRight = true;
-        if (want.buttons) {
-          const expected = want.buttons.map((b) => b.replaceAll('{cwd}', realCwd));
+        const wantButtons = want.buttons_at?.[`${size.cols}x${size.rows}`] ?? want.buttons;
+        if (wantButtons) {
+          const expected = wantButtons.map((b) => b.replaceAll('{cwd}', realCwd));
           buttonsRight = check(JSON.stringify(got) === JSON.stringify(expected), `approval: buttons ${JSON.stringify(expected)} (got ${JSON.stringify(got)})`);
         } else {
           buttonsRight = check(got.length >= (want.buttons_min ?? 2), `approval: at least ${want.buttons_min ?? 2} buttons (got ${JSON.stringify(got)})`);
         }
         ctx.approvals.push({ tag, ok: buttonsRight });
-        const press = typeof want.press === 'number' ? want.press : (view.modal?.buttons ?? []).find((b) => b.label === (want.press ?? (sc.action === 'approve' ? 'Yes' : 'No')))?.index;
-        const label = view.modal?.buttons?.find((b) => b.index === press)?.label;
         // Leave the prompt up for a moment, as a person would: the approval must hold steadily.
         await sleep(1000);
-        check(session.driver.getCurrentView()?.state.id === 'approval', 'approval: stays up until answered (never auto-answered)');
+        check(session.driver.getCurrentView()?.state.id === wantState, `approval: stays up until answered (never auto-answered)`);
         const approve = sc.action === 'approve';
         mark(approve ? 'approved' : 'denied', { status: approve ? 'generating' : 'idle' });
-        const r = session.driver.dispatch({ kind: 'click_modal_button', index: press, label });
-        check(r.ok, `approval: pressing ${press} (${JSON.stringify(label)}) through the spec's key is accepted${r.ok ? '' : `: ${r.reason}`}`);
+        pressButton(session, view, want.press ?? (approve ? 'Yes' : 'No'), check, 'approval');
         if (approve) {
-          const res = await waitServer((e) => e.kind === 'tool_result', 'the tool_result after approval');
+          const res = await waitServer((e) => e.kind === 'tool_result' && e.tool_use_id === pending.tool_use_id, 'the tool_result after approval');
           check(res.is_error === false, `approve: the tool_result is a success (got is_error ${res.is_error})`);
           const end = await finalEnd();
           mark('stream_end (end_turn)', { status: 'idle' }, end.atMs);
           await session.waitForState('idle', WAIT_MS);
           if (sc.marker) check(existsSync(join(realCwd, sc.marker)), `approve: the command ran (${sc.marker} exists)`);
+          if (sc.expect_result) check(new RegExp(sc.expect_result).test(res.content), `approve: the tool_result says /${sc.expect_result}/ (got ${JSON.stringify(res.content)})`);
         } else {
           await session.waitForState('idle', WAIT_MS);
           await sleep(1500);
-          check(!server.events.some((e) => e.kind === 'tool_result'), 'deny: the CLI sent no tool_result (the turn ended at the prompt)');
+          check(!server.events.some((e) => e.kind === 'tool_result' && e.tool_use_id === pending.tool_use_id), 'deny: the CLI sent no tool_result (the turn ended at the prompt)');
           if (sc.marker) check(!existsSync(join(realCwd, sc.marker)), `deny: the command did not run (${sc.marker} absent)`);
+          if (sc.unchanged) check(readFileSync(join(realCwd, sc.unchanged), 'utf8') === sc.files[sc.unchanged], `deny: ${sc.unchanged} is unchanged`);
         }
       } else {
         const end = await finalEnd();
@@ -285,17 +342,22 @@ async function runScenario(sc, size, ctx) {
   const result = { sc, size, tag, tmp, castPath, checks, timeline, marks, metrics, serverEvents: server.events, startAbs, realCwd, error, version: ctx.version };
   if (!error) {
     // Live, the state ids must be exactly what the server knows happened: nothing missing, nothing extra.
+    // A startup gate, once answered, goes back to starting while the CLI loads: that is not a change
+    // the ground truth knows about, so later starting entries are left out of the comparison.
     const want = expectationFor(result).sequence.map((e) => e.state);
-    const got = timeline.map((c) => c.state).filter((id, i, all) => i === 0 || all[i - 1] !== id);
+    // A slash command that takes a while to open (/model on a loaded box) shows Claude Code's own
+    // spinner first: busy right before the picker is the CLI's truth, not a detection error.
+    const got = timeline.map((c) => c.state).filter((id, i) => i === 0 || id !== 'starting').filter((id, i, all) => i === 0 || all[i - 1] !== id)
+      .filter((id, i, all) => !(sc.action === 'picker' && id === 'busy' && all[i + 1] === 'picker'));
     check(JSON.stringify(got) === JSON.stringify(want), `states: exactly ${want.join(' → ')} (got ${got.join(' → ')})`);
-    check(metrics.flaps === 0, `no flaps: every state change follows a ground-truth change within ${EXPLAIN_WINDOW_MS} ms (got ${metrics.flaps} unexplained)`);
+    check(metrics.flaps === 0, `no flaps: every state change follows a ground-truth change within ${EXPLAIN_WINDOW_MS} ms (got ${metrics.flaps} unexplained${metrics.flaps ? `: ${metrics.flapped.join(', ')}` : ''})`);
   }
   return result;
 }
 
 /**
  * Status accuracy, latency and flaps of one run, from the ground-truth marks.
- * Labelled time runs from each mark (with an expectation) to the next mark.
+ * Labelled time runs from each mark with an expectation to the next such mark (or the end).
  */
 function measure(marks, timeline, check, screenObs = []) {
   const sorted = [...marks].sort((a, b) => a.atAbs - b.atAbs);
@@ -305,7 +367,8 @@ function measure(marks, timeline, check, screenObs = []) {
   for (let i = 0; i < sorted.length - 1; i++) {
     const m = sorted[i];
     if (!m.expect) continue;
-    const end = sorted[i + 1].atAbs;
+    // To the next change of expectation (the lab's own notes, e.g. 'prompt on screen', do not end it).
+    const end = (sorted.slice(i + 1).find((n) => n.expect || n.label === 'end') ?? sorted[i + 1]).atAbs;
     for (let t = m.atAbs; t < end; t += 10) {
       labelled += 10;
       if (viewMatches(statusAt(timeline, t), m.expect)) right += 10;
@@ -314,7 +377,7 @@ function measure(marks, timeline, check, screenObs = []) {
     const already = viewMatches(statusAt(timeline, m.atAbs), m.expect);
     const hit = already ? { atAbs: m.atAbs } : timeline.find((c) => c.atAbs >= m.atAbs && viewMatches(c, m.expect));
     const latencyMs = hit ? hit.atAbs - m.atAbs : null;
-    const kind = m.expect.kind === 'picker' ? 'picker' : m.expect.status;
+    const kind = m.expect.kind === 'picker' || m.expect.kind === 'confirm' ? m.expect.kind : m.expect.status;
     // When did the CLI first draw it? (the screen may show it before the mark: then render lag 0)
     let screenAt = null;
     let prev = null;
@@ -329,29 +392,51 @@ function measure(marks, timeline, check, screenObs = []) {
     if (check) {
       const goal = kind === 'generating' ? GOAL.generatingMs : kind === 'approval' ? GOAL.approvalMs : kind === 'idle' ? GOAL.idleMs : null;
       // The goals are measured and reported; a check fails only past HARD_LIMIT (something is broken,
-      // not merely a slow CI box).
+      // not merely a slow CI box). It bounds the driver's part when the screen showed when the CLI drew
+      // the change: the CLI's own render time (an Edit prompt computes its diff first) is not the spec's.
       const hard = kind === 'idle' ? HARD_LIMIT.idleMs : HARD_LIMIT.otherMs;
-      if (goal !== null) check(latencyMs !== null && latencyMs <= hard, `latency: ${m.label} → ${kind} within ${hard} ms (took ${latencyMs ?? 'never'} ms; goal ${goal} ms)`);
+      const ours = driverLagMs ?? latencyMs;
+      if (goal !== null) check(latencyMs !== null && ours <= hard, `latency: ${m.label} → ${kind} within ${hard} ms of the screen showing it (took ${latencyMs ?? 'never'} ms, ${renderLagMs ?? '?'} ms of it the CLI's render; goal ${goal} ms)`);
     }
   }
-  // Flaps: state changes after the first idle that no ground-truth mark (or the lab's own key) explains.
+  // Flaps: state changes after the first idle that no ground-truth mark (or the lab's own key) explains:
+  // not near a mark, and not the status the ground truth expects then (the last expectation before the
+  // change, or the next one: a spinner drawn before the model's stream starts). A late but right
+  // change is latency, not a flap.
   const firstIdle = timeline.find((c) => c.state === 'idle');
-  let flaps = 0;
+  const expecting = sorted.filter((m) => m.expect);
+  const flapped = [];
   for (const c of timeline) {
     if (!firstIdle || c.atAbs <= firstIdle.atAbs) continue;
-    const explained = sorted.some((m) => m.atAbs - 1000 <= c.atAbs && c.atAbs - m.atAbs <= EXPLAIN_WINDOW_MS);
-    if (!explained) flaps++;
+    const near = sorted.some((m) => m.atAbs - 1000 <= c.atAbs && c.atAbs - m.atAbs <= EXPLAIN_WINDOW_MS);
+    const before = expecting.filter((m) => m.atAbs <= c.atAbs).at(-1);
+    const after = expecting.find((m) => m.atAbs > c.atAbs);
+    const expected = [before, after].some((m) => m && viewMatches(c, m.expect));
+    if (!near && !expected) flapped.push(`${c.state}@${c.t.toFixed(2)}s`);
   }
-  return { labelledMs: labelled, rightMs: right, latencies, flaps };
+  return { labelledMs: labelled, rightMs: right, latencies, flaps: flapped.length, flapped };
 }
 
 /** The expectation file of a run: what the SERVER and the lab know must happen (not the replay's output). */
 function expectationFor(run) {
   const { sc, marks, startAbs, realCwd } = run;
-  const seq = [{ state: 'starting' }, { state: 'idle' }];
+  const seq = [{ state: 'starting' }];
   const at = [];
   const rel = (abs) => Math.round((abs - startAbs) / 10) / 100;
-  if (sc.action === 'picker') {
+  if (sc.action === 'gate') {
+    const want = sc.expect_gate ?? {};
+    const modal = { kind: want.kind ?? 'confirm' };
+    if (want.title) modal.title = want.title;
+    if (want.buttons) modal.buttons = want.buttons;
+    seq.push({ state: want.state ?? 'gate', status: 'approval', modal });
+    const drawn = marks.find((m) => m.label === 'gate drawn');
+    const answered = marks.find((m) => m.label === 'gate answered');
+    if (drawn && answered && answered.atAbs - drawn.atAbs > 600) at.push({ t: rel((drawn.atAbs + answered.atAbs) / 2), state: want.state ?? 'gate' });
+  }
+  seq.push({ state: 'idle', ...(sc.action === 'gate' ? { modal: null } : {}) });
+  if (sc.action === 'gate') {
+    // nothing after the gate
+  } else if (sc.action === 'picker') {
     const want = sc.expect_picker ?? {};
     seq.push({ state: 'picker', status: 'approval', modal: { kind: 'picker', ...(want.title ? { title: want.title } : {}) } });
     seq.push({ state: 'idle', modal: null });
@@ -362,15 +447,18 @@ function expectationFor(run) {
     seq.push({ state: 'busy', status: 'generating' });
     if (sc.action === 'approve' || sc.action === 'deny') {
       const want = sc.expect_approval ?? {};
-      const modal = { kind: 'approval' };
+      const modal = { kind: want.kind ?? 'approval' };
       if (want.title) modal.title = want.title;
-      if (want.buttons) modal.buttons = want.buttons.map((b) => b.replaceAll('{cwd}', realCwd));
-      seq.push({ state: 'approval', status: 'approval', modal });
+      const wantButtons = want.buttons_at?.[`${run.size.cols}x${run.size.rows}`] ?? want.buttons;
+      if (wantButtons) modal.buttons = wantButtons.map((b) => b.replaceAll('{cwd}', realCwd));
+      seq.push({ state: want.state ?? 'approval', status: 'approval', modal });
       if (sc.action === 'approve') seq.push({ state: 'busy', modal: null });
       seq.push({ state: 'idle', modal: null });
-      const pending = marks.find((m) => m.label === 'tool_use_pending');
+      // An instant where the prompt is certainly up: halfway between the moment it was on screen (the
+      // CLI may take a second to draw it after the tool call) and the lab's answer.
+      const shown = marks.find((m) => m.label === 'prompt on screen');
       const answered = marks.find((m) => m.label === 'approved' || m.label === 'denied');
-      if (pending && answered && answered.atAbs - pending.atAbs > 1000) at.push({ t: rel((pending.atAbs + answered.atAbs) / 2 + 300), state: 'approval' });
+      if (shown && answered && answered.atAbs - shown.atAbs > 600) at.push({ t: rel((shown.atAbs + answered.atAbs) / 2), state: want.state ?? 'approval' });
     } else {
       seq.push({ state: 'idle' });
     }
@@ -395,12 +483,15 @@ function writeAccuracy(runs, version, file) {
     'tool call awaiting permission, tool result) and the lab\'s own key presses (approve, deny, picker open/close).',
     '',
     '* **Status right**: fraction of labelled time (from each ground-truth change to the next) in which the driver',
-    '  showed the expected status (`generating`, `approval`, `idle`; the picker must also carry modal kind `picker`).',
+    '  showed the expected status (`generating`, `approval`, `idle`) and, for a modal, the expected kind (`approval`,',
+    '  `picker`, `confirm`): a question shown as an approval counts as wrong.',
     '  Detection latency counts against it, so 100% is impossible by construction.',
-    '* **Buttons right**: approvals whose extracted buttons equalled the exact expected labels.',
+    '* **Buttons right**: modals answered in the run (approvals, question pickers, startup gates) whose extracted',
+    '  buttons equalled the exact expected labels (at least two buttons where a scenario pins no labels).',
     '* **Latency**: from the ground-truth change to the driver\'s matching state change (goals: generating/approval',
     `  ≤ ${GOAL.generatingMs} ms, idle ≤ ${GOAL.idleMs} ms).`,
-    `* **Flaps**: state changes after the first idle with no ground-truth change within ${EXPLAIN_WINDOW_MS} ms before them.`,
+    `* **Flaps**: state changes after the first idle with no ground-truth change within ${EXPLAIN_WINDOW_MS} ms before them`,
+    '  that do not show the status the ground truth expects at that time (a late but right change is latency).',
     '',
     `## Claude Code ${version}`,
     '',
@@ -409,10 +500,10 @@ function writeAccuracy(runs, version, file) {
     '| run | status right | buttons right | generating p50/p95 ms | approval p50/p95 ms | idle p50/p95 ms | flaps | checks |',
     '|---|---|---|---|---|---|---|---|',
   ];
-  const all = { labelled: 0, right: 0, lat: { generating: [], approval: [], idle: [], picker: [] }, flaps: 0, approvals: 0, approvalsOk: 0 };
+  const all = { labelled: 0, right: 0, lat: { generating: [], approval: [], idle: [], picker: [], confirm: [] }, flaps: 0, approvals: 0, approvalsOk: 0 };
   const fmt = (xs) => (xs.length ? `${quantile(xs, 0.5)} / ${quantile(xs, 0.95)}` : '–');
   for (const r of runs) {
-    const lat = { generating: [], approval: [], idle: [], picker: [] };
+    const lat = { generating: [], approval: [], idle: [], picker: [], confirm: [] };
     for (const l of r.metrics.latencies) if (l.latencyMs !== null) lat[l.kind]?.push(l.latencyMs);
     for (const k of Object.keys(lat)) all.lat[k].push(...lat[k]);
     all.labelled += r.metrics.labelledMs;
@@ -424,6 +515,10 @@ function writeAccuracy(runs, version, file) {
     lines.push(`| ${r.tag} | ${pct(r.metrics.rightMs, r.metrics.labelledMs)} | ${appr ? (appr.ok ? 'yes' : 'no') : '–'} | ${fmt(lat.generating)} | ${fmt(lat.approval)} | ${fmt(lat.idle)} | ${r.metrics.flaps} | ${passed}/${r.checks.length} |`);
   }
   lines.push(`| **all** | **${pct(all.right, all.labelled)}** | **${all.approvalsOk}/${all.approvals}** | **${fmt(all.lat.generating)}** | **${fmt(all.lat.approval)}** | **${fmt(all.lat.idle)}** | **${all.flaps}** | |`);
+  // Kinds right: every modal the lab waited for carried the kind its scenario expects (approval,
+  // picker, confirm) — the checks named "… modal kind …".
+  const kindChecks = runs.flatMap((r) => r.checks.filter((c) => / modal kind /.test(c.what)));
+  lines.push('', `Kinds right: ${kindChecks.filter((c) => c.ok).length}/${kindChecks.length} modals carried the expected kind (approval, picker or confirm).`);
   lines.push('', `Picker open latency p50/p95: ${fmt(all.lat.picker)} ms.`, '');
   // Split: the CLI's own render lag (server event → first screen showing it, polled every 20 ms,
   // spec-independent) and the driver's lag (screen → state change), which is what the spec controls.
@@ -433,7 +528,7 @@ function writeAccuracy(runs, version, file) {
     'goals ("within 300 ms / 1.5 s of appearing") apply to this part.', '',
     '| change | n | total p50 / p95 ms | CLI render p50 / p95 ms | driver p50 / p95 ms | driver goal | met |',
     '|---|---|---|---|---|---|---|');
-  for (const kind of ['generating', 'approval', 'picker', 'idle']) {
+  for (const kind of ['generating', 'approval', 'picker', 'confirm', 'idle']) {
     const ls = runs.flatMap((r) => r.metrics.latencies.filter((l) => l.kind === kind));
     const tot = ls.map((l) => l.latencyMs).filter((x) => x !== null);
     const ren = ls.map((l) => l.renderLagMs).filter((x) => x !== null);
@@ -445,6 +540,10 @@ function writeAccuracy(runs, version, file) {
   lines.push('');
   const failed = runs.flatMap((r) => r.checks.filter((c) => !c.ok).map((c) => `* ${r.tag}: ${c.what.split('\n')[0]}`));
   lines.push('### Failed checks', '', ...(failed.length ? failed : ['None.']), '');
+  // The prompt coverage table is written by hand (how to provoke each prompt, why some cannot be) and
+  // kept beside the lab; the report carries it so docs/accuracy.md (the index) shows it too.
+  const coverage = join(here, 'coverage.md');
+  if (existsSync(coverage)) lines.push(readFileSync(coverage, 'utf8').trimEnd(), '');
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, `${lines.join('\n')}\n`);
 }

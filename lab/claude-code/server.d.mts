@@ -29,4 +29,6 @@ export function loadScenario(file: string): LabScenario;
 /** The first problem of a scenario, or null when it is usable. */
 export function checkScenario(s: unknown): string | null;
 /** Starts the server on 127.0.0.1 (port 0 = ephemeral). */
-export function startServer(opts?: { scenario?: LabScenario; port?: number; onEvent?: (ev: LabServerEvent) => void }): Promise<LabServer>;
+export function startServer(opts?: { scenario?: LabScenario; port?: number; cwd?: string; onEvent?: (ev: LabServerEvent) => void }): Promise<LabServer>;
+/** A copy of a tool_use input with every `{cwd}` in its strings replaced (unchanged when cwd is undefined). */
+export function fillInput(value: unknown, cwd?: string): unknown;

@@ -23,6 +23,8 @@
  * ```
  * A step may also be `{ "error": 429, "times": 2 }` (answer this status `times` times, then go on) or
  * `{ "text_lines": 60, "line": "Line {n} of a long answer" }` (a generated long answer).
+ * In a `tool_use` input every `{cwd}` in a string is replaced by the server's `cwd` option (the run's
+ * working directory: Write and Edit take absolute paths).
  *
  * @module
  */
@@ -98,9 +100,17 @@ function stepText(step) {
   return Array.from({ length: n }, (_, i) => line.replaceAll('{n}', String(i + 1))).join('\n');
 }
 
+/** A copy of a tool_use input with `{cwd}` replaced in every string (nested objects and arrays too). */
+export function fillInput(value, cwd) {
+  if (typeof value === 'string') return cwd === undefined ? value : value.replaceAll('{cwd}', cwd);
+  if (Array.isArray(value)) return value.map((v) => fillInput(v, cwd));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fillInput(v, cwd)]));
+  return value;
+}
+
 /**
  * Starts the scripted server on 127.0.0.1.
- * @param {{ scenario?: object, port?: number, onEvent?: (ev: object) => void }} [opts]
+ * @param {{ scenario?: object, port?: number, cwd?: string, onEvent?: (ev: object) => void }} [opts]
  * @returns {Promise<{ url: string, port: number, events: object[], setScenario(s: object): void, close(): Promise<void> }>}
  */
 export async function startServer(opts = {}) {
@@ -182,7 +192,8 @@ export async function startServer(opts = {}) {
         index += 1;
       }
       send('content_block_start', { index, content_block: { type: 'tool_use', id: tid, name: step.tool_use.name, input: {} } });
-      const json = JSON.stringify(step.tool_use.input);
+      const input = fillInput(step.tool_use.input, opts.cwd);
+      const json = JSON.stringify(input);
       for (let i = 0; i < json.length; i += 40) send('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: json.slice(i, i + 40) } });
       send('content_block_stop', { index });
       stop = 'tool_use';
@@ -190,7 +201,7 @@ export async function startServer(opts = {}) {
       send('message_stop', {});
       res.end();
       log('stream_end', { id, stop_reason: stop });
-      log('tool_use_pending', { id, tool_use_id: tid, name: step.tool_use.name, input: step.tool_use.input });
+      log('tool_use_pending', { id, tool_use_id: tid, name: step.tool_use.name, input });
       return;
     }
     const text = stepText(step);
