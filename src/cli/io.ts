@@ -8,6 +8,8 @@
 /** A text sink (stdout or stderr). */
 export interface TextSink {
   write(text: string): void;
+  /** A terminal a person reads (a QR code is worth drawing); absent = not one. */
+  readonly isTTY?: boolean;
 }
 
 /** The streams and process facts a command may use. */
@@ -22,7 +24,7 @@ export interface CliIo {
 /** The real process streams. */
 export function processIo(): CliIo {
   return {
-    stdout: { write: (t) => { process.stdout.write(t); } },
+    stdout: { write: (t) => { process.stdout.write(t); }, isTTY: process.stdout.isTTY === true },
     stderr: { write: (t) => { process.stderr.write(t); } },
     cwd: process.cwd(),
     env: process.env,

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { HostClient, HostError, hostSocketPath, startHostProcess } from '../host/index.js';
-import { PROTOCOL_VERSION } from '../protocol/index.js';
+import { PROTOCOL_VERSION, type Pairing, type Scope } from '../protocol/index.js';
 import { createApiServer, ensureAdminToken, ensurePrivateDir, type ApiServer, type AuditEntry, type WsHandlers } from '../server/index.js';
 import { openStore, type Store } from '../store/index.js';
 import { ApprovalTracker } from './approval.js';
@@ -51,6 +51,8 @@ export interface Daemon {
   readonly manager: SessionManager;
   readonly store: Store;
   readonly events: EventLog;
+  /** A one-time pairing URL (`…/#pair=CODE`, 10 minutes, single use) for a browser or phone (docs/dashboard.md). */
+  createPairing(grant: { deviceName: string; scope: Scope }): Pairing;
   /** Stops serving and lets every agent go (they keep running in the host). */
   close(): Promise<void>;
 }
@@ -169,6 +171,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   pruneTimer.unref();
   return {
     url: server.url, port: server.port, manager, store, events,
+    createPairing: (grant) => server.createPairing(grant),
     close: async () => {
       if (closed) return;
       closed = true;

@@ -6,7 +6,8 @@
  */
 import fs from 'node:fs';
 import { startDaemon, DEFAULT_PORT } from '../../daemon/daemon.js';
-import { isLoopback, resolveRuntimeDir, resolveStateDir } from '../../server/index.js';
+import { isLoopback, renderQrForTerminal, resolveRuntimeDir, resolveStateDir } from '../../server/index.js';
+import { ScopeSchema } from '../../protocol/index.js';
 import { defineCommand } from '../command.js';
 import { CliUsageError } from '../errors.js';
 
@@ -21,6 +22,8 @@ export const serveCommand = defineCommand(
       allowRemote: { type: 'boolean', flag: 'allow-remote', help: 'allow a non-loopback --bind (use TLS: --tls-cert/--tls-key)' },
       tlsCert: { type: 'string', flag: 'tls-cert', value: 'FILE', help: 'PEM certificate: serve HTTPS/WSS' },
       tlsKey: { type: 'string', flag: 'tls-key', value: 'FILE', help: 'PEM private key for --tls-cert' },
+      pairScope: { type: 'string', flag: 'pair-scope', value: 'SCOPE', help: 'scope of the device the printed pairing URL signs in: read, approve, input (default) or admin' },
+      noPair: { type: 'boolean', flag: 'no-pair', help: 'do not print a pairing URL (browsers and phones sign in with one)' },
       sessionLimit: { type: 'number', flag: 'session-limit', value: 'N', min: 1, help: 'sessions kept (running and exited) before creation is refused (default 32)' },
     },
     notes: [
@@ -36,6 +39,10 @@ export const serveCommand = defineCommand(
     if ((flags.tlsCert === undefined) !== (flags.tlsKey === undefined)) {
       throw new CliUsageError('serve', '--tls-cert and --tls-key go together; pass both PEM files', 'CLI_BAD_VALUE');
     }
+    const pairScope = ScopeSchema.safeParse(flags.pairScope ?? 'input');
+    if (!pairScope.success) {
+      throw new CliUsageError('serve', `--pair-scope ${flags.pairScope} is not a scope; use read, approve, input or admin`, 'CLI_BAD_VALUE');
+    }
     const readPem = (file: string, flag: string) => {
       try { return fs.readFileSync(file); } catch (error) {
         throw new CliUsageError('serve', `${flag} ${file} cannot be read (${(error as Error).message})`, 'CLI_BAD_VALUE');
@@ -47,6 +54,12 @@ export const serveCommand = defineCommand(
       sessionLimit: flags.sessionLimit, log: (level, message) => io.stderr.write(`specterm serve: ${level}: ${message}\n`),
     });
     io.stdout.write(`specterm serve: listening on ${daemon.url} (${daemon.manager.list().length} sessions)\n`);
+    if (!flags.noPair) {
+      // The code rides in the URL fragment, which browsers never send: it stays out of every log.
+      const pairing = daemon.createPairing({ deviceName: 'browser', scope: pairScope.data });
+      io.stdout.write(`specterm serve: open the dashboard (one use, ${pairing.scope} scope, valid 10 minutes):\n  ${pairing.url}\n`);
+      if (io.stdout.isTTY) io.stdout.write(renderQrForTerminal(pairing.url) + '\n');
+    }
     await new Promise<void>((resolve) => {
       const stop = () => resolve();
       process.once('SIGINT', stop);
