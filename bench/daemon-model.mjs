@@ -20,7 +20,7 @@
  *
  * Usage: npm run build && node bench/daemon-model.mjs [--n 10,50,100] [--window-ms 20000]
  *          [--clients 10] [--scrollback ROWS] [--history-lines 2500] [--prefix daemon]
- * Switching to `specterm serve` (once it lands): replace `startDaemon` with spawning
+ * Switching to `specterm serve` (once it lands): replace the fork of `bench-daemon.mjs` in `runOne` with spawning
  * `bin/specterm.js serve` on this runtime dir and creating the sessions over HTTP
  * (`POST /api/v1/sessions` with a copy of bench/fixtures/stream-agent.spec.json whose binary is
  * `cat` and args the FIFO); the clients and every measurement stay as they are.
@@ -72,13 +72,18 @@ function helper(file, execArgv = []) {
   const waiters = [];
   child.on('message', (msg) => {
     if (msg.type === 'error') console.error(`${file}: ${msg.message}`);
+    // The host dropped the daemon (more than its client backlog, 8 MiB, unread): nothing flows
+    // any more, so fail now, saying why, instead of waiting out every timeout.
+    if (msg.type === 'error' && msg.message.startsWith('host connection closed')) {
+      for (const w of waiters.splice(0)) w.reject(new Error(`${file}: the host dropped the daemon's connection (it fell more than the host's client backlog behind; load average ${os.loadavg()[0].toFixed(1)})`));
+    }
     if (msg.type === 'log') console.error(`${file}: ${msg.level}: ${msg.message}`);
     const i = waiters.findIndex((w) => w.type === msg.type);
     if (i >= 0) waiters.splice(i, 1)[0].resolve(msg);
   });
   const next = (type, timeoutMs = 120_000) => new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${file}: no '${type}' within ${timeoutMs} ms`)), timeoutMs);
-    waiters.push({ type, resolve: (m) => { clearTimeout(timer); resolve(m); } });
+    waiters.push({ type, resolve: (m) => { clearTimeout(timer); resolve(m); }, reject: (e) => { clearTimeout(timer); reject(e); } });
   });
   return { child, next, send: (m) => child.send(m) };
 }
@@ -228,5 +233,14 @@ function print(n, { startMs, cpu, report, mem, hostRss, daemonBase, hostBase, se
 
 }
 
-for (const n of SIZES) await runOne(n);
-process.exit(0);
+let failed = false;
+for (const n of SIZES) {
+  try {
+    await runOne(n);
+  } catch (error) {
+    failed = true;
+    console.error(`daemon-model: n=${n}: ${error.message}`);
+    out(`${PREFIX}_n${n}_failed`, JSON.stringify(error.message));
+  }
+}
+process.exit(failed ? 1 : 0);
