@@ -70,11 +70,13 @@ const out = (name, value) => console.log(`${name}=${typeof value === 'number' ? 
 function helper(file, execArgv = []) {
   const child = fork(path.join(here, 'daemon-model', file), [], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const waiters = [];
+  const state = { hostDropped: false };
   child.on('message', (msg) => {
     if (msg.type === 'error') console.error(`${file}: ${msg.message}`);
     // The host dropped the daemon (more than its client backlog, 8 MiB, unread): nothing flows
     // any more, so fail now, saying why, instead of waiting out every timeout.
     if (msg.type === 'error' && msg.message.startsWith('host connection closed')) {
+      state.hostDropped = true;
       for (const w of waiters.splice(0)) w.reject(new Error(`${file}: the host dropped the daemon's connection (it fell more than the host's client backlog behind; load average ${os.loadavg()[0].toFixed(1)})`));
     }
     if (msg.type === 'log') console.error(`${file}: ${msg.level}: ${msg.message}`);
@@ -85,7 +87,7 @@ function helper(file, execArgv = []) {
     const timer = setTimeout(() => reject(new Error(`${file}: no '${type}' within ${timeoutMs} ms`)), timeoutMs);
     waiters.push({ type, resolve: (m) => { clearTimeout(timer); resolve(m); }, reject: (e) => { clearTimeout(timer); reject(e); } });
   });
-  return { child, next, send: (m) => child.send(m) };
+  return { child, next, send: (m) => child.send(m), state };
 }
 
 /**
@@ -181,6 +183,7 @@ async function runOne(n) {
     daemon.send({ type: 'measure' });
     const mem = await daemon.next('measured');
     const hostRss = rssBytes(host.pid);
+    if (daemon.state.hostDropped) throw new Error('the host dropped the daemon\'s connection during the run (it fell more than the host\'s client backlog behind); the figures would be of a stalled daemon');
     print(n, { startMs, cpu, report, mem, hostRss, daemonBase, hostBase, seconds });
     clients.send({ type: 'stop' });
     daemon.send({ type: 'stop' });
