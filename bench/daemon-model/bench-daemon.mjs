@@ -35,8 +35,8 @@ async function start(msg) {
     const full = { seq: ++seq, at: Date.now(), session_id: sessionId, ...event };
     for (const sink of eventSinks) sink.send({ type: 'event', topic: 'sessions', event: full });
   };
-  // Raw bytes, as the host sent them: one listener for every session (the real daemon's
-  // terminal stream does the same), frames keep the host's byte seq.
+  // Raw bytes, as the host sent them: one listener for every session, frames keep the host's
+  // byte seq (what the WS terminal stream sends after its snapshot).
   client.onOutput((out) => {
     const sinks = terminalSinks.get(out.id);
     if (!sinks || sinks.size === 0) return;
