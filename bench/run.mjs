@@ -9,7 +9,8 @@ import { fileURLToPath } from 'node:url';
 import os from 'node:os';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const ALL = ['eval.mjs', 'driver-overhead.mjs', 'overhead-breakdown.mjs', 'latency.mjs', 'rss.mjs'];
+// daemon-model.mjs runs N = 10/50/100 sessions with 10 WebSocket clients (about 2 minutes).
+const ALL = ['eval.mjs', 'driver-overhead.mjs', 'overhead-breakdown.mjs', 'latency.mjs', 'rss.mjs', 'daemon-model.mjs'];
 const chosen = process.argv.slice(2).length ? process.argv.slice(2) : ALL;
 
 console.log(`machine_cpus=${os.cpus().length}`);

@@ -19,3 +19,9 @@ export { isLoopbackHost, NOTIFICATION_TYPES, WebhookConfigError } from './webhoo
 export type { WebhookConfig } from './webhook-config.js';
 export { DEFAULT_TOLERANCE_SEC, SIGNATURE_HEADER, signatureHeader, signWebhookBody, verifyWebhookSignature } from './webhook-signature.js';
 export type { SignatureCheck } from './webhook-signature.js';
+
+/** Notifications derived from a driver's events, fanned out to subscribers, the desktop and webhooks. */
+export { NotificationHub, SessionNotifier, toDaemonEvent } from './notifications.js';
+export type { Notification, NotificationHubOptions, SessionNotifierOptions } from './notifications.js';
+export { DesktopNotifier, desktopMessage, safeText } from './desktop-notifier.js';
+export type { DesktopMessage, DesktopNotifierOptions, DesktopReport } from './desktop-notifier.js';

@@ -13,6 +13,7 @@ export { createPtyTransport, DEFAULT_KILL_GRACE_MS, signalGroup, type PtyTranspo
 
 // Headless emulator with the spec-format §9.1 snapshot rules.
 export { TerminalScreen, DEFAULT_SCROLLBACK_ROWS, type CursorPosition, type TerminalScreenOptions } from './terminal-screen.js';
+export { SPEC_READ_SCROLLBACK_ROWS } from './scrollback-budget.js';
 
 // Modes set by the child and the sequences that depend on them.
 export {

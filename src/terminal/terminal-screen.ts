@@ -90,7 +90,7 @@ interface RowBytes {
  * Rows kept above the viewport in the row window: at least the guard frame's 200
  * (spec-format §9.4), so a guard frame is served from the window.
  */
-const WINDOW_SCROLLBACK_ROWS = 256;
+export const WINDOW_SCROLLBACK_ROWS = 256;
 
 /** Viewport rows translated once per change, plus how many leading blank rows were dropped. */
 interface ViewportCache {

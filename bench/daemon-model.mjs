@@ -1,0 +1,249 @@
+#!/usr/bin/env node
+/**
+ * The daemon model under load (issue 15 item 12): N sessions of a fake agent streaming like a
+ * real one (bench/fake-agent.mjs: Ink-style block at 10 fps, ~2 KB/s of answer text, 15 s turns,
+ * 5 s idle), one PTY host process holding the PTYs, one daemon process running one FsmDriver
+ * per session over HostTransport and serving the WebSocket API, and `--clients` (10) WebSocket
+ * clients subscribed to every terminal and every event.
+ *
+ * Processes: this one generates the agents' output (one `StreamAgent` per session, written into
+ * a FIFO that the session's PTY child `cat`s — N small `cat`s instead of N Node processes, whose
+ * CPU and memory are not the daemon's); the host (`startHostProcess`); the daemon
+ * (bench/daemon-model/bench-daemon.mjs); the clients (bench/daemon-model/bench-clients.mjs).
+ *
+ * Figures per N (prefix `daemon_n<N>_`): CPU of the daemon and of the host (fraction of one core,
+ * /proc utime+stime over the window), RSS growth per session of daemon + host (over each
+ * process's RSS before the first session, after a full GC in the daemon), state-event lag (the
+ * frame that changes the state is written → a client receives the `session.state` event)
+ * p50/p99, split into turn start (after a quiet spell) and turn end (inside the stream), and
+ * terminal byte lag (a frame is written → a client receives its bytes) p99.
+ *
+ * Usage: npm run build && node bench/daemon-model.mjs [--n 10,50,100] [--window-ms 20000]
+ *          [--clients 10] [--scrollback ROWS] [--history-lines 2500] [--prefix daemon]
+ * Switching to `specterm serve` (once it lands): replace the fork of `bench-daemon.mjs` in `runOne` with spawning
+ * `bin/specterm.js serve` on this runtime dir and creating the sessions over HTTP
+ * (`POST /api/v1/sessions` with a copy of bench/fixtures/stream-agent.spec.json whose binary is
+ * `cat` and args the FIFO); the clients and every measurement stay as they are.
+ */
+import { execFileSync, fork } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startHostProcess } from '../dist/host/index.js';
+import { SPEC_READ_SCROLLBACK_ROWS } from '../dist/terminal/index.js';
+import { FRAME_MS, StreamAgent } from './fake-agent.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const args = process.argv.slice(2);
+const opt = (name, fallback) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : fallback;
+};
+const SIZES = opt('n', '10,50,100').split(',').map(Number);
+const WINDOW_MS = Number(opt('window-ms', '20000'));
+const CLIENTS = Number(opt('clients', '10'));
+/** The daemon's screens keep SPEC_READ_SCROLLBACK_ROWS (256); `--scrollback 2000` is the stand-alone default, for comparison. */
+const SCROLLBACK = Number(opt('scrollback', String(SPEC_READ_SCROLLBACK_ROWS)));
+const PREFIX = opt('prefix', 'daemon');
+/** Transcript printed before the first prompt: every session starts as long-running, its scrollback full. */
+const HISTORY_LINES = Number(opt('history-lines', '2500'));
+const TURN_MS = 15_000;
+const IDLE_MS = 5_000;
+const COLS = 120;
+const ROWS = 40;
+const TICKS_PER_S = 100; // Linux USER_HZ
+/** 16 KiB per 100 ms tick: 160 KB/s per session at most, 20× the streaming rate. */
+const WRITE_BYTES_PER_TICK = 16 * 1024;
+const SPEC = JSON.parse(fs.readFileSync(path.join(here, 'fixtures', 'stream-agent.spec.json'), 'utf8'));
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const rssBytes = (pid) => Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) * 1024;
+const cpuTicks = (pid) => {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return Number(fields[11]) + Number(fields[12]); // utime + stime
+};
+const out = (name, value) => console.log(`${name}=${typeof value === 'number' ? Number(value.toFixed(3)) : value}`);
+
+/** A forked helper with request/answer over IPC. */
+function helper(file, execArgv = []) {
+  const child = fork(path.join(here, 'daemon-model', file), [], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const waiters = [];
+  const state = { hostDropped: false };
+  child.on('message', (msg) => {
+    if (msg.type === 'error') console.error(`${file}: ${msg.message}`);
+    // The host dropped the daemon (more than its client backlog, 8 MiB, unread): nothing flows
+    // any more, so fail now, saying why, instead of waiting out every timeout.
+    if (msg.type === 'error' && msg.message.startsWith('host connection closed')) {
+      state.hostDropped = true;
+      for (const w of waiters.splice(0)) w.reject(new Error(`${file}: the host dropped the daemon's connection (it fell more than the host's client backlog behind; load average ${os.loadavg()[0].toFixed(1)})`));
+    }
+    if (msg.type === 'log') console.error(`${file}: ${msg.level}: ${msg.message}`);
+    const i = waiters.findIndex((w) => w.type === msg.type);
+    if (i >= 0) waiters.splice(i, 1)[0].resolve(msg);
+  });
+  const next = (type, timeoutMs = 120_000) => new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${file}: no '${type}' within ${timeoutMs} ms`)), timeoutMs);
+    waiters.push({ type, resolve: (m) => { clearTimeout(timer); resolve(m); }, reject: (e) => { clearTimeout(timer); reject(e); } });
+  });
+  return { child, next, send: (m) => child.send(m), state };
+}
+
+/**
+ * Starts one StreamAgent per session writing into its FIFO, staggered in time and in phase.
+ * Writes never block: what the pipe does not take now waits, in order, for the next tick (the
+ * opening transcript is larger than a pipe, and `cat` may not have opened the FIFO yet).
+ */
+function startAgents(dir, n) {
+  const sessions = [];
+  const timers = [];
+  const fds = [];
+  for (let i = 0; i < n; i++) {
+    const fifo = path.join(dir, `agent-${i}.fifo`);
+    execFileSync('mkfifo', ['-m', '600', fifo]);
+    // O_RDWR never blocks on a FIFO (Linux); bytes wait in the pipe until `cat` opens it.
+    const fd = fs.openSync(fifo, fs.constants.O_RDWR | fs.constants.O_NONBLOCK);
+    fds.push(fd);
+    const agent = new StreamAgent({ cols: COLS, turnMs: TURN_MS, idleMs: IDLE_MS, offsetMs: Math.round((i * (TURN_MS + IDLE_MS)) / n), seed: i + 1, historyLines: HISTORY_LINES });
+    let pending = Buffer.alloc(0);
+    const write = () => {
+      const text = agent.tick(performance.now());
+      if (text) pending = pending.length ? Buffer.concat([pending, Buffer.from(text)]) : Buffer.from(text);
+      // At most WRITE_BYTES_PER_TICK a tick: the opening transcript arrives over a few seconds,
+      // not as one burst (a burst from 10 sessions at once is not what the steady state measures).
+      let budget = WRITE_BYTES_PER_TICK;
+      while (pending.length > 0 && budget > 0) {
+        let written = 0;
+        try {
+          written = fs.writeSync(fd, pending, 0, Math.min(pending.length, budget));
+        } catch (error) {
+          if (error.code === 'EAGAIN') break;
+          throw error;
+        }
+        pending = pending.subarray(written);
+        budget -= written;
+      }
+    };
+    write();
+    timers.push(setTimeout(() => timers.push(setInterval(write, FRAME_MS)), Math.round((i * FRAME_MS) / n)));
+    sessions.push({ id: `s${i}`, fifo });
+  }
+  return { sessions, stop: () => { for (const t of timers) clearInterval(t); for (const fd of fds) fs.closeSync(fd); } };
+}
+
+async function runOne(n) {
+  const dir = fs.mkdtempSync('/tmp/specterm-bench-');
+  fs.chmodSync(dir, 0o700);
+  const token = randomBytes(32).toString('base64url');
+  const hostLog = path.join(os.tmpdir(), `specterm-bench-host-${process.pid}.log`);
+  const host = await startHostProcess({ runtimeDir: dir, logFile: hostLog });
+  const helpers = [];
+  let agents;
+  try {
+    const daemon = helper('bench-daemon.mjs', ['--expose-gc']);
+    helpers.push(daemon);
+    await daemon.next('hello');
+    await sleep(300);
+    daemon.send({ type: 'measure' });
+    const daemonBase = (await daemon.next('measured')).rss;
+    const hostBase = rssBytes(host.pid);
+
+    agents = startAgents(dir, n);
+    const t0 = performance.now();
+    daemon.send({ type: 'start', socketPath: host.socketPath, token, sessions: agents.sessions, spec: SPEC, cwd: dir, cols: COLS, rows: ROWS, scrollback: SCROLLBACK });
+    const readyMsg = daemon.next('ready', 300_000);
+    const progress = setInterval(async () => {
+      daemon.send({ type: 'status' });
+      const st = await daemon.next('status');
+      if (st.starting > 0) console.error(`daemon-model: n=${n}: ${st.starting} sessions still starting; e.g. ${JSON.stringify(st.sample[0])}`);
+    }, 20_000);
+    const { port } = await readyMsg.finally(() => clearInterval(progress));
+    const startMs = performance.now() - t0;
+    const clients = helper('bench-clients.mjs');
+    helpers.push(clients);
+    await clients.next('hello');
+    clients.send({ type: 'start', port, token, sessions: agents.sessions.map((s) => s.id), clients: CLIENTS });
+    await clients.next('subscribed');
+    await sleep(3000); // subscriptions settle
+    clients.send({ type: 'reset' });
+    const before = { host: cpuTicks(host.pid), daemon: cpuTicks(daemon.child.pid), clients: cpuTicks(clients.child.pid), self: process.cpuUsage() };
+    const w0 = performance.now();
+    await sleep(WINDOW_MS);
+    const seconds = (performance.now() - w0) / 1000;
+    const cpu = {
+      host: (cpuTicks(host.pid) - before.host) / TICKS_PER_S / seconds,
+      daemon: (cpuTicks(daemon.child.pid) - before.daemon) / TICKS_PER_S / seconds,
+      // Context, not the daemon's cost: the load generator and the clients share the 2 cores.
+      clients: (cpuTicks(clients.child.pid) - before.clients) / TICKS_PER_S / seconds,
+      generator: ((u) => (u.user + u.system) / 1e6 / seconds)(process.cpuUsage(before.self)),
+    };
+    clients.send({ type: 'report' });
+    const report = await clients.next('report');
+    daemon.send({ type: 'measure' });
+    const mem = await daemon.next('measured');
+    const hostRss = rssBytes(host.pid);
+    if (daemon.state.hostDropped) throw new Error('the host dropped the daemon\'s connection during the run (it fell more than the host\'s client backlog behind); the figures would be of a stalled daemon');
+    print(n, { startMs, cpu, report, mem, hostRss, daemonBase, hostBase, seconds });
+    clients.send({ type: 'stop' });
+    daemon.send({ type: 'stop' });
+    await sleep(500);
+  } finally {
+    agents?.stop();
+    for (const h of helpers) if (h.child.exitCode === null) h.child.kill('SIGKILL');
+    // The host ends its children (the `cat`s) on SIGTERM.
+    process.kill(host.pid, 'SIGTERM');
+    await sleep(500);
+    fs.rmSync(dir, { recursive: true, force: true });
+    const log = fs.readFileSync(hostLog, 'utf8').trim();
+    if (log) console.error(`daemon-model: host log:\n${log.split('\n').slice(-10).join('\n')}`);
+    fs.rmSync(hostLog, { force: true });
+  }
+}
+
+function print(n, { startMs, cpu, report, mem, hostRss, daemonBase, hostBase, seconds }) {
+  const p = `${PREFIX}_n${n}_`;
+  out(`${p}sessions`, n);
+  out(`${p}clients`, CLIENTS);
+  out(`${p}scrollback_rows`, SCROLLBACK);
+  out(`${p}start_all_ms`, startMs);
+  out(`${p}daemon_cpu_core`, cpu.daemon);
+  out(`${p}host_cpu_core`, cpu.host);
+  out(`${p}total_cpu_core`, cpu.daemon + cpu.host);
+  out(`${p}clients_cpu_core`, cpu.clients);
+  out(`${p}generator_cpu_core`, cpu.generator);
+  out(`${p}load_avg_1m`, os.loadavg()[0]);
+  out(`${p}daemon_rss_mb`, mem.rss / 2 ** 20);
+  out(`${p}host_rss_mb`, hostRss / 2 ** 20);
+  out(`${p}rss_per_session_mb`, (mem.rss - daemonBase + hostRss - hostBase) / n / 2 ** 20);
+  out(`${p}daemon_rss_per_session_mb`, (mem.rss - daemonBase) / n / 2 ** 20);
+  out(`${p}host_rss_per_session_mb`, (hostRss - hostBase) / n / 2 ** 20);
+  out(`${p}daemon_heap_used_mb`, mem.heapUsed / 2 ** 20);
+  out(`${p}daemon_external_mb`, mem.external / 2 ** 20);
+  out(`${p}daemon_array_buffers_mb`, mem.arrayBuffers / 2 ** 20);
+  out(`${p}event_lag_samples`, report.state.n);
+  out(`${p}event_lag_p50_ms`, report.state.p50 ?? -1);
+  out(`${p}event_lag_p99_ms`, report.state.p99 ?? -1);
+  out(`${p}event_lag_turn_start_p50_ms`, report.busy.p50 ?? -1);
+  out(`${p}event_lag_turn_start_p99_ms`, report.busy.p99 ?? -1);
+  out(`${p}event_lag_turn_end_p50_ms`, report.idle.p50 ?? -1);
+  out(`${p}event_lag_turn_end_p99_ms`, report.idle.p99 ?? -1);
+  out(`${p}event_unmatched`, report.unmatched);
+  out(`${p}terminal_lag_p50_ms`, report.terminal.p50 ?? -1);
+  out(`${p}terminal_lag_p99_ms`, report.terminal.p99 ?? -1);
+  out(`${p}terminal_lag_max_ms`, report.terminal.max ?? -1);
+  out(`${p}client_mb_per_s`, report.bytes / seconds / 1e6);
+
+}
+
+let failed = false;
+for (const n of SIZES) {
+  try {
+    await runOne(n);
+  } catch (error) {
+    failed = true;
+    console.error(`daemon-model: n=${n}: ${error.message}`);
+    out(`${PREFIX}_n${n}_failed`, JSON.stringify(error.message));
+  }
+}
+process.exit(failed ? 1 : 0);
