@@ -11,7 +11,8 @@
 import type { Scheduler } from '../core/clock.js';
 import type { CliSpecV4, StateStatus } from '../core/spec/types.js';
 import { initialState, stateById, statusForState } from '../core/spec/model.js';
-import type { EvalExtras, FsmClock, FsmEvaluation, RegexMemo, ResolvedSection, TransitionEval } from '../core/eval/types.js';
+import { oscNumbersOf } from '../core/spec/osc-numbers.js';
+import type { EvalExtras, FsmClock, FsmEvaluation, OscValue, RegexMemo, ResolvedSection, TransitionEval } from '../core/eval/types.js';
 import {
   collectStableRegions, decideFsmLines, evaluateFsmLines, soonestFlipMs, FrameReads, rebindSections, regionChanged, resolveSections, RowCache,
   sameJoinedLines, type FsmFrameArgs, type StaleLeaves,
@@ -132,6 +133,10 @@ export class FsmDriver {
   #prevFrame: { lines: string[]; sections: ResolvedSection[] } | null = null;
   #lastViewport: readonly string[] = [];
   #lastTitle = '';
+  /** The screen's OSC payload counter as of the last evaluation (a new payload re-evaluates). */
+  #lastOscSeq = 0;
+  /** The scheduler's clock, bound once (OSC arrival times). */
+  readonly #now = (): number => this.#scheduler.now();
   /**
    * The last evaluation's explained table, built on first read from its inputs. Kept as data,
    * not as a thunk: a fresh closure stored on the driver for every frame is held by V8 past its
@@ -190,6 +195,7 @@ export class FsmDriver {
     this.#listeners = new ListenerSet<DashboardEvent>('driver event', opts.onListenerError ?? warnListenerError);
     this.#platform = opts.platform ?? process.platform;
     this.#screen = new TerminalScreen({ cols: opts.cols ?? 80, rows: opts.rows ?? 32, scrollback: opts.scrollback ?? 2000 });
+    this.#screen.osc.track(oscNumbersOf(this.#spec), this.#now);
     this.#signals = new SignalRuleSet(this.#spec.signal_rules, this.#viewportRowCache);
     const win32SubmitMode = opts.win32SubmitMode ?? resolveWin32SubmitMode(process.env);
     this.#sender = new MessageSender({
@@ -387,7 +393,7 @@ export class FsmDriver {
 
   /** Everything an evaluation of `frame` in the current state takes (full or re-decided). */
   #frameInput(frame: GuardFrame, frameText: () => string, title: string, now: number): FrameInput {
-    return { spec: this.#spec, stateId: this.#stateId, frame, frameText, prevLines: this.#prevFrame?.lines, clock: this.#clock(now), title };
+    return { spec: this.#spec, stateId: this.#stateId, frame, frameText, prevLines: this.#prevFrame?.lines, clock: this.#clock(now), title, osc: this.#screen.osc.values };
   }
 
   /**
@@ -399,10 +405,12 @@ export class FsmDriver {
     const now = this.#scheduler.now();
     const viewport = this.#screen.viewportLines();
     const title = this.#screen.windowTitle;
-    if (reason === 'output' && title === this.#lastTitle && sameLines(viewport, this.#lastViewport)) return;
+    const oscSeq = this.#screen.osc.seq;
+    if (reason === 'output' && title === this.#lastTitle && oscSeq === this.#lastOscSeq && sameLines(viewport, this.#lastViewport)) return;
     const frame = this.#screen.guardFrame();
     this.#cadence.onEvaluation(now, reason);
     this.#lastTitle = title;
+    this.#lastOscSeq = oscSeq;
     this.#lastViewport = viewport;
     // Joined only for the consumers that read text (title rules, signals, pickers, startup dismiss).
     let joinedViewport: string | undefined;
@@ -588,6 +596,7 @@ export class FsmDriver {
     this.#spec = r.spec;
     this.#regexMemo.clear();
     this.#signals = new SignalRuleSet(r.spec.signal_rules, this.#viewportRowCache);
+    this.#screen.osc.track(oscNumbersOf(r.spec), this.#now);
     this.#emit({ kind: 'spec_reloaded', warnings: r.warnings });
     this.#reevaluate('reload');
     return true;
@@ -701,6 +710,8 @@ interface FrameInput {
   prevLines: string[] | undefined;
   clock: FsmClock;
   title: string;
+  /** The OSC payloads as of this frame (`osc` leaves; the map is replaced, never changed, by new ones). */
+  osc: ReadonlyMap<number, OscValue>;
 }
 
 /**
@@ -711,6 +722,7 @@ interface FrameInput {
 function onFrame<R>(run: (...args: FsmFrameArgs) => R, input: FrameInput, extras: EvalExtras): R {
   const { frame } = input;
   extras.windowTitle = input.title;
+  extras.osc = input.osc;
   extras.viewportStartRow = frame.viewportStartRow;
   extras.collectTrace = false;
   return run(input.spec, input.stateId, frame.lines, input.frameText, frame.cursor, input.prevLines, input.clock, extras);

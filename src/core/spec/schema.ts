@@ -105,6 +105,12 @@ const conditionKinds: Schema[] = [
     window_title: regex('The regex tested against the window title.'),
     flags: flags('Regex flags; giving flags REPLACES the default "i".'),
   }, ['window_title']),
+  obj('specterm extension: regex over the last payload of one OSC number (ESC ] N ; payload).', {
+    osc: { type: 'integer', minimum: 0, maximum: 65535, description: 'The OSC number (0/2: the window title, 7501: Codex state, 9: notifications/progress).' },
+    payload: regex('The regex tested against the last payload of that number (parameters after "N;").'),
+    flags: flags('Regex flags; giving flags REPLACES the default "i".'),
+    held_ms: { type: 'number', minimum: 0, description: 'The payload must also have stood this long (ms); shorter blips do not count.' },
+  }, ['osc', 'payload']),
   obj('Whether the N rows above the cursor differ from the previous evaluation\'s frame.', {
     cursor_above: count('Rows above the cursor to compare.'),
     changed: bool('true: fires when they differ; false: when they are equal.'),

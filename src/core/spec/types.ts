@@ -94,6 +94,19 @@ export interface WindowTitleCondition {
   flags?: string;
 }
 
+/**
+ * specterm extension: a regex over the last payload the CLI wrote with one OSC number
+ * (`ESC ] <osc> ; <payload> BEL|ST`), e.g. Codex's `OSC 7501;state=idle:app=codex`. OSC 0/2
+ * carry the window title. False until a payload of that number arrived. `held_ms`: the payload
+ * must also have stood that long (a blip shorter than it does not count). `flags` replaces `i`.
+ */
+export interface OscCondition {
+  osc: number;
+  payload: string;
+  flags?: string;
+  held_ms?: number;
+}
+
 export interface AllCondition { all: Condition[] }
 export interface AnyCondition { any: Condition[] }
 export interface NotCondition { not: Condition }
@@ -105,6 +118,7 @@ export type Condition =
   | StableCondition
   | SignalCondition
   | WindowTitleCondition
+  | OscCondition
   | AllCondition
   | AnyCondition
   | NotCondition;
