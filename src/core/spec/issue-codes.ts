@@ -50,6 +50,7 @@ export const SPEC_ISSUE_CODES = {
   SPEC_MODAL_NO_BUTTONS: 'a modal state has no button rule',
   SPEC_DEEP_GUARD: 'a guard nests deeper than 8 levels',
   SPEC_UNREACHABLE_STATE: 'a state cannot be reached from the initial state',
+  SPEC_KIND_MISMATCH: 'an approval modal reads as a startup gate (trust, bypass permissions): declare it confirm',
   SPEC_WILDCARD_FROM: 'a "*" transition also leaves its own destination',
 } as const;
 

@@ -3,6 +3,7 @@
  * spec-format §8 in order, then what the reference leaves unchecked (types, sections,
  * controls, notifications, signal rules, graph lints). Pure and total: it never throws.
  */
+import { lintModalKinds } from './validate-kinds.js';
 import { SPEC_SCHEMA_ID } from './types.js';
 import { collectSectionIds, validateSections } from './validate-sections.js';
 import { validateInteractivePrompts, validatePreLaunchTrust, validateRefocus, validateStartupDismiss } from './validate-launch.js';
@@ -96,6 +97,7 @@ function runRules(raw: unknown, opts: ValidateOptions): ValidationResult {
   validateStateRules(ctx, raw.notifications, raw.delegate);
   validateSignalRules(ctx, raw.signal_rules);
   lintGraph(ctx, states, transitions);
+  lintModalKinds(ctx, states, transitions);
   return ctx.finish();
 }
 
