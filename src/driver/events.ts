@@ -41,6 +41,11 @@ export type DashboardEvent =
   /** A send's lifecycle: queued (with why), delivered (body written), submitted (the CLI left idle),
    *  dropped (duplicate / shutdown) or unconfirmed (the submit never took). */
   | { kind: 'send_status'; status: 'queued' | 'delivered' | 'submitted' | 'dropped' | 'unconfirmed'; reason?: string; length: number }
+  /**
+   * The CLI's version is not one the spec was proven on (`outside` its `cli_version_range`), or
+   * could not be read (`unreadable`, with why). The session runs all the same; detection may be wrong.
+   */
+  | { kind: 'version_unproven'; found: string | null; range: string; verdict: 'outside' | 'unreadable'; reason?: string }
   | { kind: 'log'; level: 'debug' | 'info' | 'warn' | 'error'; message: string };
 
 export type DashboardCommand =

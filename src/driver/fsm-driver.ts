@@ -32,6 +32,7 @@ import { resolveRedrawNudgeOptions, Watchdogs, type RedrawNudgeOptions } from '.
 import { SignalRuleSet } from './signal-rules.js';
 import { isSpawnPlanError, planSpawn, type SpawnPlan } from './spawn-plan.js';
 import { applyPreLaunchTrust } from './pre-launch-trust.js';
+import { checkCliVersion } from './version-probe.js';
 import { validateCommand } from './command-validation.js';
 import { watchSpecFile } from './spec-watcher.js';
 import { ScreenCommands } from './screen-commands.js';
@@ -94,6 +95,8 @@ export interface FsmDriverOptions {
   hotReload?: boolean;
   /** Edit the CLI's trust store before spawn (pre_launch_trust). Default true. */
   applyTrust?: boolean;
+  /** Read the CLI's version (spec `cli_version`) and report `version_unproven`. Default: when the driver plans the spawn. */
+  checkVersion?: boolean;
   homeDir?: string;
   platform?: NodeJS.Platform;
   win32SubmitMode?: Win32SubmitMode;
@@ -295,12 +298,28 @@ export class FsmDriver {
       this.#stop();
       return;
     }
+    this.#maybeCheckVersion(plan);
     if (this.#opts.hotReload && this.#opts.specSource) {
       const watch = watchSpecFile(this.#opts.specSource.path, this.#timers, () => this.reloadSpec());
       if ('error' in watch) this.#emit({ kind: 'log', level: 'warn', message: watch.error });
       else this.#disposables.push(watch);
     }
     this.#reevaluate('init');
+  }
+
+  /**
+   * Reads the CLI's version when the spec says how (`cli_version` + `cli_version_range`) and the
+   * driver planned the spawn itself (a replay or a given plan has no real binary to ask), unless
+   * `checkVersion` says otherwise. Reported once, asynchronously; never blocks the session.
+   */
+  #maybeCheckVersion(plan: SpawnPlan): void {
+    const { cli_version: probe, cli_version_range: range } = this.#spec;
+    if (!probe || typeof range !== 'string' || !(this.#opts.checkVersion ?? this.#opts.spawnPlan === undefined)) return;
+    void checkCliVersion(plan.resolvedBinary ?? plan.file, probe, range, plan.env, plan.cwd).then((v) => {
+      if (this.#stopped) return;
+      if (v.verdict === 'proven') this.#emit({ kind: 'log', level: 'info', message: `cli version ${String(v.found)} is in the proven range ${range}` });
+      else this.#emit({ kind: 'version_unproven', found: v.found, range, verdict: v.verdict, ...(v.reason ? { reason: v.reason } : {}) });
+    });
   }
 
   /** Cancels every timer, watcher and temp file and ends the child. Idempotent. */

@@ -213,7 +213,11 @@ export const SPEC_JSON_SCHEMA: Record<string, unknown> = {
     binary: nonEmpty('Command to launch (resolved on PATH).'),
     spawn_args: { type: 'array', items: str('An argument; "{{workingDir}}" is substituted.'), description: 'Base argv.' },
     env: { type: 'object', additionalProperties: str('Value.'), description: 'Extra environment variables.' },
-    cli_version_range: str('Informational semver range of the CLI this spec was written for.'),
+    cli_version_range: str('Semver range of the CLI versions this spec was proven on; a session outside it reports version_unproven.'),
+    cli_version: obj('specterm extension: how to read the installed CLI version (run binary + args, no shell).', {
+      args: { type: 'array', items: str('An argument, e.g. "--version".'), description: 'Arguments that make the CLI print its version and exit.' },
+      regex: regex('Regex over the output; its first capture group (else the whole match) is the version. Default: the first x.y.z.'),
+    }, ['args']),
     send_on_spawn: { type: 'array', items: str('Bytes written once after the first output (empty strings are skipped).'), description: 'Wake sequences such as focus-in "\\u001b[I".' },
     send_on_spawn_delay_ms: ms('Delay after the first output before send_on_spawn (default 250).'),
     send_on_spawn_max_wait_ms: ms('Write send_on_spawn after this long even without output (default 2000).'),

@@ -275,6 +275,16 @@ export type NativeHistoryConfig = Record<string, unknown>;
 
 // ── The spec ────────────────────────────────────────────────────────────────
 
+/**
+ * How to read a CLI's version: run the spec's binary with `args` (no shell, a few seconds at
+ * most) and take `regex`'s first capture group (or its whole match) from the output; default:
+ * the first `x.y.z` of it.
+ */
+export interface CliVersionProbe {
+  args: string[];
+  regex?: string;
+}
+
 export interface CliSpecV4 {
   $schema: typeof SPEC_SCHEMA_ID;
   id: string;
@@ -282,7 +292,10 @@ export interface CliSpecV4 {
   binary: string;
   spawn_args?: string[];
   env?: Record<string, string>;
+  /** Semver range of the CLI versions this spec was proven on (a session outside it reports `version_unproven`). */
   cli_version_range?: string;
+  /** specterm extension: how to read the installed CLI's version (see {@link CliVersionProbe}). */
+  cli_version?: CliVersionProbe;
   send_on_spawn?: string[];
   send_on_spawn_delay_ms?: number;
   send_on_spawn_max_wait_ms?: number;
