@@ -33,6 +33,7 @@ import { SignalRuleSet } from './signal-rules.js';
 import { isSpawnPlanError, planSpawn, type SpawnPlan } from './spawn-plan.js';
 import { applyPreLaunchTrust } from './pre-launch-trust.js';
 import { checkCliVersion } from './version-probe.js';
+import { SpecDriftWatch, type SpecDriftOptions } from './spec-drift.js';
 import { validateCommand } from './command-validation.js';
 import { watchSpecFile } from './spec-watcher.js';
 import { ScreenCommands } from './screen-commands.js';
@@ -95,6 +96,8 @@ export interface FsmDriverOptions {
   hotReload?: boolean;
   /** Edit the CLI's trust store before spawn (pre_launch_trust). Default true. */
   applyTrust?: boolean;
+  /** The spec_drift check (a prompt the spec does not recognise); false: off. Default on, 5 s. */
+  specDrift?: SpecDriftOptions | false;
   /** Read the CLI's version (spec `cli_version`) and report `version_unproven`. Default: when the driver plans the spawn. */
   checkVersion?: boolean;
   homeDir?: string;
@@ -173,6 +176,7 @@ export class FsmDriver {
   /** When evaluations run: the output evaluation and wake timers. */
   readonly #cadence: EvalCadence;
   readonly #watchdogs: Watchdogs;
+  readonly #drift: SpecDriftWatch | null;
   readonly #commands: ScreenCommands;
   readonly #notifier: StateNotifier;
   readonly #view: DerivedView;
@@ -231,6 +235,15 @@ export class FsmDriver {
       reevaluate: () => this.#reevaluate('timer'),
       onPrimeWritten: () => { if (!this.#stopped) this.#sender.afterEvaluation(); },
     }, this.#timers, resolveRedrawNudgeOptions(opts.redrawNudge, process.env));
+    this.#drift = opts.specDrift === false ? null : new SpecDriftWatch({
+      status: () => this.#status(),
+      stateId: () => this.#stateId,
+      specId: () => this.#spec.id,
+      viewport: () => this.#screen.viewportLines(),
+      size: () => ({ cols: this.#screen.cols, rows: this.#screen.rows }),
+      emit: (ev) => this.#emit(ev),
+      warn: (message) => this.#emit({ kind: 'log', level: 'warn', message }),
+    }, this.#timers, opts.specDrift ?? {}, opts.spawnPlan === undefined);
     this.#view = new DerivedView({
       spec: () => this.#spec,
       stateId: () => this.#stateId,
@@ -486,6 +499,7 @@ export class FsmDriver {
     if (this.#status() === 'generating') this.#lastBusyAt = now;
     this.#cadence.afterDecision(movedState, soonestMs);
     this.#watchdogs.afterDecision(now);
+    this.#drift?.afterDecision(now);
   }
 
   /**
