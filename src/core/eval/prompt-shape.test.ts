@@ -11,8 +11,8 @@ describe('promptShape: a prompt waiting for a person at the live bottom', () => 
     expect(promptShape(['Exit plan mode?', '', ' ❯ 1. Yes, and switch to default mode', '   2. No, keep planning'])?.reason).toBe('option_block');
   });
 
-  it('sees an unnumbered cursor list (a trust dialog) and a boxed one', () => {
-    expect(promptShape(['Do you trust this folder?', '❯ Yes, proceed', '  No, exit'])?.reason).toBe('option_block');
+  it('sees a trust dialog (unnumbered options) by its hints, a boxed numbered list and a radio list', () => {
+    expect(promptShape(['Do you trust this folder?', '❯ Yes, proceed', '  No, exit', '', 'Enter to confirm · Esc to cancel'])?.reason).toBe('navigation_hints');
     expect(promptShape(['│ Pick one      │', '│ › 1. gpt-5   │', '│   2. o3      │'])?.reason).toBe('option_block');
     expect(promptShape(['● Vitest', '○ Jest'])?.reason).toBe('option_block');
   });
@@ -30,6 +30,11 @@ describe('promptShape: a prompt waiting for a person at the live bottom', () => 
   it('does not fire on a spinner line that says "esc to cancel", nor on a typed "1." in the composer', () => {
     expect(promptShape(['⠋ Thinking about it (esc to cancel, 3s)', '> ', '~/project  gemini-2.5-pro'])).toBeNull();
     expect(promptShape(['❯ 1. make it faster', '──────', '  ? for shortcuts'])).toBeNull();
+  });
+
+  it('does not fire on a composer over an indented footer (Codex idle: the shape of an unnumbered cursor list)', () => {
+    expect(promptShape(['Worked for 1s • 04:25', '› Ask Codex to do anything', '  gpt-5-codex default · ~/project · say hello'])).toBeNull();
+    expect(promptShape(['❯ Yes, proceed', '  No, exit'])).toBeNull();
   });
 
   it('looks only at the live bottom: an option block scrolled far above does not count', () => {

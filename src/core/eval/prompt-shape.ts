@@ -4,14 +4,17 @@
  * it does not recognise (`spec_drift`, docs/runtime.md). It looks only at the last
  * {@link LIVE_BOTTOM_ROWS} non-blank rows of the viewport, for either
  *
- * - a cursor-marked option block: a row marked as current (`❯ 1.`, `› 2)`, `> 1.`, `▶ Yes`, `●`
- *   in a radio list) with at least one more option row next to it (numbered options numbered in
- *   sequence, or an unmarked row of a radio / cursor list); or
+ * - a cursor-marked option block: a row marked as current (`❯ 1.`, `› 2)`, `> 1.`, or `●` in a
+ *   radio list) with at least one more option row next to it (numbered in sequence, or an
+ *   unmarked radio row `○`); or
  * - navigation hints: "Enter to select/confirm", or two kinds among ↑/↓ navigation,
  *   Enter-to-act and Esc-to-cancel.
  *
  * An ordinary numbered list in an answer has no cursor marker and no hints, so it never counts;
  * a single "esc to cancel" (Gemini's spinner line says it while generating) does not either.
+ * An unnumbered cursor list (`❯ Yes, proceed` over `  No, exit`) is not an option block by
+ * itself: a composer (`› Ask Codex to do anything` over an indented footer) looks the same. Such
+ * dialogs are seen by their hints ("Enter to confirm · Esc to cancel").
  */
 
 /** How many non-blank rows from the bottom of the viewport count as the live bottom. */
@@ -23,12 +26,10 @@ const FRAME = String.raw`[\s│┃║|]*`;
 const MARKED_NUMBERED = new RegExp(String.raw`^${FRAME}(?:❯|›|>|▶|→|➤|▸)\s*(\d{1,2})[.)]\s+\S`);
 /** Any numbered option row (marked or not). */
 const NUMBERED = new RegExp(String.raw`^${FRAME}(?:(?:❯|›|>|▶|→|➤|▸)\s*)?(\d{1,2})[.)]\s+\S`);
-/** A row marked as current in an unnumbered list: `❯ Yes, proceed`, `● Vitest`. */
-const MARKED_PLAIN = new RegExp(String.raw`^${FRAME}(?:❯|›|▶|➤|▸|●|◉|\(\*\)|\[x\])\s+\S`, 'i');
+/** A row marked as current in a radio / checkbox list: `● Vitest`, `◉ Yes`, `(*) A`, `[x] B`. */
+const MARKED_RADIO = new RegExp(String.raw`^${FRAME}(?:●|◉|\(\*\)|\[x\])\s+\S`, 'i');
 /** An unmarked row of an unnumbered radio / checkbox list: `○ Jest`, `◯ No`, `[ ] Skip`. */
 const UNMARKED_RADIO = new RegExp(String.raw`^${FRAME}(?:○|◯|\( \)|\[ \])\s+\S`);
-/** An indented row under a cursor list (`  No, exit` below `❯ Yes, proceed`). */
-const INDENTED_ITEM = new RegExp(String.raw`^${FRAME}\s{2,}[A-Za-z0-9]`);
 
 const NAV_HINT = /↑\s*\/?\s*↓|↓\s*\/?\s*↑|\bup\s*\/\s*down\b|\barrow keys\b/i;
 const ENTER_HINT = /\b(?:enter|return|⏎)\s+to\s+(?:select|confirm|choose|submit|continue|accept|proceed|apply)\b/i;
@@ -61,11 +62,9 @@ function optionBlock(rows: readonly string[]): string[] | null {
       if ((prev && Number(prev[1]) === n - 1) || (next && Number(next[1]) === n + 1)) return [rows[i - 1] ?? '', row, rows[i + 1] ?? ''].filter(Boolean).map((r) => r.trim());
       continue;
     }
-    if (MARKED_PLAIN.test(row)) {
+    if (MARKED_RADIO.test(row)) {
       const neighbours = [rows[i - 1], rows[i + 1]].filter((r): r is string => r !== undefined);
-      const radio = /●|◉|\(\*\)|\[x\]/i.test(row);
-      const ok = neighbours.some((r) => (radio ? UNMARKED_RADIO.test(r) : INDENTED_ITEM.test(r) && !NUMBERED.test(r) && !MARKED_PLAIN.test(r)));
-      if (ok) return [rows[i - 1] ?? '', row, rows[i + 1] ?? ''].filter(Boolean).map((r) => r.trim());
+      if (neighbours.some((r) => UNMARKED_RADIO.test(r))) return [rows[i - 1] ?? '', row, rows[i + 1] ?? ''].filter(Boolean).map((r) => r.trim());
     }
   }
   return null;
