@@ -23,7 +23,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFile
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureCli } from '../lib/install-cli.mjs';
+import { ensureCli, recordVerdict } from '../lib/install-cli.mjs';
 import { loadScenario, startCodexServer } from './server.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -439,6 +439,7 @@ export async function main(args) {
     results.push(r);
     const passed = r.checks.every((c) => c.ok);
     ok &&= passed;
+    recordVerdict(sc.name, passed);
     process.stderr.write(`  ${passed ? 'pass' : 'FAIL'}: ${r.changes.map((c) => `${c.t.toFixed(2)} ${c.state}`).join(' → ')}\n`);
     if (opts.recordTo) {
       if (passed) {

@@ -28,7 +28,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { ensureCli } from './install-cli.mjs';
+import { ensureCli, recordVerdict } from './install-cli.mjs';
 import { loadChatScenarios, startChatServer } from './openai-chat-server.mjs';
 import { makePrivateSession, measureSession, parseLabArgs, pollScreen, sleep, statusLookups, writeAccuracyReport, writeLabels } from './lab-kit.mjs';
 
@@ -287,6 +287,7 @@ export async function runChatLab(cli, args) {
     const r = await runSession(cli, def, ctx);
     results.push(r);
     const failed = r.checks.filter((x) => !x.ok);
+    recordVerdict(def.name, failed.length === 0);
     process.stdout.write(failed.length ? 'FAIL\n' : `ok (${r.checks.length} checks)\n`);
     for (const f of failed) process.stdout.write(`   ✗ ${f.what}${f.detail ? ` — ${f.detail}` : ''}\n`);
     if (r.tmp) process.stdout.write(`   kept ${r.tmp}\n`);

@@ -172,6 +172,14 @@ export async function runInteractive(opts: InteractiveOptions, io: CliIo): Promi
       case 'spawn_error':
         spawnError = ev.message;
         break;
+      case 'version_unproven':
+        showMessage(ev.verdict === 'outside' ? `${spec.spec.id} ${ev.found ?? '?'} is not a proven version (${ev.range}): states may be wrong` : `CLI version unreadable (${ev.reason ?? 'no version'}): states may be wrong`);
+        log(`version_unproven: found ${ev.found ?? 'none'}, proven range ${ev.range}${ev.reason ? ` (${ev.reason})` : ''}`);
+        break;
+      case 'spec_drift':
+        showMessage(`spec drift: a prompt the spec does not know? (${ev.state})${ev.frame_file ? ` frame: ${ev.frame_file}` : ''}`);
+        log(`spec_drift in ${ev.state} (${ev.status}) for ${ev.since_ms} ms: ${ev.reason} ${JSON.stringify(ev.rows)}${ev.frame_file ? ` — frame saved to ${ev.frame_file}` : ''}`);
+        break;
       default:
         break;
     }

@@ -41,6 +41,17 @@ export type DashboardEvent =
   /** A send's lifecycle: queued (with why), delivered (body written), submitted (the CLI left idle),
    *  dropped (duplicate / shutdown) or unconfirmed (the submit never took). */
   | { kind: 'send_status'; status: 'queued' | 'delivered' | 'submitted' | 'dropped' | 'unconfirmed'; reason?: string; length: number }
+  /**
+   * The CLI's version is not one the spec was proven on (`outside` its `cli_version_range`), or
+   * could not be read (`unreadable`, with why). The session runs all the same; detection may be wrong.
+   */
+  | { kind: 'version_unproven'; found: string | null; range: string; verdict: 'outside' | 'unreadable'; reason?: string }
+  /**
+   * The spec has said generating/idle for a while over a screen that looks like a prompt waiting
+   * for a person (`reason`, the `rows` that say so): probably a prompt the spec does not know.
+   * Once per episode; `frame_file` is the frame as an asciicast fragment (null: not saved).
+   */
+  | { kind: 'spec_drift'; state: string; status: StateStatus; reason: 'option_block' | 'navigation_hints'; rows: string[]; since_ms: number; frame_file: string | null }
   | { kind: 'log'; level: 'debug' | 'info' | 'warn' | 'error'; message: string };
 
 export type DashboardCommand =

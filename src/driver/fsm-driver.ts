@@ -11,7 +11,8 @@
 import type { Scheduler } from '../core/clock.js';
 import type { CliSpecV4, StateStatus } from '../core/spec/types.js';
 import { initialState, stateById, statusForState } from '../core/spec/model.js';
-import type { EvalExtras, FsmClock, FsmEvaluation, RegexMemo, ResolvedSection, TransitionEval } from '../core/eval/types.js';
+import { oscNumbersOf } from '../core/spec/osc-numbers.js';
+import type { EvalExtras, FsmClock, FsmEvaluation, OscValue, RegexMemo, ResolvedSection, TransitionEval } from '../core/eval/types.js';
 import {
   collectStableRegions, decideFsmLines, evaluateFsmLines, soonestFlipMs, FrameReads, rebindSections, regionChanged, resolveSections, RowCache,
   sameJoinedLines, type FsmFrameArgs, type StaleLeaves,
@@ -31,6 +32,8 @@ import { resolveRedrawNudgeOptions, Watchdogs, type RedrawNudgeOptions } from '.
 import { SignalRuleSet } from './signal-rules.js';
 import { isSpawnPlanError, planSpawn, type SpawnPlan } from './spawn-plan.js';
 import { applyPreLaunchTrust } from './pre-launch-trust.js';
+import { checkCliVersion } from './version-probe.js';
+import { SpecDriftWatch, type SpecDriftOptions } from './spec-drift.js';
 import { validateCommand } from './command-validation.js';
 import { watchSpecFile } from './spec-watcher.js';
 import { ScreenCommands } from './screen-commands.js';
@@ -93,6 +96,10 @@ export interface FsmDriverOptions {
   hotReload?: boolean;
   /** Edit the CLI's trust store before spawn (pre_launch_trust). Default true. */
   applyTrust?: boolean;
+  /** The spec_drift check (a prompt the spec does not recognise); false: off. Default on, 5 s. */
+  specDrift?: SpecDriftOptions | false;
+  /** Read the CLI's version (spec `cli_version`) and report `version_unproven`. Default: when the driver plans the spawn. */
+  checkVersion?: boolean;
   homeDir?: string;
   platform?: NodeJS.Platform;
   win32SubmitMode?: Win32SubmitMode;
@@ -139,6 +146,10 @@ export class FsmDriver {
   #prevFrame: { lines: string[]; sections: ResolvedSection[] } | null = null;
   #lastViewport: readonly string[] = [];
   #lastTitle = '';
+  /** The screen's OSC payload counter as of the last evaluation (a new payload re-evaluates). */
+  #lastOscSeq = 0;
+  /** The scheduler's clock, bound once (OSC arrival times). */
+  readonly #now = (): number => this.#scheduler.now();
   /**
    * The last evaluation's explained table, built on first read from its inputs. Kept as data,
    * not as a thunk: a fresh closure stored on the driver for every frame is held by V8 past its
@@ -172,6 +183,7 @@ export class FsmDriver {
   /** When evaluations run: the output evaluation and wake timers. */
   readonly #cadence: EvalCadence;
   readonly #watchdogs: Watchdogs;
+  readonly #drift: SpecDriftWatch | null;
   readonly #commands: ScreenCommands;
   readonly #notifier: StateNotifier;
   readonly #view: DerivedView;
@@ -197,6 +209,7 @@ export class FsmDriver {
     this.#listeners = new ListenerSet<DashboardEvent>('driver event', opts.onListenerError ?? warnListenerError);
     this.#platform = opts.platform ?? process.platform;
     this.#screen = new TerminalScreen({ cols: opts.cols ?? 80, rows: opts.rows ?? 32, scrollback: opts.scrollback ?? 2000 });
+    this.#screen.osc.track(oscNumbersOf(this.#spec), this.#now);
     this.#signals = new SignalRuleSet(this.#spec.signal_rules, this.#viewportRowCache);
     const win32SubmitMode = opts.win32SubmitMode ?? resolveWin32SubmitMode(process.env);
     this.#sender = new MessageSender({
@@ -229,6 +242,15 @@ export class FsmDriver {
       reevaluate: () => this.#reevaluate('timer'),
       onPrimeWritten: () => { if (!this.#stopped) this.#sender.afterEvaluation(); },
     }, this.#timers, resolveRedrawNudgeOptions(opts.redrawNudge, process.env));
+    this.#drift = opts.specDrift === false ? null : new SpecDriftWatch({
+      status: () => this.#status(),
+      stateId: () => this.#stateId,
+      specId: () => this.#spec.id,
+      viewport: () => this.#screen.viewportLines(),
+      size: () => ({ cols: this.#screen.cols, rows: this.#screen.rows }),
+      emit: (ev) => this.#emit(ev),
+      warn: (message) => this.#emit({ kind: 'log', level: 'warn', message }),
+    }, this.#timers, opts.specDrift ?? {}, opts.spawnPlan === undefined);
     this.#view = new DerivedView({
       spec: () => this.#spec,
       stateId: () => this.#stateId,
@@ -297,12 +319,28 @@ export class FsmDriver {
       this.#stop();
       return;
     }
+    this.#maybeCheckVersion(plan);
     if (this.#opts.hotReload && this.#opts.specSource) {
       const watch = watchSpecFile(this.#opts.specSource.path, this.#timers, () => this.reloadSpec());
       if ('error' in watch) this.#emit({ kind: 'log', level: 'warn', message: watch.error });
       else this.#disposables.push(watch);
     }
     this.#reevaluate('init');
+  }
+
+  /**
+   * Reads the CLI's version when the spec says how (`cli_version` + `cli_version_range`) and the
+   * driver planned the spawn itself (a replay or a given plan has no real binary to ask), unless
+   * `checkVersion` says otherwise. Reported once, asynchronously; never blocks the session.
+   */
+  #maybeCheckVersion(plan: SpawnPlan): void {
+    const { cli_version: probe, cli_version_range: range } = this.#spec;
+    if (!probe || typeof range !== 'string' || !(this.#opts.checkVersion ?? this.#opts.spawnPlan === undefined)) return;
+    void checkCliVersion(plan.resolvedBinary ?? plan.file, probe, range, plan.env, plan.cwd).then((v) => {
+      if (this.#stopped) return;
+      if (v.verdict === 'proven') this.#emit({ kind: 'log', level: 'info', message: `cli version ${String(v.found)} is in the proven range ${range}` });
+      else this.#emit({ kind: 'version_unproven', found: v.found, range, verdict: v.verdict, ...(v.reason ? { reason: v.reason } : {}) });
+    });
   }
 
   /** Cancels every timer, watcher and temp file and ends the child. Idempotent. */
@@ -395,7 +433,7 @@ export class FsmDriver {
 
   /** Everything an evaluation of `frame` in the current state takes (full or re-decided). */
   #frameInput(frame: GuardFrame, frameText: () => string, title: string, now: number): FrameInput {
-    return { spec: this.#spec, stateId: this.#stateId, frame, frameText, prevLines: this.#prevFrame?.lines, clock: this.#clock(now), title };
+    return { spec: this.#spec, stateId: this.#stateId, frame, frameText, prevLines: this.#prevFrame?.lines, clock: this.#clock(now), title, osc: this.#screen.osc.values };
   }
 
   /**
@@ -407,10 +445,12 @@ export class FsmDriver {
     const now = this.#scheduler.now();
     const viewport = this.#screen.viewportLines();
     const title = this.#screen.windowTitle;
-    if (reason === 'output' && title === this.#lastTitle && sameLines(viewport, this.#lastViewport)) return;
+    const oscSeq = this.#screen.osc.seq;
+    if (reason === 'output' && title === this.#lastTitle && oscSeq === this.#lastOscSeq && sameLines(viewport, this.#lastViewport)) return;
     const frame = this.#screen.guardFrame();
     this.#cadence.onEvaluation(now, reason);
     this.#lastTitle = title;
+    this.#lastOscSeq = oscSeq;
     this.#lastViewport = viewport;
     // Joined only for the consumers that read text (title rules, signals, pickers, startup dismiss).
     let joinedViewport: string | undefined;
@@ -467,6 +507,7 @@ export class FsmDriver {
     if (this.#status() === 'generating') this.#lastBusyAt = now;
     this.#cadence.afterDecision(movedState, soonestMs);
     this.#watchdogs.afterDecision(now);
+    this.#drift?.afterDecision(now);
   }
 
   /**
@@ -596,6 +637,7 @@ export class FsmDriver {
     this.#spec = r.spec;
     this.#regexMemo.clear();
     this.#signals = new SignalRuleSet(r.spec.signal_rules, this.#viewportRowCache);
+    this.#screen.osc.track(oscNumbersOf(r.spec), this.#now);
     this.#emit({ kind: 'spec_reloaded', warnings: r.warnings });
     this.#reevaluate('reload');
     return true;
@@ -709,6 +751,8 @@ interface FrameInput {
   prevLines: string[] | undefined;
   clock: FsmClock;
   title: string;
+  /** The OSC payloads as of this frame (`osc` leaves; the map is replaced, never changed, by new ones). */
+  osc: ReadonlyMap<number, OscValue>;
 }
 
 /**
@@ -719,6 +763,7 @@ interface FrameInput {
 function onFrame<R>(run: (...args: FsmFrameArgs) => R, input: FrameInput, extras: EvalExtras): R {
   const { frame } = input;
   extras.windowTitle = input.title;
+  extras.osc = input.osc;
   extras.viewportStartRow = frame.viewportStartRow;
   extras.collectTrace = false;
   return run(input.spec, input.stateId, frame.lines, input.frameText, frame.cursor, input.prevLines, input.clock, extras);

@@ -86,6 +86,7 @@ export class Inspection {
     const frame = this.#screen.guardFrame();
     const ev = evaluateFsmLines(spec, stateId, frame.lines, undefined, frame.cursor, host.prevLines(), host.clock(now), {
       windowTitle: this.#screen.windowTitle,
+      osc: this.#screen.osc.values,
       viewportStartRow: frame.viewportStartRow,
     });
     const state = stateById(spec, stateId);

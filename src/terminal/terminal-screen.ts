@@ -12,6 +12,7 @@ import unicode11 from '@xterm/addon-unicode11';
 import { TerminalError, assertDimension } from './errors.js';
 import { ListenerSet, warnListenerError, type ListenerErrorSink } from './listener-set.js';
 import { readTerminalModes, type TerminalModes } from './terminal-modes.js';
+import { OscTracker } from './osc-tracker.js';
 import type { Disposable } from './transport.js';
 import { CELL_WORDS, cellText, rowText, xtermRowText, type CellLine } from './row-text.js';
 import { GUARD_FRAME_SCROLLBACK_LINES, type GuardFrame } from '../core/screen/guard-frame.js';
@@ -118,6 +119,8 @@ export class TerminalScreen implements Disposable {
   readonly #responses: ListenerSet<string>;
   #writeSeq = 0;
   #title = '';
+  /** The OSC payloads `osc` leaves read (nothing tracked until `osc.track()`). */
+  readonly osc: OscTracker;
   #disposed = false;
   #viewport: ViewportCache | undefined;
   #scrollback: { seq: number; lines: string[] } | undefined;
@@ -201,6 +204,7 @@ export class TerminalScreen implements Disposable {
       this.#title = title;
     });
     this.#term.onData((data) => this.#responses.emit(data));
+    this.osc = new OscTracker(this.#term);
     this.#internals = getInternals(this.#term);
     const internals = this.#internals;
     this.#internalLines = internals ? () => (internals.buffers.active.lines as unknown as { get(y: number): CellLine | undefined }) : null;
@@ -484,6 +488,7 @@ export class TerminalScreen implements Disposable {
     this.#responses.clear();
     this.#trimSub?.dispose();
     this.#rows?.clear();
+    this.osc.dispose();
     this.#term.dispose();
   }
 

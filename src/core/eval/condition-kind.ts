@@ -5,11 +5,11 @@
 import { classifyCondition } from '../spec/condition-kind.js';
 
 /** What a condition object evaluates as. `unknown` evaluates false. */
-export type ConditionKindName = 'all' | 'any' | 'not' | 'signal' | 'elapsed' | 'stable' | 'regex' | 'title' | 'changed' | 'unknown';
+export type ConditionKindName = 'all' | 'any' | 'not' | 'signal' | 'elapsed' | 'stable' | 'regex' | 'title' | 'osc' | 'changed' | 'unknown';
 
 /**
  * The kind a condition evaluates as, in the reference EVALUATOR's order (not its validator's):
- * all, any, not, signal, elapsed_ms, stable_ms, matches, window_title, cursor_above+changed.
+ * all, any, not, signal, elapsed_ms, stable_ms, matches, window_title, osc, cursor_above+changed.
  */
 export function conditionKind(cond: unknown): ConditionKindName {
   const kind = classifyCondition(cond);

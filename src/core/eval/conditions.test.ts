@@ -130,6 +130,36 @@ describe('window_title leaf (extension)', () => {
   });
 });
 
+describe('osc leaf (extension)', () => {
+  const osc = (payload: string, at: number) => new Map([[7501, { payload, at }]]);
+
+  it('matches the last payload of its OSC number, with kind osc and the payload as matched text', () => {
+    const r = ev({ osc: 7501, payload: '^state=idle' }, ctx('', { extras: { osc: osc('state=idle:app=codex', 0) } }));
+    expect(r).toEqual({ kind: 'osc', result: true, detail: 'osc7501~/^state=idle/', matchedText: 'state=idle' });
+    expect(ev({ osc: 7501, payload: '^state=idle' }, ctx('', { extras: { osc: osc('state=working:app=codex', 0) } })).result).toBe(false);
+  });
+
+  it('is false while no payload of that number arrived (another number does not count), and never reads the screen', () => {
+    expect(ev({ osc: 7501, payload: '.*' }, ctx('state=idle')).result).toBe(false);
+    expect(ev({ osc: 9, payload: '.*' }, ctx('', { extras: { osc: osc('state=idle', 0) } })).result).toBe(false);
+  });
+
+  it('with held_ms waits until the payload has stood that long, counting down to it', () => {
+    const extras = { osc: osc('state=idle', 1000) };
+    const early = ev({ osc: 7501, payload: 'idle', held_ms: 150 }, ctx('', { extras, clock: { now: 1100 } }));
+    expect(early).toMatchObject({ kind: 'osc', result: false, remainingMs: 50 });
+    expect(ev({ osc: 7501, payload: 'idle', held_ms: 150 }, ctx('', { extras, clock: { now: 1150 } })).result).toBe(true);
+    // Not matching: nothing to count down to (only another payload can flip it).
+    expect(ev({ osc: 7501, payload: 'working', held_ms: 150 }, ctx('', { extras, clock: { now: 1100 } })).remainingMs).toBeUndefined();
+  });
+
+  it('uses i by default and lets flags replace it', () => {
+    const c = ctx('', { extras: { osc: osc('STATE=IDLE', 0) } });
+    expect(ev({ osc: 7501, payload: 'state=idle' }, c).result).toBe(true);
+    expect(ev({ osc: 7501, payload: 'state=idle', flags: '' }, c).result).toBe(false);
+  });
+});
+
 describe('viewport-only absence (§13.6)', () => {
   const screen = ['✻ Thinking… (esc to interrupt)', 'old prose', '❯ ', 'fresh'].join('\n');
   const extras = { viewportStartRow: 2 };

@@ -9,12 +9,13 @@ import type {
   ChangedCondition,
   Condition,
   ElapsedCondition,
+  OscCondition,
   RegexCondition,
   SignalCondition,
   StableCondition,
   WindowTitleCondition,
 } from '../spec/types.js';
-import type { CondResult, Cursor, EvalExtras, FsmClock, RegexMemo, ResolvedSection, TraceEntry } from './types.js';
+import type { CondResult, Cursor, EvalExtras, FsmClock, OscValue, RegexMemo, ResolvedSection, TraceEntry } from './types.js';
 import { conditionKind } from './condition-kind.js';
 import { MAX_CONDITION_DEPTH } from './limits.js';
 import { sameJoinedLines } from './line-compare.js';
@@ -70,6 +71,7 @@ class EvalState {
     readonly enteredAt: number,
     readonly regionLastChangedAt: Map<number | string, number> | undefined,
     readonly windowTitle: string,
+    readonly osc: ReadonlyMap<number, OscValue> | undefined,
     readonly viewportStartRow: number,
     readonly trace: TraceEntry[] | undefined,
     public label: string,
@@ -243,6 +245,7 @@ function buildState(ctx: ConditionContext, explainOverride?: boolean): EvalState
     finiteOr(clock.stateEnteredAt, 0),
     clock.regionLastChangedAt instanceof Map ? clock.regionLastChangedAt : undefined,
     typeof extras.windowTitle === 'string' ? extras.windowTitle : '',
+    extras.osc instanceof Map ? extras.osc : undefined,
     typeof vsr === 'number' && Number.isFinite(vsr) && vsr > 0 ? Math.floor(vsr) : 0,
     Array.isArray(c.trace) ? c.trace : undefined,
     typeof c.traceLabel === 'string' ? c.traceLabel : 'condition',
@@ -277,6 +280,8 @@ function evalNode(cond: unknown, st: EvalState, depth: number, negations: number
       return evalRegex(c as unknown as RegexCondition, st, negations % 2 === 1);
     case 'title':
       return evalTitle(c as unknown as WindowTitleCondition, st);
+    case 'osc':
+      return evalOsc(c as unknown as OscCondition, st);
     case 'changed':
       return evalChanged(c as unknown as ChangedCondition, st);
     default:
@@ -491,6 +496,27 @@ function evalTitle(c: WindowTitleCondition, st: EvalState): CondResult {
   const m = re ? execRegex(re, st.windowTitle) : null;
   if (st.trace) pushTrace(st, m ? 'state_match' : 'state_skip', `state[${st.label}] title cond ${detail} ${m ? 'matched' : 'no match'}`);
   return m ? withMatchedText({ kind: 'title', result: true, detail }, m[0]) : { kind: 'title', result: false, detail };
+}
+
+/**
+ * specterm extension: a regex over the last payload of one OSC number, optionally held for
+ * `held_ms` (its countdown then wakes the driver). No payload of that number yet: false.
+ * Always evaluated afresh (never taken from a re-decision's reads): it reads no frame rows.
+ */
+function evalOsc(c: OscCondition, st: EvalState): CondResult {
+  const detail = st.explain ? `osc${String(c.osc)}~/${String(c.payload)}/${typeof c.held_ms === 'number' ? ` held ${c.held_ms}ms` : ''}` : '';
+  const flags = flagsOrDefault(c.flags);
+  const re = typeof c.payload === 'string' && flags !== null ? compileRegex(c.payload, flags) : null;
+  const value = typeof c.osc === 'number' ? st.osc?.get(c.osc) : undefined;
+  const m = re && value ? execRegex(re, value.payload) : null;
+  const held = typeof c.held_ms === 'number' && Number.isFinite(c.held_ms) ? c.held_ms : 0;
+  const age = value ? st.now - value.at : 0;
+  const result = m !== null && age >= held;
+  if (st.trace) pushTrace(st, result ? 'state_match' : 'state_skip', `state[${st.label}] osc cond ${detail} ${result ? 'matched' : m ? `held ${age}ms of ${held}ms` : 'no match'}`);
+  // Matched but not held long enough yet: it flips by time alone unless another payload comes.
+  const remainingMs = m !== null && !result ? held - age : undefined;
+  const r: CondResult = { kind: 'osc', result, detail, ...(remainingMs !== undefined ? { remainingMs } : {}) };
+  return result && st.explain && m ? withMatchedText(r, m[0]) : r;
 }
 
 function evalChanged(c: ChangedCondition, st: EvalState): CondResult {

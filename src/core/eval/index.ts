@@ -50,6 +50,7 @@ export type {
   TraceEntry,
   FsmClock,
   EvalExtras,
+  OscValue,
   CondKind,
   CondResult,
   TransitionEval,

@@ -40,10 +40,21 @@ export interface FsmClock {
   regionLastChangedAt: Map<number | string, number>;
 }
 
+/** The last payload a CLI wrote with one OSC number (`ESC ] N ; payload`), and when it arrived. */
+export interface OscValue {
+  readonly payload: string;
+  readonly at: number;
+}
+
 /** Observation beyond the screen text (all optional). */
 export interface EvalExtras {
   /** Terminal window title (OSC 0/2) for `window_title` leaves; absent = empty. */
   windowTitle?: string;
+  /**
+   * The last payload of each tracked OSC number and when it arrived (the clock's `now` scale),
+   * for `osc` leaves; absent or a number missing = none arrived yet (the leaf is false).
+   */
+  osc?: ReadonlyMap<number, OscValue>;
   /**
    * First frame line that belongs to the live viewport (the guard frame prepends
    * scrollback). Absence checks — regex leaves under an odd number of `not` — are
@@ -106,7 +117,7 @@ export interface RegexMemoEntry {
   match: string | null;
 }
 
-export type CondKind = 'regex' | 'changed' | 'elapsed' | 'stable' | 'signal' | 'title' | 'all' | 'any' | 'not';
+export type CondKind = 'regex' | 'changed' | 'elapsed' | 'stable' | 'signal' | 'title' | 'osc' | 'all' | 'any' | 'not';
 
 export interface CondResult {
   kind: CondKind;

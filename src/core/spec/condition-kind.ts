@@ -1,7 +1,8 @@
 /**
  * Condition classification by key presence, in the EVALUATOR's order (spec-format §3):
- * all, any, not, signal, elapsed_ms, stable_ms, matches, window_title, cursor_above+changed.
- * The reference validator used another order (§13.29); we validate what will run.
+ * all, any, not, signal, elapsed_ms, stable_ms, matches, window_title, osc, cursor_above+changed.
+ * (`osc` is a specterm extension the reference does not know; its selecting key collides with none
+ * of the reference's.) The reference validator used another order (§13.29); we validate what will run.
  */
 
 /** What a condition object is evaluated as. */
@@ -14,6 +15,7 @@ export type ConditionKind =
   | 'stable'
   | 'regex'
   | 'window_title'
+  | 'osc'
   | 'changed'
   | 'unknown';
 
@@ -27,6 +29,7 @@ export const CONDITION_FIELDS: Readonly<Record<Exclude<ConditionKind, 'unknown'>
   stable: ['stable_ms', 'section', 'cursor_above', 'ignore_lines', 'changed'],
   regex: ['matches', 'section', 'flags', 'cursor_row_min', 'cursor_row_max', 'cursor_col_min', 'cursor_col_max'],
   window_title: ['window_title', 'flags'],
+  osc: ['osc', 'payload', 'flags', 'held_ms'],
   changed: ['cursor_above', 'changed'],
 };
 
@@ -40,6 +43,7 @@ export const CONDITION_DISCRIMINATORS: ReadonlyArray<readonly [Exclude<Condition
   ['stable', 'stable_ms'],
   ['regex', 'matches'],
   ['window_title', 'window_title'],
+  ['osc', 'osc'],
 ];
 
 /** The name a spec author knows each kind by. */
@@ -52,6 +56,7 @@ export const CONDITION_KIND_NAMES: Readonly<Record<ConditionKind, string>> = {
   stable: 'stable_ms',
   regex: 'matches',
   window_title: 'window_title',
+  osc: 'osc',
   changed: 'cursor_above+changed',
   unknown: 'unknown',
 };

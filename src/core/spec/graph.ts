@@ -65,6 +65,8 @@ export function summarizeCondition(cond: unknown, depth = 0): string {
       return `${typeof c.section === 'string' ? c.section : '*'}~/${clip(String(c.matches), MAX_PATTERN_CHARS)}/`;
     case 'window_title':
       return `title~/${clip(String(c.window_title), MAX_PATTERN_CHARS)}/`;
+    case 'osc':
+      return `osc${num(c.osc)}~/${clip(String(c.payload), MAX_PATTERN_CHARS)}/${typeof c.held_ms === 'number' ? ` ${num(c.held_ms)}ms` : ''}`;
     case 'changed':
       return `${c.changed === false ? 'unchanged' : 'changed'}(above ${num(c.cursor_above)})`;
     default:

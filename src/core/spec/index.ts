@@ -17,6 +17,7 @@ export { splitIssues } from './validate-context.js';
 export { SPEC_ISSUE_CODES, type SpecIssue, type SpecIssueCode } from './issue-codes.js';
 /** Condition classification in the evaluator's order. */
 export { classifyCondition, type ConditionKind } from './condition-kind.js';
+export { oscNumbersOf } from './osc-numbers.js';
 /** The JSON Schema of the format, for editors and external tools. */
 export { SPEC_JSON_SCHEMA } from './schema.js';
 /** Mermaid / Graphviz rendering of the state machine. */

@@ -37,6 +37,7 @@ export const SPEC_ISSUE_CODES = {
   SPEC_BAD_SIZE: 'a section size is neither a line count nor a percentage',
   SPEC_BAD_ID: 'an id does not have the required form',
   SPEC_PATTERN_TOO_LONG: 'a signal rule pattern is over 200 characters',
+  SPEC_BAD_OSC: 'an osc condition names no valid OSC number (a whole number 0–65535)',
   SPEC_TOO_MANY_ISSUES: 'more issues than are listed (the tally line)',
   // Validator: warnings (lint).
   SPEC_UNKNOWN_FIELD: 'a field nothing reads (likely a typo)',
@@ -49,6 +50,7 @@ export const SPEC_ISSUE_CODES = {
   SPEC_MODAL_NO_BUTTONS: 'a modal state has no button rule',
   SPEC_DEEP_GUARD: 'a guard nests deeper than 8 levels',
   SPEC_UNREACHABLE_STATE: 'a state cannot be reached from the initial state',
+  SPEC_KIND_MISMATCH: 'an approval modal reads as a startup gate (trust, bypass permissions): declare it confirm',
   SPEC_WILDCARD_FROM: 'a "*" transition also leaves its own destination',
 } as const;
 

@@ -105,6 +105,12 @@ const conditionKinds: Schema[] = [
     window_title: regex('The regex tested against the window title.'),
     flags: flags('Regex flags; giving flags REPLACES the default "i".'),
   }, ['window_title']),
+  obj('specterm extension: regex over the last payload of one OSC number (ESC ] N ; payload).', {
+    osc: { type: 'integer', minimum: 0, maximum: 65535, description: 'The OSC number (0/2: the window title, 7501: Codex state, 9: notifications/progress).' },
+    payload: regex('The regex tested against the last payload of that number (parameters after "N;").'),
+    flags: flags('Regex flags; giving flags REPLACES the default "i".'),
+    held_ms: { type: 'number', minimum: 0, description: 'The payload must also have stood this long (ms); shorter blips do not count.' },
+  }, ['osc', 'payload']),
   obj('Whether the N rows above the cursor differ from the previous evaluation\'s frame.', {
     cursor_above: count('Rows above the cursor to compare.'),
     changed: bool('true: fires when they differ; false: when they are equal.'),
@@ -207,7 +213,11 @@ export const SPEC_JSON_SCHEMA: Record<string, unknown> = {
     binary: nonEmpty('Command to launch (resolved on PATH).'),
     spawn_args: { type: 'array', items: str('An argument; "{{workingDir}}" is substituted.'), description: 'Base argv.' },
     env: { type: 'object', additionalProperties: str('Value.'), description: 'Extra environment variables.' },
-    cli_version_range: str('Informational semver range of the CLI this spec was written for.'),
+    cli_version_range: str('Semver range of the CLI versions this spec was proven on; a session outside it reports version_unproven.'),
+    cli_version: obj('specterm extension: how to read the installed CLI version (run binary + args, no shell).', {
+      args: { type: 'array', items: str('An argument, e.g. "--version".'), description: 'Arguments that make the CLI print its version and exit.' },
+      regex: regex('Regex over the output; its first capture group (else the whole match) is the version. Default: the first x.y.z.'),
+    }, ['args']),
     send_on_spawn: { type: 'array', items: str('Bytes written once after the first output (empty strings are skipped).'), description: 'Wake sequences such as focus-in "\\u001b[I".' },
     send_on_spawn_delay_ms: ms('Delay after the first output before send_on_spawn (default 250).'),
     send_on_spawn_max_wait_ms: ms('Write send_on_spawn after this long even without output (default 2000).'),

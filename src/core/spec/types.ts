@@ -94,6 +94,19 @@ export interface WindowTitleCondition {
   flags?: string;
 }
 
+/**
+ * specterm extension: a regex over the last payload the CLI wrote with one OSC number
+ * (`ESC ] <osc> ; <payload> BEL|ST`), e.g. Codex's `OSC 7501;state=idle:app=codex`. OSC 0/2
+ * carry the window title. False until a payload of that number arrived. `held_ms`: the payload
+ * must also have stood that long (a blip shorter than it does not count). `flags` replaces `i`.
+ */
+export interface OscCondition {
+  osc: number;
+  payload: string;
+  flags?: string;
+  held_ms?: number;
+}
+
 export interface AllCondition { all: Condition[] }
 export interface AnyCondition { any: Condition[] }
 export interface NotCondition { not: Condition }
@@ -105,6 +118,7 @@ export type Condition =
   | StableCondition
   | SignalCondition
   | WindowTitleCondition
+  | OscCondition
   | AllCondition
   | AnyCondition
   | NotCondition;
@@ -261,6 +275,16 @@ export type NativeHistoryConfig = Record<string, unknown>;
 
 // ── The spec ────────────────────────────────────────────────────────────────
 
+/**
+ * How to read a CLI's version: run the spec's binary with `args` (no shell, a few seconds at
+ * most) and take `regex`'s first capture group (or its whole match) from the output; default:
+ * the first `x.y.z` of it.
+ */
+export interface CliVersionProbe {
+  args: string[];
+  regex?: string;
+}
+
 export interface CliSpecV4 {
   $schema: typeof SPEC_SCHEMA_ID;
   id: string;
@@ -268,7 +292,10 @@ export interface CliSpecV4 {
   binary: string;
   spawn_args?: string[];
   env?: Record<string, string>;
+  /** Semver range of the CLI versions this spec was proven on (a session outside it reports `version_unproven`). */
   cli_version_range?: string;
+  /** specterm extension: how to read the installed CLI's version (see {@link CliVersionProbe}). */
+  cli_version?: CliVersionProbe;
   send_on_spawn?: string[];
   send_on_spawn_delay_ms?: number;
   send_on_spawn_max_wait_ms?: number;

@@ -12,7 +12,7 @@ export const MAX_CONDITION_DEPTH = 64;
 export const DEEP_CONDITION_WARN_DEPTH = 8;
 
 const ALL_CONDITION_KEYS = [...new Set(Object.values(CONDITION_FIELDS).flat())];
-const KIND_LIST = 'all, any, not, signal, elapsed_ms, stable_ms, matches, window_title or cursor_above+changed';
+const KIND_LIST = 'all, any, not, signal, elapsed_ms, stable_ms, matches, window_title, osc or cursor_above+changed';
 
 /**
  * Validates one guard tree rooted at `path` and returns its depth (a leaf is 1).
@@ -55,6 +55,9 @@ export function validateCondition(ctx: ValidationContext, cond: unknown, path: s
     case 'window_title':
       validateWindowTitle(ctx, cond, path);
       break;
+    case 'osc':
+      validateOsc(ctx, cond, path);
+      break;
     case 'changed':
       ctx.number(cond, 'cursor_above', path, { integer: true });
       ctx.boolean(cond, 'changed', path);
@@ -81,7 +84,7 @@ function reportUnknownCondition(ctx: ValidationContext, cond: Record<string, unk
   if (hasKey(cond, 'cursor_above') !== hasKey(cond, 'changed')) {
     fix = 'a changed condition needs both "cursor_above" and "changed"';
   } else {
-    const selectors = ['all', 'any', 'not', 'signal', 'elapsed_ms', 'stable_ms', 'matches', 'window_title'];
+    const selectors = ['all', 'any', 'not', 'signal', 'elapsed_ms', 'stable_ms', 'matches', 'window_title', 'osc'];
     for (const key of keys) {
       const suggestion = suggestName(key, selectors);
       if (suggestion) {
@@ -101,12 +104,14 @@ function reportStrayKeys(ctx: ValidationContext, cond: Record<string, unknown>, 
     const ignored = Object.keys(cond).filter((k) => !allowed.includes(k) && !k.startsWith('_'));
     const mixed = kinds.map((k) => CONDITION_KIND_NAMES[k]).join(' + ');
     const extra = kind === 'stable' && hasKey(cond, 'changed') ? ['changed'] : [];
+    // The likeliest mix: an OSC leaf written with "matches" (a screen regex, which wins).
+    const oscFix = kinds.includes('osc') && kind === 'regex' ? 'an OSC payload regex goes in "payload": {"osc": N, "payload": "…"}; otherwise ' : '';
     ctx.warn(
       'SPEC_MIXED_CONDITION',
       path,
       `mixes keys of several condition kinds (${mixed}); it is evaluated as a ${CONDITION_KIND_NAMES[kind]} condition and ${[...ignored, ...extra].map((k) => `"${k}"`).join(', ')} ignored`,
       undefined,
-      'split it into separate conditions inside "all" (evaluator order: all, any, not, signal, elapsed_ms, stable_ms, matches, window_title, cursor_above+changed)',
+      `${oscFix}split it into separate conditions inside "all" (evaluator order: all, any, not, signal, elapsed_ms, stable_ms, matches, window_title, osc, cursor_above+changed)`,
     );
     return;
   }
@@ -184,4 +189,25 @@ function validateWindowTitle(ctx: ValidationContext, cond: Record<string, unknow
   } else if (flags !== false) {
     ctx.regex(joinPath(path, 'window_title'), source, flags ?? 'i');
   }
+}
+
+/** The OSC numbers an `osc` leaf may name: what terminals parse as an OSC identifier. */
+export const MAX_OSC_NUMBER = 65535;
+
+/** specterm extension: `{"osc": N, "payload": regex, "flags"?, "held_ms"?}` (docs/writing-specs.md). */
+function validateOsc(ctx: ValidationContext, cond: Record<string, unknown>, path: string): void {
+  const n = cond.osc;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > MAX_OSC_NUMBER) {
+    ctx.error('SPEC_BAD_OSC', joinPath(path, 'osc'), `must be an OSC number, a whole number from 0 to ${MAX_OSC_NUMBER}`, showValue(n), 'give the number the CLI writes after ESC ] (e.g. 7501 for "ESC ] 7501 ; state=idle")');
+  }
+  const source = cond.payload;
+  const flags = ctx.flags(cond, 'flags', path);
+  if (!hasKey(cond, 'payload')) {
+    ctx.error('SPEC_REQUIRED', joinPath(path, 'payload'), 'is required: the regex the last payload of that OSC number must match', undefined, 'add e.g. "payload": "^state=idle" (use ".*" for "any payload was seen")');
+  } else if (typeof source !== 'string') {
+    ctx.error('SPEC_TYPE', joinPath(path, 'payload'), 'must be a regex string', showValue(source));
+  } else if (flags !== false) {
+    ctx.regex(joinPath(path, 'payload'), source, flags ?? 'i');
+  }
+  ctx.number(cond, 'held_ms', path, { fix: 'give the milliseconds the payload must have stood, e.g. 150' });
 }

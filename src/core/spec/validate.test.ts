@@ -297,6 +297,29 @@ describe('rule 10: guards', () => {
     expectError(withGuard({ window_title: 'x', flags: 'q' }), 'transitions[1].when.flags: unknown regex flag "q"');
   });
 
+  it('checks the osc leaf (specterm extension): number, payload regex, held_ms', () => {
+    expect(errorsOf(withGuard({ osc: 7501, payload: '^state=idle', held_ms: 150 }))).toEqual([]);
+    for (const bad of [-1, 1.5, 65536, '7501', null]) {
+      const issues = validateSpec(withGuard({ osc: bad, payload: 'x' })).issues;
+      expect(issues.find((i) => i.code === 'SPEC_BAD_OSC')?.path, String(bad)).toBe('transitions[1].when.osc');
+    }
+    expectError(withGuard({ osc: 7501, payload: '(' }), 'transitions[1].when.payload: invalid regex');
+    expectError(withGuard({ osc: 7501 }), 'transitions[1].when.payload: is required');
+    expectError(withGuard({ osc: 7501, payload: 1 }), 'transitions[1].when.payload: must be a regex string');
+    expectError(withGuard({ osc: 7501, payload: 'x', held_ms: -5 }), 'transitions[1].when.held_ms: must be a number ≥ 0');
+  });
+
+  it('screens the osc payload regex for ReDoS like every other regex', () => {
+    const screen: RegexScreen = (source) => (source.includes('(a+)+') ? { complexity: 'exponential' } : { complexity: 'safe' });
+    const issues = validateSpec(withGuard({ osc: 7501, payload: '^(a+)+$' }), { screenRegex: screen }).issues;
+    expect(issues.find((i) => i.code === 'SPEC_REDOS')?.path).toBe('transitions[1].when.payload');
+  });
+
+  it('warns that {osc, matches} is a screen regex and says where the payload regex goes', () => {
+    const { warnings } = validateSpec(withGuard({ osc: 7501, matches: '^state=idle' }));
+    expect(warnings.join('\n')).toMatch(/evaluated as a matches condition.*"osc" ignored.*"payload"/s);
+  });
+
   it('reports a non-array all/any and a non-object not instead of crashing', () => {
     expectError(withGuard({ all: { matches: 'x' } }), 'transitions[1].when.all: must be an array of conditions');
     expectError(withGuard({ any: 'x' }), 'transitions[1].when.any: must be an array of conditions ("x")');

@@ -3,6 +3,8 @@
  * spec-format §8 in order, then what the reference leaves unchecked (types, sections,
  * controls, notifications, signal rules, graph lints). Pure and total: it never throws.
  */
+import { lintModalKinds } from './validate-kinds.js';
+import { validateCliVersion } from './validate-version.js';
 import { SPEC_SCHEMA_ID } from './types.js';
 import { collectSectionIds, validateSections } from './validate-sections.js';
 import { validateInteractivePrompts, validatePreLaunchTrust, validateRefocus, validateStartupDismiss } from './validate-launch.js';
@@ -14,7 +16,7 @@ export type { RegexScreen, ValidationResult } from './validate-context.js';
 
 /** Every top-level field of spec-format §1 (documentation keys `_*` are always allowed). */
 export const TOP_LEVEL_FIELDS = [
-  '$schema', 'id', 'name', 'binary', 'spawn_args', 'env', 'cli_version_range', 'send_on_spawn',
+  '$schema', 'id', 'name', 'binary', 'spawn_args', 'env', 'cli_version_range', 'cli_version', 'send_on_spawn',
   'send_on_spawn_delay_ms', 'send_on_spawn_max_wait_ms', 'refocus_when_stalled_ms', 'pre_launch_trust',
   'startup_dismiss', 'interactive_prompts', 'send_message', 'sections', 'states', 'transitions',
   'control_bar', 'signal_rules', 'notifications', 'delegate', 'native_history',
@@ -96,6 +98,7 @@ function runRules(raw: unknown, opts: ValidateOptions): ValidationResult {
   validateStateRules(ctx, raw.notifications, raw.delegate);
   validateSignalRules(ctx, raw.signal_rules);
   lintGraph(ctx, states, transitions);
+  lintModalKinds(ctx, states, transitions);
   return ctx.finish();
 }
 
@@ -120,6 +123,7 @@ function validateSendMessage(ctx: ValidationContext, value: unknown): void {
 function validateTopLevelTypes(ctx: ValidationContext, raw: Record<string, unknown>): void {
   ctx.string(raw, 'name', '');
   ctx.string(raw, 'cli_version_range', '');
+  validateCliVersion(ctx, raw.cli_version);
   ctx.stringArray(raw, 'spawn_args', '');
   const wake = ctx.stringArray(raw, 'send_on_spawn', '');
   if (wake && wake.length > 0 && wake.every((s) => s === '')) {
