@@ -540,10 +540,8 @@ function writeAccuracy(runs, version, file) {
   lines.push('');
   const failed = runs.flatMap((r) => r.checks.filter((c) => !c.ok).map((c) => `* ${r.tag}: ${c.what.split('\n')[0]}`));
   lines.push('### Failed checks', '', ...(failed.length ? failed : ['None.']), '');
-  // The prompt coverage table is written by hand (how to provoke each prompt, why some cannot be) and
-  // kept beside the lab; the report carries it so docs/accuracy.md (the index) shows it too.
-  const coverage = join(here, 'coverage.md');
-  if (existsSync(coverage)) lines.push(readFileSync(coverage, 'utf8').trimEnd(), '');
+  // The prompt coverage table is written by hand in docs/accuracy/prompts/claude-code.md (how to
+  // provoke each prompt, why some cannot be); lab/accuracy-index.mjs puts it into docs/accuracy.md.
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, `${lines.join('\n')}\n`);
 }

@@ -17,6 +17,7 @@ import { ApprovalTracker } from './approval.js';
 import { ApprovalAnswers } from './approval-answers.js';
 import { DaemonError } from './errors.js';
 import { EventLog } from './event-log.js';
+import { startNotificationSinks, type NotificationSinks } from './notification-sinks.js';
 import { approvalRoutes } from './routes/approval-routes.js';
 import { eventsRoute, eventTopics } from './routes/event-routes.js';
 import { sessionRoutes } from './routes/session-routes.js';
@@ -57,8 +58,8 @@ export interface Daemon {
   close(): Promise<void>;
 }
 
-/** `<state>/settings.json`: `{session_limit?, approval_policies?: {<spec id or session name>: policy}}`. */
-interface Settings { session_limit?: number; approval_policies?: Record<string, unknown> }
+/** `<state>/settings.json`: `{session_limit?, approval_policies?: {<spec id or session name>: policy}, webhooks?: [...], desktop_notifications?: false}`. */
+interface Settings { session_limit?: number; approval_policies?: Record<string, unknown>; webhooks?: unknown; desktop_notifications?: boolean }
 
 function readSettings(stateDir: string): Settings {
   const file = path.join(stateDir, 'settings.json');
@@ -122,6 +123,14 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   let closed = false;
   host.onClose((error) => { if (!closed) log('error', `lost the PTY host: ${error.message}; restart \`specterm serve\``); });
   const events = new EventLog({ now });
+  let sinks: NotificationSinks;
+  try {
+    sinks = startNotificationSinks({ events, webhooks: settings.webhooks, desktop: settings.desktop_notifications === false ? false : {}, log });
+  } catch (error) {
+    host.close();
+    store.close();
+    throw new DaemonError('SETTINGS_INVALID', `${path.join(options.stateDir, 'settings.json')}: ${(error as Error).message}`);
+  }
   const tracker = new ApprovalTracker({ firstSeq: nextApprovalSeq(store) });
   const answers = new ApprovalAnswers({ manager: () => manager, tracker, store, events, now, log });
   const manager: SessionManager = new SessionManager({
@@ -162,6 +171,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     });
   } catch (error) {
     manager.detachAll();
+    await sinks.close();
     host.close();
     store.close();
     throw error;
@@ -177,6 +187,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       closed = true;
       clearInterval(pruneTimer);
       await server.close();
+      await sinks.close();
       manager.detachAll();
       host.close();
       store.close();

@@ -1,0 +1,55 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { EventLog } from '../../src/daemon/event-log.js';
+import { notificationFromEvent, startNotificationSinks } from '../../src/daemon/notification-sinks.js';
+import { toDaemonEvent } from '../../src/daemon/notifications.js';
+import type { DaemonEvent } from '../../src/protocol/index.js';
+import { makeTempDir, readNotifySendLog, recordingNotifySend } from './notify-send-fixture.js';
+
+const cleanups: Array<() => void | Promise<void>> = [];
+afterEach(async () => { for (const c of cleanups.splice(0).reverse()) await c(); });
+
+const approvalEvent: DaemonEvent = {
+  seq: 7, at: 1764600002000, session_id: 's1', type: 'approval.needed',
+  approval: { id: 'a_1', session_id: 's1', fingerprint: 'sha256:ab', title: 'Run npm test?', text: 'npm test', buttons: [{ index: 1, label: 'Yes' }, { index: 2, label: 'No' }], kind: 'approval', first_seen_at: 1764600001000 },
+};
+
+describe('the daemon event log feeds the notification sinks', () => {
+  it('turns every notification event back into the same event, and ignores session-list events', () => {
+    const events: DaemonEvent[] = [
+      approvalEvent,
+      { seq: 8, at: 2, session_id: 's1', type: 'turn.finished', state: { id: 'idle', label: 'Idle', title: null, status: 'idle' }, duration_ms: 1500 },
+      { seq: 9, at: 3, session_id: 's1', type: 'session.exited', code: 0, signal: null },
+      { seq: 10, at: 4, session_id: 's1', type: 'session.error', code: 'HOST_FAILED', message: 'lost' },
+      { seq: 11, at: 5, session_id: 's1', type: 'spec.error', errors: ['states[0]: bad'] },
+    ];
+    for (const e of events) expect(toDaemonEvent(notificationFromEvent(e)!, e.seq)).toEqual(e);
+    expect(notificationFromEvent({ seq: 12, at: 6, session_id: 's1', type: 'session.removed' })).toBeNull();
+  });
+
+  it('shows an appended approval on the desktop (a real notify-send on PATH), with the session and the modal title', async () => {
+    const tmp = makeTempDir('st-sinks-');
+    cleanups.push(tmp.remove);
+    const fake = recordingNotifySend(tmp.dir);
+    const log = new EventLog();
+    const warnings: string[] = [];
+    const sinks = startNotificationSinks({ events: log, desktop: { env: { PATH: fake.bin } }, log: (_l, m) => warnings.push(m) });
+    cleanups.push(() => sinks.close());
+    expect(sinks.desktopAvailable).toBe(true);
+    const { seq: _seq, ...input } = approvalEvent;
+    log.append(input);
+    log.append({ at: 9, session_id: 's1', type: 'session.removed' });
+    const deadline = Date.now() + 10_000;
+    while (readNotifySendLog(fake.log).length < 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    const calls = readNotifySendLog(fake.log);
+    expect(calls).toHaveLength(1);
+    // The modal's title names the approval; its body (the command itself) stays off the desktop.
+    expect(calls[0]).toContain('s1: Run npm test?');
+    expect(calls[0]).toContain('specterm: approval needed');
+    expect(warnings).toEqual([]);
+  });
+
+  it('refuses a bad webhook entry by its field', () => {
+    expect(() => startNotificationSinks({ events: new EventLog(), webhooks: [{ id: 'w', url: 'ftp://x' }], desktop: false, log: () => {} }))
+      .toThrow(/webhooks\[0\]/);
+  });
+});
