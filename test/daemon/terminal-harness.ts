@@ -9,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import xtermHeadless from '@xterm/headless';
 import type { Terminal as XtermTerminal } from '@xterm/headless';
+import { expect } from 'vitest';
 import WebSocket from 'ws';
 import { loadSpecRef } from '../../src/catalog/builtin.js';
 import { TerminalStream, TerminalStreamError, type TerminalStreamOptions } from '../../src/daemon/index.js';
@@ -19,7 +20,7 @@ import { HostTransport } from '../../src/host/host-transport.js';
 import { decodeTerminalFrame, WS_SUBPROTOCOL, type ServerMessage } from '../../src/protocol/index.js';
 import { ApiError, createApiServer, ensureAdminToken, type ApiServer, type WsHandlers } from '../../src/server/index.js';
 import { MemoryTokenStore } from '../helpers/api-server.js';
-import { shortPrivateDir } from '../host/host-harness.js';
+import { shortPrivateDir, waitFor } from '../host/host-harness.js';
 
 const { Terminal } = xtermHeadless;
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -119,6 +120,7 @@ export class Viewer {
   #ackEvery: number;
   #lastAck = 0;
   #reading = true;
+  get reading(): boolean { return this.#reading; }
   #waiters: Array<() => void> = [];
 
   constructor(url: string, token: string, readonly sessionId: string, options: { ackEvery?: number; term?: XtermTerminal; expected?: number } = {}) {
@@ -146,6 +148,11 @@ export class Viewer {
     (this.socket as unknown as { _socket: { pause(): void } })._socket.pause();
   }
 
+  resumeReading(): void {
+    this.#reading = true;
+    (this.socket as unknown as { _socket: { resume(): void } })._socket.resume();
+  }
+
   async next(predicate: (m: ServerMessage) => boolean, timeoutMs = 20_000): Promise<ServerMessage> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
@@ -167,7 +174,6 @@ export class Viewer {
   }
 
   #onMessage(data: Buffer, isBinary: boolean): void {
-    if (!this.#reading) this.problems.push('read while stopped');
     if (isBinary) this.#onFrame(data);
     else {
       const message = JSON.parse(String(data)) as ServerMessage;
@@ -212,3 +218,27 @@ export class Viewer {
 export function cwdDir(): string {
   return fs.realpathSync(shortPrivateDir());
 }
+
+const SAME_SCREEN_WAIT_MS = 60_000;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Waits until the child is quiet and every viewer rendered every byte, then compares screens. */
+export async function expectSameScreens(session: TestSession, list: Viewer[], marker: string): Promise<void> {
+  await waitFor(() => session.driver.getScreenWithScrollback().includes(marker), SAME_SCREEN_WAIT_MS, `${marker} on the daemon's screen`);
+  let seq = -1;
+  await waitFor(async () => {
+    const now = session.transport.seq;
+    const settled = now === seq;
+    seq = now;
+    if (!settled) { await sleep(150); return false; }
+    await Promise.all(list.map((v) => v.drained()));
+    return list.every((v) => v.rendered === now);
+  }, SAME_SCREEN_WAIT_MS, () => `every viewer at seq ${session.transport.seq}: ${list.map((v) => v.rendered).join(', ')}`);
+  expect(daemonProblems, 'the stream itself is well-formed').toEqual([]);
+  const daemon = screenText(session.driver.screen.headless);
+  for (const v of list) {
+    expect(v.problems).toEqual([]);
+    expect(screenText(v.term!)).toBe(daemon);
+  }
+}
+

@@ -7,7 +7,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { stopAllHosts, startTestHost, waitFor } from '../host/host-harness.js';
-import { daemonProblems, cwdDir, screenText, startSession, startStreamServer, TORTURE, Viewer, type StreamServer, type TestSession } from './terminal-harness.js';
+import { cwdDir, expectSameScreens, startSession, startStreamServer, TORTURE, Viewer, type StreamServer, type TestSession } from './terminal-harness.js';
 
 const TEST_MS = 120_000;
 const WAIT_MS = 60_000;
@@ -43,26 +43,6 @@ function viewer(s: StreamServer, id: string, options?: ConstructorParameters<typ
   const v = new Viewer(s.wsUrl, s.adminToken, id, options);
   viewers.push(v);
   return v;
-}
-
-/** Waits until the child is quiet and every viewer rendered every byte, then compares screens. */
-async function expectSameScreens(session: TestSession, list: Viewer[], marker: string): Promise<void> {
-  await waitFor(() => session.driver.getScreenWithScrollback().includes(marker), WAIT_MS, `${marker} on the daemon's screen`);
-  let seq = -1;
-  await waitFor(async () => {
-    const now = session.transport.seq;
-    const settled = now === seq;
-    seq = now;
-    if (!settled) { await sleep(150); return false; }
-    await Promise.all(list.map((v) => v.drained()));
-    return list.every((v) => v.rendered === now);
-  }, WAIT_MS, () => `every viewer at seq ${session.transport.seq}: ${list.map((v) => v.rendered).join(', ')}`);
-  expect(daemonProblems, 'the stream itself is well-formed').toEqual([]);
-  const daemon = screenText(session.driver.screen.headless);
-  for (const v of list) {
-    expect(v.problems).toEqual([]);
-    expect(screenText(v.term!)).toBe(daemon);
-  }
 }
 
 describe('terminal stream: snapshot + bytes by seq', () => {
