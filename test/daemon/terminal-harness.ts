@@ -46,7 +46,7 @@ export const daemonProblems: string[] = [];
 export interface TestSession { id: string; driver: FsmDriver; transport: HostTransport }
 
 /** A driver (demo-agent spec, harmless on any output) over a new host session running `file args`. */
-export function startSession(client: HostClient, options: { id: string; file: string; args: string[]; cwd: string; cols?: number; rows?: number; env?: Record<string, string> }): TestSession {
+export function startSession(client: HostClient, options: { id: string; file: string; args: string[]; cwd: string; cols?: number; rows?: number; env?: Record<string, string>; trustHome?: string }): TestSession {
   const spec = loadSpecRef('demo-agent');
   if (!spec.ok) throw new Error(spec.errors.join('\n'));
   const transport = new HostTransport({ client, target: { mode: 'spawn', id: options.id } });
@@ -54,7 +54,7 @@ export function startSession(client: HostClient, options: { id: string; file: st
   const rows = options.rows ?? 30;
   const env = { PATH: process.env.PATH ?? '', HOME: options.cwd, TERM: 'xterm-256color', ...options.env };
   const driver = new FsmDriver({
-    spec: spec.spec, workingDir: options.cwd, transport, scheduler: new RealScheduler(), cols, rows, scrollback: SCROLLBACK, applyTrust: false,
+    spec: spec.spec, workingDir: options.cwd, transport, scheduler: new RealScheduler(), cols, rows, scrollback: SCROLLBACK, applyTrust: options.trustHome !== undefined, homeDir: options.trustHome,
     spawnPlan: { file: options.file, args: options.args, cwd: options.cwd, env, cols, rows, resolvedBinary: options.file, viaShell: false, argvForDisplay: [options.file, ...options.args] },
   });
   const noop = () => {};
