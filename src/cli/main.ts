@@ -9,6 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { packageRoot } from '../catalog/builtin.js';
 import type { RegisteredCommand } from './command.js';
+import { attachCommand } from './commands/attach.js';
 import { explainCommand } from './commands/explain.js';
 import { graphCommand } from './commands/graph.js';
 import { listCommand } from './commands/list.js';
@@ -32,7 +33,7 @@ import { processIo, type CliIo } from './io.js';
 /** Every sub-command, in help order. */
 export const COMMANDS: readonly RegisteredCommand[] = [
   runCommand, recordCommand, replayCommand, explainCommand, testCommand,
-  validateCommand, graphCommand, schemaCommand, listCommand,
+  validateCommand, graphCommand, schemaCommand, listCommand, attachCommand,
   serveCommand, lsCommand, newCommand, sendCommand, approveCommand, logsCommand, killCommand, rmCommand, tokenCommand,
 ];
 

@@ -48,6 +48,12 @@ export class DaemonClient {
 
   /** The daemon named by `<runtime>/daemon.json`, with the token from the environment or the admin-token file. */
   static discover(options: DiscoverOptions): DaemonClient {
+    const endpoint = DaemonClient.discoverEndpoint(options);
+    return new DaemonClient(endpoint.url, endpoint.token);
+  }
+
+  /** Where the daemon listens and the token to use (for clients that open their own sockets, e.g. `attach`). */
+  static discoverEndpoint(options: DiscoverOptions): { url: string; token: string } {
     const stateFile = path.join(options.runtimeDir, 'daemon.json');
     let state: { url?: unknown; protocol_version?: unknown; pid?: unknown };
     try {
@@ -59,7 +65,7 @@ export class DaemonClient {
     if (state.protocol_version !== PROTOCOL_VERSION) {
       throw new ClientError('PROTOCOL_MISMATCH', `the daemon speaks protocol ${String(state.protocol_version)}, this client ${PROTOCOL_VERSION}; restart \`specterm serve\` from this version`);
     }
-    return new DaemonClient(state.url, readToken(options));
+    return { url: state.url.replace(/\/+$/, ''), token: readToken(options) };
   }
 
   /** Calls route `id` and resolves with its typed answer. */

@@ -17,6 +17,7 @@ import { ApprovalTracker } from './approval.js';
 import { ApprovalAnswers } from './approval-answers.js';
 import { DaemonError } from './errors.js';
 import { EventLog } from './event-log.js';
+import { TerminalStream } from './terminal-topic.js';
 import { startNotificationSinks, type NotificationSinks } from './notification-sinks.js';
 import { approvalRoutes } from './routes/approval-routes.js';
 import { eventsRoute, eventTopics } from './routes/event-routes.js';
@@ -147,11 +148,24 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       outcome: entry.outcome, reason: entry.code,
     });
   };
-  const wsDriver = (sessionId: string) => {
+  // The terminal topic (snapshot + bytes by seq, backpressure, the size lease): docs/daemon.md.
+  const terminals = new TerminalStream({
+    sessions: (id) => {
+      try {
+        const session = manager.get(id);
+        return session.driver && session.transport ? { driver: session.driver, transport: session.transport } : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+  });
+  const followTerminals = events.subscribe((event) => {
+    if (event.type === 'session.created') terminals.follow(event.session_id);
+    else if (event.type === 'session.removed') terminals.forget(event.session_id);
+  });
+  const mapped = <A extends unknown[], R>(fn: (...args: A) => R) => (...args: A): R => {
     try {
-      const driver = manager.get(sessionId).driver;
-      if (!driver) throw new DaemonError('SESSION_NOT_RUNNING', `session ${sessionId} is not running`);
-      return driver;
+      return fn(...args);
     } catch (error) {
       throw asApiError(error);
     }
@@ -164,9 +178,10 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       log: (level, message) => log(level, message),
       handlers: { ...sessionRoutes({ manager, store, now }), ...approvalRoutes(answers), events: eventsRoute(events, manager) },
       ws: {
-        subscribe: eventTopics(events, manager, options.terminalTopic),
-        input: (message) => { wsDriver(message.session_id).dispatch({ kind: 'pty_write', data: message.data }); },
-        resize: (message) => { wsDriver(message.session_id).resize(message.cols, message.rows); },
+        subscribe: eventTopics(events, manager, options.terminalTopic ?? mapped(terminals.subscribe)),
+        input: mapped(terminals.input),
+        resize: mapped(terminals.resize),
+        lease: mapped(terminals.lease),
       },
     });
   } catch (error) {
@@ -187,6 +202,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       closed = true;
       clearInterval(pruneTimer);
       await server.close();
+      followTerminals();
+      terminals.close();
       await sinks.close();
       manager.detachAll();
       host.close();

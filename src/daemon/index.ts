@@ -25,3 +25,14 @@ export { NotificationHub, SessionNotifier, toDaemonEvent } from './notifications
 export type { Notification, NotificationHubOptions, SessionNotifierOptions } from './notifications.js';
 export { DesktopNotifier, desktopMessage, safeText } from './desktop-notifier.js';
 export type { DesktopMessage, DesktopNotifierOptions, DesktopReport } from './desktop-notifier.js';
+/** The WebSocket terminal stream: snapshot + bytes by seq, backpressure, the controller lease (docs/daemon.md). */
+export { TerminalStream } from './terminal-topic.js';
+export type { TerminalSession, TerminalSessionLookup, TerminalStreamOptions } from './terminal-topic.js';
+export { DEFAULT_FEED_RING_BYTES, TerminalFeed } from './terminal-feed.js';
+export type { FeedListener, TerminalFeedOptions, TerminalSnapshot, TerminalSource } from './terminal-feed.js';
+export { DEFAULT_VIEWER_LIMITS, TerminalViewer } from './terminal-viewer.js';
+export type { ViewerLimits, ViewerSink, ViewerState } from './terminal-viewer.js';
+export { TerminalLeases } from './terminal-lease.js';
+export type { LeaseHolder, LeaseView } from './terminal-lease.js';
+export { TerminalStreamError } from './terminal-errors.js';
+export type { TerminalStreamErrorCode } from './terminal-errors.js';

@@ -700,6 +700,8 @@ export class FsmDriver {
 
   // ── Read-only surface ─────────────────────────────────────────────────
 
+  /** The headless screen the driver keeps (the daemon's terminal stream serializes it). */
+  get screen(): TerminalScreen { return this.#screen; }
   /** The viewport text (§9.1). */
   snapshot(): string { return this.#screen.viewportText(); }
   getScreen(): string { return this.#screen.viewportText(); }

@@ -15,6 +15,9 @@ import type { ExitEvent, HostClient, OutputEvent } from './host-client.js';
 import { assertClientMessage } from './wire-validate.js';
 import type { AttachResult } from './wire.js';
 
+/** Raw output bytes as they arrive, with the seq of the first one (see {@link HostTransport.onBytes}). */
+export interface OutputBytes { seq: number; bytes: Uint8Array }
+
 /** Which session a {@link HostTransport} drives. */
 export type HostSessionTarget =
   /** A new session; `id` defaults to a random one. */
@@ -39,6 +42,7 @@ export class HostTransport implements PtyTransport {
   readonly #data: ListenerSet<string>;
   readonly #exit: ListenerSet<ExitInfo>;
   readonly #errors: ListenerSet<Error>;
+  readonly #bytes: ListenerSet<OutputBytes>;
   readonly #decoder = new StringDecoder('utf8');
   readonly #subscriptions: Disposable[] = [];
   #started = false;
@@ -46,6 +50,8 @@ export class HostTransport implements PtyTransport {
   #detached = false;
   #pid: number | undefined;
   #seq = 0;
+  /** Seq after the last byte whose text reached `onData` listeners (≤ `#seq`: a split UTF-8 character waits in the decoder). */
+  #textSeq = 0;
   #delivered = false;
   /** True while replayed bytes are being delivered (see {@link write}). */
   #replaying = false;
@@ -60,6 +66,7 @@ export class HostTransport implements PtyTransport {
     this.#data = new ListenerSet('data', sink);
     this.#exit = new ListenerSet('exit', sink);
     this.#errors = new ListenerSet('error', sink);
+    this.#bytes = new ListenerSet('bytes', sink);
   }
 
   get pid(): number | undefined {
@@ -69,6 +76,15 @@ export class HostTransport implements PtyTransport {
   /** Seq after the last byte delivered to `onData` listeners: where a later attach resumes. */
   get seq(): number {
     return this.#seq;
+  }
+
+  /**
+   * Seq after the last byte whose text was delivered to `onData` listeners: the bytes a screen
+   * fed by `onData` reflects. Behind {@link seq} by the 1–3 bytes of a UTF-8 character split
+   * across chunks, until its rest arrives.
+   */
+  get textSeq(): number {
+    return this.#textSeq;
   }
 
   get exitInfo(): ExitInfo | undefined {
@@ -163,6 +179,14 @@ export class HostTransport implements PtyTransport {
     return this.#exit.add(listener);
   }
 
+  /**
+   * The raw output bytes, each byte once and in order, before their text goes to `onData`
+   * (the daemon streams them to terminal viewers). The array is only valid during the call.
+   */
+  onBytes(listener: (chunk: OutputBytes) => void): Disposable {
+    return this.#bytes.add(listener);
+  }
+
   /** Failures the synchronous interface cannot throw: a spawn the host refused, a lost connection. */
   onError(listener: (error: Error) => void): Disposable {
     return this.#errors.add(listener);
@@ -181,7 +205,9 @@ export class HostTransport implements PtyTransport {
     if (bytes.length === 0) return;
     this.#delivered = true;
     this.#seq = Math.max(this.#seq, event.seq) + bytes.length;
+    this.#bytes.emit({ seq: this.#seq - bytes.length, bytes });
     const text = this.#decoder.write(bytes);
+    this.#textSeq = this.#seq - pendingUtf8Bytes(this.#decoder);
     if (text.length === 0) return;
     // In spawn mode the "replay" is output made between spawn and attach: new, to be answered.
     this.#replaying = event.replay && this.#target.mode === 'attach';
@@ -195,6 +221,7 @@ export class HostTransport implements PtyTransport {
   #handleExit(event: ExitEvent): void {
     if (event.id !== this.sessionId || this.#exitInfo) return;
     const tail = this.#decoder.end();
+    this.#textSeq = this.#seq;
     if (tail.length > 0) this.#data.emit(tail);
     this.#exitInfo = { exitCode: event.exitCode, signal: event.signal };
     for (const s of this.#subscriptions.splice(0)) s.dispose();
@@ -211,4 +238,14 @@ export class HostTransport implements PtyTransport {
   #report(error: unknown): void {
     this.#errors.emit(error instanceof Error ? error : new Error(String(error)));
   }
+}
+
+/**
+ * Bytes a UTF-8 `StringDecoder` holds back (the start of a character split across chunks).
+ * Node's decoder exposes `lastNeed` (bytes still missing) and `lastTotal` (the character's
+ * length) but not the held count; they are undocumented, so a decoder without them counts 0.
+ */
+function pendingUtf8Bytes(decoder: StringDecoder): number {
+  const { lastNeed, lastTotal } = decoder as unknown as { lastNeed?: number; lastTotal?: number };
+  return typeof lastNeed === 'number' && typeof lastTotal === 'number' && lastNeed > 0 ? lastTotal - lastNeed : 0;
 }

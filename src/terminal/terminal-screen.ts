@@ -220,6 +220,26 @@ export class TerminalScreen implements Disposable {
     }
   }
 
+  /**
+   * The headless emulator itself, for consumers that read it whole (the daemon's terminal
+   * stream serializes it). Writes are synchronous (see {@link write}), so there is no write
+   * queue to drain: what it shows is everything written so far. Do not write to it.
+   */
+  get headless(): XtermTerminal {
+    return this.#term;
+  }
+
+  /**
+   * True when the parser is between sequences (its ground state): output written so far ends
+   * on a sequence boundary, so a serialized copy plus the bytes after it parse the same as
+   * here. False while a chunk ended inside an escape sequence (xterm 6.0.0 internals; true
+   * when they cannot be read).
+   */
+  isParserAtRest(): boolean {
+    const parser = (this.#term as unknown as { _core?: { _inputHandler?: { _parser?: { currentState?: unknown } } } })._core?._inputHandler?._parser;
+    return typeof parser?.currentState !== 'number' || parser.currentState === 0;
+  }
+
   /** Current width in cells. */
   get cols(): number {
     return this.#term.cols;

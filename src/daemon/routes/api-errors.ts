@@ -5,6 +5,7 @@
 import { ApiError } from '../../server/index.js';
 import { ApprovalPolicyError } from '../approval-policy.js';
 import { DaemonError } from '../errors.js';
+import { TerminalStreamError } from '../terminal-errors.js';
 
 const TITLES: Partial<Record<DaemonError['code'], string>> = {
   SESSION_NOT_FOUND: 'Unknown session', APPROVAL_NOT_FOUND: 'Unknown approval', APPROVAL_STALE: 'The approval is stale',
@@ -14,6 +15,9 @@ const TITLES: Partial<Record<DaemonError['code'], string>> = {
 export function asApiError(error: unknown): unknown {
   if (error instanceof ApprovalPolicyError) {
     return new ApiError({ status: 422, code: error.code, title: 'Invalid approval policy', detail: error.message, errors: [{ path: `/approval_policy`, code: error.code, message: error.message }] });
+  }
+  if (error instanceof TerminalStreamError) {
+    return new ApiError({ status: error.status, code: error.code, title: error.title, detail: error.message, errors: [{ path: error.path, code: error.code, message: error.message }] });
   }
   if (!(error instanceof DaemonError)) return error;
   return new ApiError({

@@ -6,6 +6,7 @@
  */
 import type { RouteHandlers } from '../../server/index.js';
 import type { Store } from '../../store/index.js';
+import { serializeScreenAnsi } from '../screen-ansi.js';
 import { DaemonError } from '../errors.js';
 import type { ManagedSession } from '../managed-session.js';
 import { stateViewOf } from '../managed-session.js';
@@ -43,13 +44,12 @@ export function sessionRoutes(d: SessionRouteDeps): RouteHandlers {
     getScreen: (input) => {
       const session = manager.get(input.params.id);
       const driver = runningDriver(session);
-      if (input.query.format === 'ansi') {
-        throw new DaemonError('COMMAND_REFUSED', 'format=ansi needs the terminal serializer (the terminal stream module); use format=text for now');
-      }
+      const ansi = input.query.format === 'ansi';
       const cursor = driver.getCursorPosition();
       return {
-        format: 'text' as const, content: driver.getScreen(), cols: session.record.cols ?? 120, rows: session.record.rows ?? 40,
-        cursor: { x: cursor.col, y: cursor.row }, title: null, seq: session.transport?.seq ?? 0,
+        format: ansi ? 'ansi' as const : 'text' as const, content: ansi ? serializeScreenAnsi(driver.screen) : driver.getScreen(),
+        cols: session.record.cols ?? 120, rows: session.record.rows ?? 40,
+        cursor: { x: cursor.col, y: cursor.row }, title: driver.screen.windowTitle || null, seq: session.transport?.seq ?? 0,
       };
     },
     sendKeys: (input) => {

@@ -1,0 +1,176 @@
+/**
+ * One session's terminal as the WebSocket stream serves it: the raw PTY bytes with their byte
+ * seqs (kept in a bounded ring, so a viewer that dropped resumes from its seq without a
+ * snapshot) and snapshots of the daemon's headless screen (`@xterm/addon-serialize`) tagged
+ * with the seq they reflect. Viewers (terminal-viewer.ts) listen for bytes and for the moments
+ * a snapshot can be taken.
+ *
+ * Why a snapshot is not always possible: the screen is fed text decoded from the bytes, so it
+ * reflects the bytes up to `transport.textSeq`; a snapshot must also end on a sequence
+ * boundary (a chunk may end inside `ESC[31`; the serialized copy would then be followed by
+ * `m` as text). `snapshot()` answers null then, and `settled` tells viewers to try again after
+ * the next chunk reached the screen. The same holds while the cursor waits to wrap (a
+ * character just filled the last column), a state a serialized screen cannot express.
+ * @module
+ */
+import serializeAddon from '@xterm/addon-serialize';
+import { ByteRing } from '../host/byte-ring.js';
+import type { OutputBytes } from '../host/host-transport.js';
+import type { Disposable, TerminalScreen } from '../terminal/index.js';
+
+const { SerializeAddon } = serializeAddon;
+
+/** What the feed reads: the screen the driver keeps and the transport its bytes come over. */
+export interface TerminalSource {
+  screen: TerminalScreen;
+  transport: {
+    readonly seq: number;
+    readonly textSeq: number;
+    onBytes(listener: (chunk: OutputBytes) => void): Disposable;
+  };
+}
+
+/** The screen serialized: writing `data` into an empty terminal of `cols`×`rows` reproduces it. */
+export interface TerminalSnapshot { seq: number; data: string; cols: number; rows: number }
+
+/** A viewer of the feed. Neither callback may throw (they run inside the transport's fan-out). */
+export interface FeedListener {
+  /** Raw output bytes starting at `seq`; the array is only valid during the call. */
+  bytes(seq: number, bytes: Uint8Array): void;
+  /** A chunk's text reached the screen (or the size changed): a snapshot may be possible now. */
+  settled(): void;
+  /** The size changed or bytes were lost: a viewer needs a fresh snapshot (with the new size). */
+  reset(): void;
+}
+
+export interface TerminalFeedOptions {
+  /** Bytes kept for resumes (256 KiB; storage grows on demand). */
+  ringBytes?: number;
+  /** Scrollback rows a snapshot carries (all the screen keeps when omitted). */
+  snapshotScrollback?: number;
+}
+
+export const DEFAULT_FEED_RING_BYTES = 256 * 1024;
+
+export class TerminalFeed {
+  readonly #source: TerminalSource;
+  readonly #ringBytes: number;
+  #ring: ByteRing;
+  /** Seq of the ring's byte 0: the transport's seq when the feed started listening. */
+  #base: number;
+  readonly #serializer = new SerializeAddon();
+  readonly #snapshotScrollback: number | undefined;
+  readonly #listeners = new Set<FeedListener>();
+  readonly #subscription: Disposable;
+  #settlePending = false;
+  #cols: number;
+  #rows: number;
+  #disposed = false;
+
+  constructor(source: TerminalSource, options: TerminalFeedOptions = {}) {
+    this.#source = source;
+    this.#ringBytes = options.ringBytes ?? DEFAULT_FEED_RING_BYTES;
+    this.#ring = new ByteRing(this.#ringBytes);
+    this.#base = source.transport.seq;
+    this.#snapshotScrollback = options.snapshotScrollback;
+    this.#cols = source.screen.cols;
+    this.#rows = source.screen.rows;
+    source.screen.headless.loadAddon(this.#serializer);
+    // The addon reads `buffer`, which xterm creates on first use and cannot register once the
+    // terminal is disposed (the driver disposes the screen when the child exits): create it now,
+    // so an exited session still serves its last picture.
+    void source.screen.headless.buffer;
+    this.#subscription = source.transport.onBytes((chunk) => this.#onBytes(chunk));
+  }
+
+  /** Seq after the last byte received. */
+  get seq(): number {
+    return this.#base + this.#ring.seq;
+  }
+
+  /** Seq of the oldest byte still held. */
+  get start(): number {
+    return this.#base + this.#ring.start;
+  }
+
+  add(listener: FeedListener): Disposable {
+    this.#listeners.add(listener);
+    return { dispose: () => { this.#listeners.delete(listener); } };
+  }
+
+  /** The bytes after `since` when the ring still holds all of them, else null. */
+  readSince(since: number): { from: number; bytes: Buffer } | null {
+    if (!Number.isSafeInteger(since) || since < this.start || since > this.seq) return null;
+    return { from: since, bytes: this.#ring.readSince(since - this.#base).bytes };
+  }
+
+  /**
+   * The screen now, tagged with the seq it reflects; null when no snapshot can be taken now
+   * (see the module comment). The bytes after its seq are held (`readSince(snapshot.seq)`).
+   */
+  snapshot(): TerminalSnapshot | null {
+    if (this.#disposed) return null;
+    const { screen, transport } = this.#source;
+    const seq = transport.textSeq;
+    if (seq < this.start || seq > this.seq || !screen.isParserAtRest() || this.#wrapPending()) return null;
+    const data = this.#serializer.serialize(this.#snapshotScrollback === undefined ? {} : { scrollback: this.#snapshotScrollback });
+    return { seq, data, cols: screen.cols, rows: screen.rows };
+  }
+
+  /**
+   * Checks the screen's size now (after a resize the stream made, or one the driver made on
+   * its own): viewers get `reset` when it changed. Runs after every chunk too.
+   */
+  checkSize(): void {
+    const { cols, rows } = this.#source.screen;
+    if (cols === this.#cols && rows === this.#rows) return;
+    this.#cols = cols;
+    this.#rows = rows;
+    for (const listener of [...this.#listeners]) listener.reset();
+  }
+
+  /**
+   * The cursor sits past the last column (a character was just printed there; the next one
+   * wraps first). A serialized screen cannot express that state: its cursor move lands on the
+   * last column, and the next character would overwrite it there instead of wrapping.
+   */
+  #wrapPending(): boolean {
+    const { headless } = this.#source.screen;
+    return headless.buffer.active.cursorX >= headless.cols;
+  }
+
+  dispose(): void {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    this.#subscription.dispose();
+    this.#listeners.clear();
+    this.#serializer.dispose();
+  }
+
+  #onBytes(chunk: OutputBytes): void {
+    let bytes = chunk.bytes;
+    let gap = false;
+    if (chunk.seq < this.seq) bytes = bytes.subarray(Math.min(bytes.length, this.seq - chunk.seq));
+    else if (chunk.seq > this.seq) {
+      // The first output of an attach starts where the host's ring does; later the transport
+      // never jumps, but if it did, the bytes in between are gone: start over from this chunk.
+      gap = this.#ring.seq > 0;
+      this.#ring = new ByteRing(this.#ringBytes);
+      this.#base = chunk.seq;
+    }
+    if (bytes.length === 0) return;
+    const seq = this.seq;
+    this.#ring.append(bytes);
+    if (gap) for (const listener of [...this.#listeners]) listener.reset();
+    for (const listener of this.#listeners) listener.bytes(seq, bytes);
+    if (this.#settlePending) return;
+    this.#settlePending = true;
+    // The chunk's text reaches the screen later in the same fan-out (the driver's onData listener).
+    queueMicrotask(() => {
+      this.#settlePending = false;
+      if (this.#disposed) return;
+      this.checkSize();
+      for (const listener of [...this.#listeners]) listener.settled();
+    });
+  }
+}

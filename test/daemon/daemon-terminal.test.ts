@@ -1,0 +1,73 @@
+/**
+ * The daemon serves its sessions' terminals over the WebSocket: a real `specterm serve`, a real
+ * demo-agent session, a real `ws` client. A subscription starts with a snapshot of the daemon's
+ * screen tagged with its byte seq, then raw bytes from that seq; resizing needs the lease.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { decodeTerminalFrame, WS_PATH, WS_SUBPROTOCOL, type ServerMessage } from '../../src/protocol/index.js';
+import { makeDirs, startDaemon, stopAll, waitFor, type DaemonDirs, type RunningDaemon } from './daemon-harness.js';
+
+const WAIT_MS = 60_000;
+let dirs: DaemonDirs;
+let daemon: RunningDaemon;
+
+beforeAll(async () => {
+  dirs = makeDirs();
+  daemon = await startDaemon(dirs);
+}, 90_000);
+afterAll(stopAll, 60_000);
+
+describe('specterm serve: the terminal topic', () => {
+  it('sends a snapshot with its seq, then the bytes after it; a resize without the lease is refused', async () => {
+    const client = daemon.client;
+    const created = await client.call('createSession', { body: { spec: 'demo-agent', cwd: dirs.work, name: 'term' } });
+    await waitFor(async () => (await client.call('getSession', { params: { id: created.id } })).state?.id === 'idle', WAIT_MS, 'idle');
+
+    const token = fs.readFileSync(path.join(dirs.stateDir, 'admin-token'), 'utf8').trim();
+    const socket = new WebSocket(daemon.url.replace(/^http/, 'ws') + WS_PATH, [WS_SUBPROTOCOL], { headers: { authorization: `Bearer ${token}`, origin: daemon.url } });
+    const messages: ServerMessage[] = [];
+    const frames: Array<{ seq: number; text: string }> = [];
+    socket.on('message', (data, binary) => {
+      if (binary) {
+        const frame = decodeTerminalFrame(new Uint8Array(data as Buffer));
+        if (frame) frames.push({ seq: frame.seq, text: Buffer.from(frame.data).toString('utf8') });
+      } else messages.push(JSON.parse(String(data)) as ServerMessage);
+    });
+    await new Promise<void>((resolve, reject) => { socket.once('open', () => resolve()); socket.once('error', reject); });
+    try {
+      const topic = `terminal/${created.id}`;
+      socket.send(JSON.stringify({ type: 'subscribe', topic }));
+      await waitFor(() => messages.some((m) => m.type === 'snapshot'), 20_000, 'the snapshot');
+      const snapshot = messages.find((m): m is Extract<ServerMessage, { type: 'snapshot' }> => m.type === 'snapshot')!;
+      expect(snapshot.topic).toBe(topic);
+      expect(snapshot.seq).toBeGreaterThan(0);
+      const screen = await client.call('getScreen', { params: { id: created.id } });
+      // The snapshot is the daemon's screen: the demo agent's prompt row is in both.
+      const promptRow = screen.content.split('\n').find((l: string) => l.trim().length > 0)!;
+      expect(snapshot.data).toContain(promptRow.trim().slice(0, 10));
+      const ansi = await client.call('getScreen', { params: { id: created.id }, query: { format: 'ansi' } });
+      expect(ansi.format).toBe('ansi');
+      expect(ansi.content).toContain('\u001b[');
+      expect(ansi.content).toContain(promptRow.trim().slice(0, 10));
+
+      await client.call('sendMessage', { params: { id: created.id }, body: { text: 'hello over the stream', wait: 'accepted' } });
+      await waitFor(() => frames.map((f) => f.text).join('').includes('hello over the stream'), 20_000, 'the echoed bytes');
+      expect(frames[0]!.seq).toBe(snapshot.seq);
+      for (let i = 1; i < frames.length; i++) {
+        expect(frames[i]!.seq).toBe(frames[i - 1]!.seq + Buffer.byteLength(frames[i - 1]!.text));
+      }
+
+      socket.send(JSON.stringify({ type: 'resize', ref: 'r1', session_id: created.id, cols: 90, rows: 30 }));
+      await waitFor(() => messages.some((m) => m.type === 'error' && m.ref === 'r1'), 10_000, 'the refused resize');
+      expect(messages.find((m) => m.type === 'error' && m.ref === 'r1')).toMatchObject({ code: 'LEASE_NOT_HELD' });
+      socket.send(JSON.stringify({ type: 'lease', ref: 'l1', session_id: created.id, action: 'acquire' }));
+      await waitFor(() => messages.some((m) => m.type === 'lease' && m.ref === 'l1'), 10_000, 'the lease');
+      expect(messages.find((m) => m.type === 'lease' && m.ref === 'l1')).toMatchObject({ holder: 'you' });
+    } finally {
+      socket.close();
+    }
+  }, 150_000);
+});
