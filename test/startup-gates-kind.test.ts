@@ -12,7 +12,8 @@ import { discoverSpecTests } from '../src/harness/spec-test.js';
 import { replaySession } from '../src/harness/replay-session.js';
 import { parseAsciicast } from '../src/recording/index.js';
 
-const TRUST_TITLE = /\btrust\b/i;
+// Gemini and Qwen title the dialog with "trust"; Claude Code with "Accessing workspace:".
+const TRUST_TITLE = /\btrust\b|^accessing workspace/i;
 const { cases } = discoverSpecTests();
 
 function trustModals(castPath: string, specPath: string): Array<{ title: string | null; kind: string | null; buttons: Array<{ index: number; label: string }> }> {

@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import unicode11 from '@xterm/addon-unicode11';
 import xtermHeadless from '@xterm/headless';
 import type { Terminal as XtermTerminal } from '@xterm/headless';
 import { expect } from 'vitest';
@@ -190,6 +191,9 @@ export class Viewer {
     const noop = () => {};
     const logger = { trace: noop, debug: noop, info: noop, warn: noop, error: (m: string, ...rest: unknown[]) => this.problems.push(`xterm: ${m} ${JSON.stringify(rest).slice(0, 300)} (snapshot at ${message.seq})`) };
     const term = new Terminal({ cols: message.cols, rows: message.rows, scrollback: SCROLLBACK, allowProposedApi: true, logger });
+    // Cell widths as the daemon's screen and the dashboard's xterm count them (Unicode 11).
+    term.loadAddon(new unicode11.Unicode11Addon());
+    term.unicode.activeVersion = '11';
     this.term = term;
     term.write(message.data);
     this.expected = message.seq;
