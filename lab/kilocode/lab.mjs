@@ -1,0 +1,65 @@
+/**
+ * The Kilo Code conformance lab: `npm run lab -- kilocode [options]`.
+ *
+ * Kilo Code is a fork of OpenCode: the same OpenTUI screen, the same permission block and dialogs,
+ * the same provider config (in ~/.config/kilo/kilo.json) and KILO_* where OpenCode reads OPENCODE_*.
+ * So this lab is lab/opencode's description with the package, config and environment swapped: the
+ * same sessions, scripted replies (lab/opencode/scenarios), screen marks, approval titles and buttons, run by lab/lib/chat-lab.mjs against the
+ * REAL CLI under specs/kilocode/spec.json in a real PTY with a private HOME.
+ *
+ * Options: as every chat lab (--record-to DIR, --accuracy, --scenario NAME[,NAME], --keep,
+ * --version V, --verbose). Exit code 0 only if every check passed.
+ *
+ * Pinned 7.7.7, not the registry's latest 7.8.1: `@kilocode/cli` is a node wrapper whose postinstall
+ * installs the native binary from a per-platform package, and the registry this lab reaches has no
+ * `@kilocode/cli-linux-x64@7.8.1` (ETARGET; its newest is 7.7.9, which has no `@kilocode/cli`).
+ *
+ * The provider is a custom `@ai-sdk/openai-compatible` one ("Lab", base URL = the server); the dummy
+ * key is in that 0600 file, never in argv or logs. `autoupdate: false` and KILO_DISABLE_AUTOUPDATE
+ * stop the self-update; KILO_TELEMETRY_LEVEL=off (PostHog), KILO_DISABLE_MODELS_FETCH,
+ * KILO_DISABLE_DEFAULT_PLUGINS, KILO_DISABLE_LSP_DOWNLOAD, KILO_DISABLE_SHARE,
+ * KILO_DISABLE_PRESENCE, KILO_DISABLE_SESSION_INGEST, KILO_DISABLE_CLAUDE_CODE and KILO_NO_DAEMON
+ * keep it off the network, out of ~/.claude and in one process (the set Kilo's own PTY smoke test
+ * sets). Permissions are `ask` for bash and edit, as in the OpenCode lab.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { runChatLab } from '../lib/chat-lab.mjs';
+import { OPENCODE } from '../opencode/lab.mjs';
+
+export const PINNED_VERSION = '7.7.7';
+const MODEL = 'lab-model';
+
+/** A private HOME: the Lab provider, bash/edit permissions on ask, no self-update, no telemetry, no sharing. */
+function prepare({ home, serverUrl }) {
+  const dir = path.join(home, '.config', 'kilo');
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const config = {
+    autoupdate: false,
+    share: 'disabled',
+    model: `lab/${MODEL}`,
+    small_model: `lab/${MODEL}`,
+    permission: { bash: 'ask', edit: 'ask' },
+    provider: { lab: { npm: '@ai-sdk/openai-compatible', name: 'Lab', options: { baseURL: serverUrl, apiKey: 'lab-dummy-key' }, models: { [MODEL]: { name: 'Lab Model' } } } },
+  };
+  fs.writeFileSync(path.join(dir, 'kilo.json'), JSON.stringify(config, null, 2), { mode: 0o600 });
+  return {
+    KILO_DISABLE_AUTOUPDATE: '1', KILO_TELEMETRY_LEVEL: 'off', KILO_DISABLE_MODELS_FETCH: '1', KILO_DISABLE_DEFAULT_PLUGINS: '1',
+    KILO_DISABLE_LSP_DOWNLOAD: '1', KILO_DISABLE_SHARE: '1', KILO_DISABLE_PRESENCE: '1', KILO_DISABLE_SESSION_INGEST: '1',
+    KILO_DISABLE_CLAUDE_CODE: '1', KILO_NO_DAEMON: '1',
+  };
+}
+
+/** The Kilo Code description for the shared runner: OpenCode's, with Kilo's package, config and names. */
+export const KILOCODE = {
+  ...OPENCODE,
+  id: 'kilocode', cliName: 'Kilo Code', pkg: '@kilocode/cli', bin: 'kilo', pinnedVersion: PINNED_VERSION,
+  models: [MODEL], prepare,
+  sessions: OPENCODE.sessions.map((s) => ({ ...s, description: s.description.replaceAll('OpenCode', 'Kilo Code') })),
+  // limits: OpenCode's. Kilo starts faster here (≈17 s to idle vs OpenCode's 20–60 s), but the renderer and the box are the same.
+};
+
+/** Entry point for lab/run.mjs. */
+export function main(args) {
+  return runChatLab(KILOCODE, args);
+}
