@@ -25,6 +25,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { runChatLab } from '../lib/chat-lab.mjs';
+import { sleep } from '../lib/lab-kit.mjs';
 import { OPENCODE } from '../opencode/lab.mjs';
 
 export const PINNED_VERSION = '7.7.7';
@@ -50,12 +51,53 @@ function prepare({ home, serverUrl }) {
   };
 }
 
-/** The Kilo Code description for the shared runner: OpenCode's, with Kilo's package, config and names. */
+/**
+ * The permission block's title line. Kilo titles a shell command by the tool call's `description`
+ * argument (`# Create build/out.txt`) where OpenCode writes `# Shell command`.
+ */
+const TITLES = { shell: 'Create build/out.txt', edit: OPENCODE.approvals.edit.title };
+const renamed = new Map(Object.entries(TITLES).map(([kind, title]) => [OPENCODE.approvals[kind].title, title]));
+/** A session's expected modal with Kilo's title in place of OpenCode's. */
+const retitle = (step) => (step.modal?.title && renamed.has(step.modal.title) ? { ...step, modal: { ...step.modal, title: renamed.get(step.modal.title) } } : step);
+/**
+ * Kilo's Reject does not end the turn: it opens a second block, `△ Reject permission` / `Tell Kilo
+ * what to do differently` (a text input, `enter confirm  esc cancel`). The denial sessions press
+ * Enter there (no feedback), which ends the turn as OpenCode's Reject does.
+ */
+async function confirmReject(c) {
+  const until = Date.now() + 30_000;
+  while (!/Reject permission/.test(c.s.driver.snapshot())) {
+    if (Date.now() > until) { c.check('the "Reject permission" feedback block after Reject', false); return; }
+    await sleep(100);
+  }
+  await sleep(300);
+  c.s.transport.write('\r');
+}
+const denial = (kind, check) => async (c) => {
+  await c.prompt(kind === 'shell' ? 'please create the file' : 'write the notes');
+  await c.approval(3, kind);
+  await confirmReject(c);
+  await c.deniedEnd();
+  check(c);
+};
+const DENIALS = {
+  'approve-no': denial('shell', (c) => c.check('the command did not run', !fs.existsSync(path.join(c.work, 'build')))),
+  'edit-no': denial('edit', (c) => c.check('notes.txt was not written', !fs.existsSync(path.join(c.work, 'notes.txt')))),
+};
+const kiloSession = (s) => ({
+  ...s,
+  description: s.description.replaceAll('OpenCode', 'Kilo Code').replace('3 (Reject) →', '3 (Reject) → Enter on "Reject permission" →'),
+  run: DENIALS[s.name] ?? s.run,
+  expect: { ...s.expect, sequence: s.expect.sequence.map(retitle), final: retitle(s.expect.final) },
+});
+
+/** The Kilo Code description for the shared runner: OpenCode's, with Kilo's package, config, names and titles. */
 export const KILOCODE = {
   ...OPENCODE,
   id: 'kilocode', cliName: 'Kilo Code', pkg: '@kilocode/cli', bin: 'kilo', pinnedVersion: PINNED_VERSION,
   models: [MODEL], prepare,
-  sessions: OPENCODE.sessions.map((s) => ({ ...s, description: s.description.replaceAll('OpenCode', 'Kilo Code') })),
+  sessions: OPENCODE.sessions.map(kiloSession),
+  approvals: Object.fromEntries(Object.entries(OPENCODE.approvals).map(([kind, a]) => [kind, { ...a, title: TITLES[kind] }])),
   // limits: OpenCode's. Kilo starts faster here (≈17 s to idle vs OpenCode's 20–60 s), but the renderer and the box are the same.
 };
 
