@@ -65,13 +65,12 @@ const retitle = (step) => (step.modal?.title && renamed.has(step.modal.title) ? 
  * Enter there (no feedback), which ends the turn as OpenCode's Reject does.
  */
 async function confirmReject(c) {
-  const until = Date.now() + 30_000;
-  while (!/Reject permission/.test(c.s.driver.snapshot())) {
-    if (Date.now() > until) { c.check('the "Reject permission" feedback block after Reject', false); return; }
-    await sleep(100);
-  }
+  const shown = await c.s.waitForScreen(/Reject permission/, 30_000).then(() => true, () => false);
+  c.check('the "Reject permission" feedback block after Reject', shown);
+  if (!shown) return;
   await sleep(300);
-  c.s.transport.write('\r');
+  const r = c.s.driver.dispatch({ kind: 'pty_write', data: '\r' });
+  c.check('Enter on "Reject permission" accepted', r.ok, r.reason ?? '');
 }
 const denial = (kind, check) => async (c) => {
   await c.prompt(kind === 'shell' ? 'please create the file' : 'write the notes');
@@ -96,6 +95,8 @@ export const KILOCODE = {
   ...OPENCODE,
   id: 'kilocode', cliName: 'Kilo Code', pkg: '@kilocode/cli', bin: 'kilo', pinnedVersion: PINNED_VERSION,
   models: [MODEL], prepare,
+  // Kilo shows the error's message alone, without OpenCode's "Error: 400" prefix.
+  apiErrorShown: /lab server: scripted bad request/,
   sessions: OPENCODE.sessions.map(kiloSession),
   approvals: Object.fromEntries(Object.entries(OPENCODE.approvals).map(([kind, a]) => [kind, { ...a, title: TITLES[kind] }])),
   // limits: OpenCode's. Kilo starts faster here (≈17 s to idle vs OpenCode's 20–60 s), but the renderer and the box are the same.
