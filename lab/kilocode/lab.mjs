@@ -83,11 +83,15 @@ const DENIALS = {
   'approve-no': denial('shell', (c) => c.check('the command did not run', !fs.existsSync(path.join(c.work, 'build')))),
   'edit-no': denial('edit', (c) => c.check('notes.txt was not written', !fs.existsSync(path.join(c.work, 'notes.txt')))),
 };
+/** The feedback block as the spec reads it (state reject_feedback, kind confirm: never auto-answered). */
+const FEEDBACK_STEP = { state: 'reject_feedback', status: 'approval', modal: { title: 'Reject permission', kind: 'confirm', buttons: ['confirm', 'cancel'] } };
+/** A denial's expected states: the permission, then the feedback block, then idle. */
+const withFeedback = (sequence) => sequence.flatMap((step) => (step.state === 'idle' && step.modal === null ? [FEEDBACK_STEP, step] : [step]));
 const kiloSession = (s) => ({
   ...s,
   description: s.description.replaceAll('OpenCode', 'Kilo Code').replace('3 (Reject) →', '3 (Reject) → Enter on "Reject permission" →'),
   run: DENIALS[s.name] ?? s.run,
-  expect: { ...s.expect, sequence: s.expect.sequence.map(retitle), final: retitle(s.expect.final) },
+  expect: { ...s.expect, sequence: (DENIALS[s.name] ? withFeedback : (x) => x)(s.expect.sequence.map(retitle)), final: retitle(s.expect.final) },
 });
 
 /** The Kilo Code description for the shared runner: OpenCode's, with Kilo's package, config, names and titles. */
