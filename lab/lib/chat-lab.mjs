@@ -16,6 +16,7 @@
  * - `picker`: `{ title, buttons }` of the model picker the `model` control opens;
  * - `sessions`: `[{ name, cols, rows, description, run(c), expect }]`;
  * - optional `isSideCall(body)`: a streamed request that is the CLI's own side call, not the user's turn;
+ * - optional `apiErrorShown`: the regex of the scripted 400 on screen (default /Error: 400\b/);
  * - optional `limits` (see DEFAULT_LIMIT), `settleMs` (the pause after idle before the script) and
  *   `noApprovals` (why the CLI never asks permission; the report says so instead of approval rows).
  *
@@ -194,7 +195,7 @@ async function runSession(cli, def, ctx) {
     apiError: async () => {
       const err = server.log.find((e) => e.event === 'api_error' && e.t >= lastAction());
       check('the server answered with the scripted error', err !== undefined);
-      const shown = await s.waitForState((v) => v.state.status === 'idle' && /Error: 400\b/.test(s.driver.snapshot()), 15_000).catch(() => null);
+      const shown = await s.waitForState((v) => v.state.status === 'idle' && (cli.apiErrorShown ?? /Error: 400\b/).test(s.driver.snapshot()), 15_000).catch(() => null);
       check('idle with the API error on screen', shown !== null);
       await sleep(1800);
       check('no retry after the 400', server.log.filter((e) => e.event === 'api_error').length === 1 && !server.log.some((e) => e.event === 'stream_start'));

@@ -60,13 +60,13 @@ function contentText(content) {
   return '';
 }
 
-/** The text the user typed last: the latest user message with text (ignoring injected context blocks). */
+/** The text the user typed last: the latest user message with text (ignoring injected context blocks: Gemini's session context, system reminders, Kilo Code's environment details). */
 export function latestUserText(messages) {
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i];
     if (m?.role !== 'user') continue;
     const parts = Array.isArray(m.content) ? m.content.map((p) => p?.text ?? '') : [contentText(m.content)];
-    const texts = parts.filter((t) => typeof t === 'string' && t.trim() && !/^<(?:session_context|system-reminder)>/.test(t.trim()));
+    const texts = parts.filter((t) => typeof t === 'string' && t.trim() && !/^<(?:session_context|system-reminder|environment_details)>/.test(t.trim()));
     if (texts.length) return texts[texts.length - 1];
   }
   return '';

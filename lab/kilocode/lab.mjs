@@ -1,0 +1,112 @@
+/**
+ * The Kilo Code conformance lab: `npm run lab -- kilocode [options]`.
+ *
+ * Kilo Code is a fork of OpenCode: the same OpenTUI screen, the same permission block and dialogs,
+ * the same provider config (in ~/.config/kilo/kilo.json) and KILO_* where OpenCode reads OPENCODE_*.
+ * So this lab is lab/opencode's description with the package, config and environment swapped: the
+ * same sessions, scripted replies (lab/opencode/scenarios), screen marks, approval titles and buttons, run by lab/lib/chat-lab.mjs against the
+ * REAL CLI under specs/kilocode/spec.json in a real PTY with a private HOME.
+ *
+ * Options: as every chat lab (--record-to DIR, --accuracy, --scenario NAME[,NAME], --keep,
+ * --version V, --verbose). Exit code 0 only if every check passed.
+ *
+ * Pinned 7.7.7, not the registry's latest 7.8.1: `@kilocode/cli` is a node wrapper whose postinstall
+ * installs the native binary from a per-platform package, and the registry this lab reaches has no
+ * `@kilocode/cli-linux-x64@7.8.1` (ETARGET; its newest is 7.7.9, which has no `@kilocode/cli`).
+ *
+ * The provider is a custom `@ai-sdk/openai-compatible` one ("Lab", base URL = the server); the dummy
+ * key is in that 0600 file, never in argv or logs. `autoupdate: false` and KILO_DISABLE_AUTOUPDATE
+ * stop the self-update; KILO_TELEMETRY_LEVEL=off (PostHog), KILO_DISABLE_MODELS_FETCH,
+ * KILO_DISABLE_DEFAULT_PLUGINS, KILO_DISABLE_LSP_DOWNLOAD, KILO_DISABLE_SHARE,
+ * KILO_DISABLE_PRESENCE, KILO_DISABLE_SESSION_INGEST, KILO_DISABLE_CLAUDE_CODE and KILO_NO_DAEMON
+ * keep it off the network, out of ~/.claude and in one process (the set Kilo's own PTY smoke test
+ * sets). Permissions are `ask` for bash and edit, as in the OpenCode lab.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { runChatLab } from '../lib/chat-lab.mjs';
+import { sleep } from '../lib/lab-kit.mjs';
+import { OPENCODE } from '../opencode/lab.mjs';
+
+export const PINNED_VERSION = '7.7.7';
+const MODEL = 'lab-model';
+
+/** A private HOME: the Lab provider, bash/edit permissions on ask, no self-update, no telemetry, no sharing. */
+function prepare({ home, serverUrl }) {
+  const dir = path.join(home, '.config', 'kilo');
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const config = {
+    autoupdate: false,
+    share: 'disabled',
+    model: `lab/${MODEL}`,
+    small_model: `lab/${MODEL}`,
+    permission: { bash: 'ask', edit: 'ask' },
+    provider: { lab: { npm: '@ai-sdk/openai-compatible', name: 'Lab', options: { baseURL: serverUrl, apiKey: 'lab-dummy-key' }, models: { [MODEL]: { name: 'Lab Model' } } } },
+  };
+  fs.writeFileSync(path.join(dir, 'kilo.json'), JSON.stringify(config, null, 2), { mode: 0o600 });
+  return {
+    KILO_DISABLE_AUTOUPDATE: '1', KILO_TELEMETRY_LEVEL: 'off', KILO_DISABLE_MODELS_FETCH: '1', KILO_DISABLE_DEFAULT_PLUGINS: '1',
+    KILO_DISABLE_LSP_DOWNLOAD: '1', KILO_DISABLE_SHARE: '1', KILO_DISABLE_PRESENCE: '1', KILO_DISABLE_SESSION_INGEST: '1',
+    KILO_DISABLE_CLAUDE_CODE: '1', KILO_NO_DAEMON: '1',
+  };
+}
+
+/**
+ * The permission block's title line. Kilo titles a shell command by the tool call's `description`
+ * argument (`# Create build/out.txt`) where OpenCode writes `# Shell command`.
+ */
+const TITLES = { shell: 'Create build/out.txt', edit: OPENCODE.approvals.edit.title };
+const renamed = new Map(Object.entries(TITLES).map(([kind, title]) => [OPENCODE.approvals[kind].title, title]));
+/** A session's expected modal with Kilo's title in place of OpenCode's. */
+const retitle = (step) => (step.modal?.title && renamed.has(step.modal.title) ? { ...step, modal: { ...step.modal, title: renamed.get(step.modal.title) } } : step);
+/**
+ * Kilo's Reject does not end the turn: it opens a second block, `△ Reject permission` / `Tell Kilo
+ * what to do differently` (a text input, `enter confirm  esc cancel`). The denial sessions press
+ * Enter there (no feedback), which ends the turn as OpenCode's Reject does.
+ */
+async function confirmReject(c) {
+  const shown = await c.s.waitForScreen(/Reject permission/, 30_000).then(() => true, () => false);
+  c.check('the "Reject permission" feedback block after Reject', shown);
+  if (!shown) return;
+  await sleep(300);
+  const r = c.s.driver.dispatch({ kind: 'pty_write', data: '\r' });
+  c.check('Enter on "Reject permission" accepted', r.ok, r.reason ?? '');
+}
+const denial = (kind, check) => async (c) => {
+  await c.prompt(kind === 'shell' ? 'please create the file' : 'write the notes');
+  await c.approval(3, kind);
+  await confirmReject(c);
+  await c.deniedEnd();
+  check(c);
+};
+const DENIALS = {
+  'approve-no': denial('shell', (c) => c.check('the command did not run', !fs.existsSync(path.join(c.work, 'build')))),
+  'edit-no': denial('edit', (c) => c.check('notes.txt was not written', !fs.existsSync(path.join(c.work, 'notes.txt')))),
+};
+/** The feedback block as the spec reads it (state reject_feedback, kind confirm: never auto-answered). */
+const FEEDBACK_STEP = { state: 'reject_feedback', status: 'approval', modal: { title: 'Reject permission', kind: 'confirm', buttons: ['confirm', 'cancel'] } };
+/** A denial's expected states: the permission, then the feedback block, then idle. */
+const withFeedback = (sequence) => sequence.flatMap((step) => (step.state === 'idle' && step.modal === null ? [FEEDBACK_STEP, step] : [step]));
+const kiloSession = (s) => ({
+  ...s,
+  description: s.description.replaceAll('OpenCode', 'Kilo Code').replace('3 (Reject) →', '3 (Reject) → Enter on "Reject permission" →'),
+  run: DENIALS[s.name] ?? s.run,
+  expect: { ...s.expect, sequence: (DENIALS[s.name] ? withFeedback : (x) => x)(s.expect.sequence.map(retitle)), final: retitle(s.expect.final) },
+});
+
+/** The Kilo Code description for the shared runner: OpenCode's, with Kilo's package, config, names and titles. */
+export const KILOCODE = {
+  ...OPENCODE,
+  id: 'kilocode', cliName: 'Kilo Code', pkg: '@kilocode/cli', bin: 'kilo', pinnedVersion: PINNED_VERSION,
+  models: [MODEL], prepare,
+  // Kilo shows the error's message alone, without OpenCode's "Error: 400" prefix.
+  apiErrorShown: /lab server: scripted bad request/,
+  sessions: OPENCODE.sessions.map(kiloSession),
+  approvals: Object.fromEntries(Object.entries(OPENCODE.approvals).map(([kind, a]) => [kind, { ...a, title: TITLES[kind] }])),
+  // limits: OpenCode's. Kilo starts faster here (≈17 s to idle vs OpenCode's 20–60 s), but the renderer and the box are the same.
+};
+
+/** Entry point for lab/run.mjs. */
+export function main(args) {
+  return runChatLab(KILOCODE, args);
+}
