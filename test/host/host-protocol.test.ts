@@ -130,9 +130,11 @@ describe('PTY host protocol: properties against the live host', () => {
     const info = await setup.spawn({ id: 'target', file: process.execPath, args: [EMITTER, '--lines', '100000', '--interval-ms', '20'], cwd: host.dir, env: { PATH: process.env.PATH ?? '' }, cols: 80, rows: 24 });
     trackPid(info.pid);
     const id = fc.constantFrom('target', 'missing', '', '../x', 'a'.repeat(70));
+    // `signal` is always present: a valid `kill {id: 'target'}` without one is SIGHUP, which ends
+    // the target the last assertion expects alive (seen once in CI); the signals here never end it.
     const anyValue = fc.oneof(fc.integer(), fc.string({ maxLength: 8 }), fc.constant(null), fc.boolean(), fc.array(fc.integer(), { maxLength: 3 }));
     const message = fc.oneof(
-      fc.record({ type: fc.constantFrom('list', 'detach', 'attach', 'write', 'resize', 'kill', 'remove', 'bogus'), req: fc.oneof(fc.integer({ min: -2, max: 50 }), anyValue), id, since: fc.oneof(fc.nat(), anyValue), data: fc.oneof(fc.string({ maxLength: 20 }), anyValue), cols: fc.oneof(fc.integer({ min: -1, max: 300 }), anyValue), rows: fc.oneof(fc.integer({ min: -1, max: 300 }), anyValue), signal: fc.constantFrom('SIGWINCH', 'SIGCONT', 'NOPE', 5) }, { requiredKeys: ['type', 'req'] }),
+      fc.record({ type: fc.constantFrom('list', 'detach', 'attach', 'write', 'resize', 'kill', 'remove', 'bogus'), req: fc.oneof(fc.integer({ min: -2, max: 50 }), anyValue), id, since: fc.oneof(fc.nat(), anyValue), data: fc.oneof(fc.string({ maxLength: 20 }), anyValue), cols: fc.oneof(fc.integer({ min: -1, max: 300 }), anyValue), rows: fc.oneof(fc.integer({ min: -1, max: 300 }), anyValue), signal: fc.constantFrom('SIGWINCH', 'SIGCONT', 'NOPE', 5) }, { requiredKeys: ['type', 'req', 'signal'] }),
       fc.record({ type: fc.constant('spawn'), req: fc.nat(), id, file: fc.oneof(fc.constant('/nonexistent/x'), anyValue), args: fc.oneof(fc.constant([]), anyValue), cwd: fc.oneof(fc.constant('/'), anyValue), env: fc.oneof(fc.constant({}), anyValue), cols: fc.oneof(fc.constant(80), anyValue), rows: fc.oneof(fc.constant(24), anyValue) }),
       anyValue,
     );
