@@ -26,7 +26,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { runChatLab } from '../lib/chat-lab.mjs';
 import { sleep } from '../lib/lab-kit.mjs';
-import { OPENCODE } from '../opencode/lab.mjs';
+import { labConfig, OPENCODE } from '../opencode/lab.mjs';
 
 export const PINNED_VERSION = '7.7.7';
 const MODEL = 'lab-model';
@@ -35,14 +35,7 @@ const MODEL = 'lab-model';
 function prepare({ home, serverUrl }) {
   const dir = path.join(home, '.config', 'kilo');
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const config = {
-    autoupdate: false,
-    share: 'disabled',
-    model: `lab/${MODEL}`,
-    small_model: `lab/${MODEL}`,
-    permission: { bash: 'ask', edit: 'ask' },
-    provider: { lab: { npm: '@ai-sdk/openai-compatible', name: 'Lab', options: { baseURL: serverUrl, apiKey: 'lab-dummy-key' }, models: { [MODEL]: { name: 'Lab Model' } } } },
-  };
+  const config = labConfig(serverUrl);
   fs.writeFileSync(path.join(dir, 'kilo.json'), JSON.stringify(config, null, 2), { mode: 0o600 });
   return {
     KILO_DISABLE_AUTOUPDATE: '1', KILO_TELEMETRY_LEVEL: 'off', KILO_DISABLE_MODELS_FETCH: '1', KILO_DISABLE_DEFAULT_PLUGINS: '1',

@@ -81,12 +81,13 @@ const SESSIONS = [
   { name: 'approve-yes-160x50', cols: 160, rows: 50, description: 'the shell permission round trip in a 160×50 terminal', run: createFile, expect: approvedTurn(SHELL_TITLE) },
 ];
 
-/** A private HOME: the Lab provider, bash/edit permissions on ask, no self-update, no sharing. */
-function prepare({ home, serverUrl }) {
-  const dir = path.join(home, '.config', 'opencode');
-  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const config = {
-    $schema: 'https://opencode.ai/config.json',
+/**
+ * The config OpenCode and its fork Kilo Code share: the Lab provider (OpenAI-compatible, the
+ * scripted server), bash/edit permissions on ask, no self-update, no sharing.
+ * @param {string} serverUrl
+ */
+export function labConfig(serverUrl) {
+  return {
     autoupdate: false,
     share: 'disabled',
     model: `lab/${MODEL}`,
@@ -94,6 +95,13 @@ function prepare({ home, serverUrl }) {
     permission: { bash: 'ask', edit: 'ask' },
     provider: { lab: { npm: '@ai-sdk/openai-compatible', name: 'Lab', options: { baseURL: serverUrl, apiKey: 'lab-dummy-key' }, models: { [MODEL]: { name: 'Lab Model' } } } },
   };
+}
+
+/** A private HOME with {@link labConfig}. */
+function prepare({ home, serverUrl }) {
+  const dir = path.join(home, '.config', 'opencode');
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const config = { $schema: 'https://opencode.ai/config.json', ...labConfig(serverUrl) };
   fs.writeFileSync(path.join(dir, 'opencode.json'), JSON.stringify(config, null, 2), { mode: 0o600 });
   return {
     OPENCODE_DISABLE_AUTOUPDATE: '1', OPENCODE_DISABLE_MODELS_FETCH: '1', OPENCODE_DISABLE_DEFAULT_PLUGINS: '1',

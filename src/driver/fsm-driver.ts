@@ -32,7 +32,7 @@ import { resolveRedrawNudgeOptions, Watchdogs, type RedrawNudgeOptions } from '.
 import { SignalRuleSet } from './signal-rules.js';
 import { isSpawnPlanError, planSpawn, type SpawnPlan } from './spawn-plan.js';
 import { applyPreLaunchTrust } from './pre-launch-trust.js';
-import { checkCliVersion } from './version-probe.js';
+import { reportCliVersion } from './version-probe.js';
 import { SpecDriftWatch, type SpecDriftOptions } from './spec-drift.js';
 import { validateCommand } from './command-validation.js';
 import { watchSpecFile } from './spec-watcher.js';
@@ -319,28 +319,14 @@ export class FsmDriver {
       this.#stop();
       return;
     }
-    this.#maybeCheckVersion(plan);
+    // A replay or a given plan has no real binary to ask; `checkVersion` overrides.
+    if (this.#opts.checkVersion ?? this.#opts.spawnPlan === undefined) reportCliVersion(this.#spec, plan, (ev) => this.#emit(ev), () => this.#stopped);
     if (this.#opts.hotReload && this.#opts.specSource) {
       const watch = watchSpecFile(this.#opts.specSource.path, this.#timers, () => this.reloadSpec());
       if ('error' in watch) this.#emit({ kind: 'log', level: 'warn', message: watch.error });
       else this.#disposables.push(watch);
     }
     this.#reevaluate('init');
-  }
-
-  /**
-   * Reads the CLI's version when the spec says how (`cli_version` + `cli_version_range`) and the
-   * driver planned the spawn itself (a replay or a given plan has no real binary to ask), unless
-   * `checkVersion` says otherwise. Reported once, asynchronously; never blocks the session.
-   */
-  #maybeCheckVersion(plan: SpawnPlan): void {
-    const { cli_version: probe, cli_version_range: range } = this.#spec;
-    if (!probe || typeof range !== 'string' || !(this.#opts.checkVersion ?? this.#opts.spawnPlan === undefined)) return;
-    void checkCliVersion(plan.resolvedBinary ?? plan.file, probe, range, plan.env, plan.cwd).then((v) => {
-      if (this.#stopped) return;
-      if (v.verdict === 'proven') this.#emit({ kind: 'log', level: 'info', message: `cli version ${String(v.found)} is in the proven range ${range}` });
-      else this.#emit({ kind: 'version_unproven', found: v.found, range, verdict: v.verdict, ...(v.reason ? { reason: v.reason } : {}) });
-    });
   }
 
   /** Cancels every timer, watcher and temp file and ends the child. Idempotent. */
@@ -507,7 +493,7 @@ export class FsmDriver {
     if (this.#status() === 'generating') this.#lastBusyAt = now;
     this.#cadence.afterDecision(movedState, soonestMs);
     this.#watchdogs.afterDecision(now);
-    this.#drift?.afterDecision(now);
+    this.#drift?.afterDecision(now, view.viewport);
   }
 
   /**

@@ -59,10 +59,10 @@ export class SpecDriftWatch {
     this.#timer = timers.slot(this.#onTimer);
   }
 
-  /** After every decision: starts, continues or ends an episode. */
-  afterDecision(now: number): void {
+  /** After every decision: starts, continues or ends an episode. `viewport` is the one the decision read. */
+  afterDecision(now: number, viewport: readonly string[]): void {
     const status = this.#host.status();
-    const shape = watched(status) ? promptShape(this.#host.viewport()) : null;
+    const shape = watched(status) ? promptShape(viewport) : null;
     if (!shape) {
       this.#since = null;
       this.#raised = false;

@@ -7,7 +7,9 @@
  * @module
  */
 import { execFile } from 'node:child_process';
-import type { CliVersionProbe } from '../core/spec/types.js';
+import type { CliSpecV4, CliVersionProbe } from '../core/spec/types.js';
+import type { DashboardEvent } from './events.js';
+import type { SpawnPlan } from './spawn-plan.js';
 import { extractVersion, satisfiesRange } from '../core/spec/semver-range.js';
 
 /** The probe is killed after this long (a CLI that starts its TUI instead of printing). */
@@ -64,5 +66,20 @@ export function checkCliVersion(file: string, probe: CliVersionProbe, range: str
     } catch (err) {
       resolve(judgeVersion(null, range, `${file} could not be run: ${err instanceof Error ? err.message : String(err)}`));
     }
+  });
+}
+
+/**
+ * Reads the CLI's version when the spec says how (`cli_version` + `cli_version_range`) and
+ * reports it once, asynchronously: a log line when proven, else `version_unproven`. Never blocks
+ * the session; nothing is emitted once `stopped()` is true.
+ */
+export function reportCliVersion(spec: CliSpecV4, plan: SpawnPlan, emit: (ev: DashboardEvent) => void, stopped: () => boolean): void {
+  const { cli_version: probe, cli_version_range: range } = spec;
+  if (!probe || typeof range !== 'string') return;
+  void checkCliVersion(plan.resolvedBinary ?? plan.file, probe, range, plan.env, plan.cwd).then((v) => {
+    if (stopped()) return;
+    if (v.verdict === 'proven') emit({ kind: 'log', level: 'info', message: `cli version ${String(v.found)} is in the proven range ${range}` });
+    else emit({ kind: 'version_unproven', found: v.found, range, verdict: v.verdict, ...(v.reason ? { reason: v.reason } : {}) });
   });
 }
