@@ -42,7 +42,7 @@ export function makeDirs(): DaemonDirs {
   return { runtimeDir, stateDir, home, work, env };
 }
 
-export interface RunningDaemon { child: ChildProcess; client: DaemonClient; url: string; stderr: () => string; exited: Promise<number | null> }
+export interface RunningDaemon { child: ChildProcess; client: DaemonClient; url: string; stdout: () => string; stderr: () => string; exited: Promise<number | null> }
 
 /** Starts `specterm serve --port 0` and resolves once its state file names a daemon that answers. */
 export async function startDaemon(d: DaemonDirs, extraArgs: string[] = []): Promise<RunningDaemon> {
@@ -52,7 +52,8 @@ export async function startDaemon(d: DaemonDirs, extraArgs: string[] = []): Prom
   daemons.push(child);
   let err = '';
   child.stderr!.on('data', (c: Buffer) => { err += c.toString(); });
-  child.stdout!.resume();
+  let out = '';
+  child.stdout!.on('data', (c: Buffer) => { out += c.toString(); });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const deadline = Date.now() + 60_000;
   for (;;) {
@@ -62,7 +63,7 @@ export async function startDaemon(d: DaemonDirs, extraArgs: string[] = []): Prom
       if (state.pid === child.pid) {
         const client = DaemonClient.discover({ runtimeDir: d.runtimeDir, stateDir: d.stateDir, env: {} });
         await client.call('health');
-        return { child, client, url: state.url, stderr: () => err, exited };
+        return { child, client, url: state.url, stdout: () => out, stderr: () => err, exited };
       }
     } catch {}
     if (Date.now() > deadline) throw new Error(`the daemon did not start in time: ${err}`);

@@ -20,6 +20,26 @@ beforeAll(async () => {
 }, 90_000);
 afterAll(stopAll, 60_000);
 
+describe('specterm serve: pairing a browser', () => {
+  it('prints a one-time pairing URL (code in the fragment) that signs a device in with an HttpOnly cookie, once', async () => {
+    await waitFor(() => /#pair=/.test(daemon.stdout()), 20_000, 'the pairing URL');
+    const url = /(http:\/\/127\.0\.0\.1:\d+\/#pair=([A-Za-z0-9_-]+))/.exec(daemon.stdout());
+    expect(url, daemon.stdout()).not.toBeNull();
+    expect(url![1]!.startsWith(daemon.url)).toBe(true);
+    const pair = () => fetch(`${daemon.url}/api/v1/pair`, { method: 'POST', headers: { 'content-type': 'application/json', origin: daemon.url }, body: JSON.stringify({ code: url![2] }) });
+    const paired = await pair();
+    expect(paired.status).toBe(201);
+    const cookie = paired.headers.get('set-cookie') ?? '';
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Strict/);
+    const sessions = await fetch(`${daemon.url}/api/v1/sessions`, { headers: { cookie: cookie.split(';')[0]!, origin: daemon.url } });
+    expect(sessions.status).toBe(200);
+    expect((await pair()).status).not.toBe(201);
+    // The code never reaches the daemon's log.
+    expect(daemon.stderr()).not.toContain(url![2]);
+  }, 60_000);
+});
+
 describe('specterm serve: the terminal topic', () => {
   it('sends a snapshot with its seq, then the bytes after it; a resize without the lease is refused', async () => {
     const client = daemon.client;
