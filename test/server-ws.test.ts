@@ -146,6 +146,15 @@ describe('upgrade', () => {
     t.clock.now += 31_000;
     expect((await refusal({ token: null, protocols: late.protocols })).status).toBe(401);
   });
+  it('lets an offered ticket win over a stale session cookie on the same upgrade (a browser whose old device was revoked)', async () => {
+    const { token: stale, record } = t.tokens.create({ name: 'old-laptop', scope: 'read' });
+    expect((await t.api(`/api/v1/tokens/${record.id}`, { method: 'DELETE' })).status).toBe(200);
+    const { protocols } = await (await t.api('/api/v1/ws-ticket', { method: 'POST', token: t.tokenFor('read') })).json();
+    const c = connect({ token: null, protocols, headers: { origin: t.url, cookie: `specterm_session=${stale}` } });
+    await c.opened;
+    expect(await c.next()).toMatchObject({ type: 'hello', scope: 'read' });
+    c.socket.close();
+  });
 });
 
 describe('messages', () => {

@@ -1,7 +1,7 @@
 /**
  * Authentication shared by HTTP requests and WebSocket upgrades: lockout first (a locked
- * address is refused without its token being looked at), then the credential (Bearer header,
- * session cookie, or — on an upgrade only — a single-use ticket), the admin token compared in
+ * address is refused without its token being looked at), then the credential (on an upgrade, an
+ * offered single-use ticket first; otherwise the Bearer header, then the session cookie), the admin token compared in
  * constant time, then the store.
  * @module
  */
@@ -39,8 +39,10 @@ export class Authenticator {
     let principal: Principal | null;
     let hadCredential = true;
     try {
-      const secret = presentedSecret(req);
-      const ticket = options.allowTicket && secret === undefined ? offeredTicket(req) : undefined;
+      // An offered ticket wins on an upgrade: it was minted moments ago from a valid credential,
+      // while a cookie the browser sends along may belong to a device revoked since.
+      const ticket = options.allowTicket ? offeredTicket(req) : undefined;
+      const secret = ticket === undefined ? presentedSecret(req) : undefined;
       hadCredential = secret !== undefined || ticket !== undefined;
       principal = secret !== undefined ? this.#verifySecret(secret) : ticket !== undefined ? this.#deps.tickets.redeem(ticket) : null;
     } catch (error) {
