@@ -66,14 +66,14 @@ const SESSIONS = [
   { name: 'hello-60x20', cols: 60, rows: 20, description: 'the streamed answer in a narrow 60×20 terminal', run: async (c) => { await c.prompt('say hello'); await c.turnEnd(); }, expect: turn },
   { name: 'approve-yes-60x20', cols: 60, rows: 20, description: 'the shell permission round trip in a 60×20 terminal', run: async (c) => { await c.prompt('please create the file'); await c.approval(1, 'shell'); await c.turnEnd(); }, expect: approvedTurn(SHELL_TITLE) },
   {
-    // Without the spec's pre_launch_trust: the dialog it prevents (trust-pre-launch) appears.
+    // Without the spec's pre_launch_trust: the dialog it prevents (pre-launch-no-gate) appears.
     name: 'trust-dialog', cols: 80, rows: 24, folderTrust: true, preLaunchTrust: false, ready: 'trust',
     description: 'folder trust switched on and the folder not trusted: "Do you trust this folder?" (kind confirm: a start-up gate, never auto-answered, though its "Don\'t trust (esc)" option has the approval shape) → 1 (Trust folder) → idle',
     run: async (c) => { await c.gate(TRUST_BUTTONS, 1); },
     expect: { sequence: [{ state: 'starting' }, { state: 'trust', status: 'approval', modal: { title: 'Do you trust this folder?', kind: 'confirm', buttons: TRUST_BUTTONS } }, { state: 'idle', modal: null }], final: { state: 'idle' } },
   },
   {
-    name: 'trust-pre-launch', cols: 80, rows: 24, folderTrust: true,
+    name: 'pre-launch-no-gate', cols: 80, rows: 24, folderTrust: true,
     description: 'folder trust switched on, the spec\'s pre_launch_trust (qwen_trusted_folders) records the folder in ~/.qwen/trustedFolders.json before spawn → no trust dialog: starting → idle',
     run: async (c) => {
       const file = path.join(c.home, '.qwen', 'trustedFolders.json');
