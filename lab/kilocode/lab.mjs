@@ -26,7 +26,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { runChatLab } from '../lib/chat-lab.mjs';
 import { sleep } from '../lib/lab-kit.mjs';
-import { labConfig, OPENCODE } from '../opencode/lab.mjs';
+import { labConfig, OPENCODE, pickerButtons } from '../opencode/lab.mjs';
 
 export const PINNED_VERSION = '7.7.7';
 const MODEL = 'lab-model';
@@ -51,6 +51,12 @@ function prepare({ home, serverUrl }) {
 const TITLES = { shell: 'Create build/out.txt', edit: OPENCODE.approvals.edit.title };
 const renamed = new Map(Object.entries(TITLES).map(([kind, title]) => [OPENCODE.approvals[kind].title, title]));
 /** A session's expected modal with Kilo's title in place of OpenCode's. */
+/**
+ * Kilo's model dialog at 80×24: its unnamed "Auto" group (no header) lists Auto Free / Frontier /
+ * Small above the "Lab" group, and the whole list fits, so nothing scrolls.
+ */
+const PICKER_OPTIONS = ['Auto Free', 'Auto Frontier', 'Auto Small', 'Lab Model'];
+const withKiloPicker = (step) => (step.state === 'picker' ? { ...step, modal: { ...step.modal, buttons: pickerButtons(PICKER_OPTIONS) } } : step);
 const retitle = (step) => (step.modal?.title && renamed.has(step.modal.title) ? { ...step, modal: { ...step.modal, title: renamed.get(step.modal.title) } } : step);
 /**
  * Kilo's Reject does not end the turn: it opens a second block, `△ Reject permission` / `Tell Kilo
@@ -84,7 +90,7 @@ const kiloSession = (s) => ({
   ...s,
   description: s.description.replaceAll('OpenCode', 'Kilo Code').replace('3 (Reject) →', '3 (Reject) → Enter on "Reject permission" →'),
   run: DENIALS[s.name] ?? s.run,
-  expect: { ...s.expect, sequence: (DENIALS[s.name] ? withFeedback : (x) => x)(s.expect.sequence.map(retitle)), final: retitle(s.expect.final) },
+  expect: { ...s.expect, sequence: (DENIALS[s.name] ? withFeedback : (x) => x)(s.expect.sequence.map(retitle).map(withKiloPicker)), final: retitle(s.expect.final) },
 });
 
 /** The Kilo Code description for the shared runner: OpenCode's, with Kilo's package, config, names and titles. */
@@ -95,6 +101,7 @@ export const KILOCODE = {
   // Kilo shows the error's message alone, without OpenCode's "Error: 400" prefix.
   apiErrorShown: /lab server: scripted bad request/,
   sessions: OPENCODE.sessions.map(kiloSession),
+  picker: { ...OPENCODE.picker, buttons: PICKER_OPTIONS },
   approvals: Object.fromEntries(Object.entries(OPENCODE.approvals).map(([kind, a]) => [kind, { ...a, title: TITLES[kind] }])),
   // limits: OpenCode's. Kilo starts faster here (≈17 s to idle vs OpenCode's 20–60 s), but the renderer and the box are the same.
 };

@@ -34,6 +34,15 @@ const SHELL_TITLE = 'Shell command';
 const EDIT_TITLE = 'Edit notes.txt';
 const PERMISSION_BUTTONS = ['Allow once', 'Allow always', 'Reject'];
 
+/**
+ * The model dialog's options as a person sees them at 80×24 with the lab's config: the dialog
+ * scrolls to centre the current model (Lab Model, under its "Lab" group header), so the rows above
+ * it are the last free models of OpenCode's bundled "OpenCode Zen" list (its header scrolled off).
+ * Group headers ("Lab") are not options.
+ */
+const PICKER_OPTIONS = ['Nemotron 3.5 Lightning Free', 'Nemotron 3 Ultra Free', 'Big Pickle', 'Lab Model'];
+/** Expected picker buttons: the options in order, with their display indices. */
+export const pickerButtons = (labels) => labels.map((label, i) => ({ index: i + 1, label }));
 const starting = [{ state: 'starting' }, { state: 'idle' }];
 const turn = { sequence: [...starting, { state: 'busy', status: 'generating' }, { state: 'idle' }], final: { state: 'idle' } };
 const approvalStep = (title) => ({ state: 'approval', status: 'approval', modal: { title, kind: 'approval', buttons: PERMISSION_BUTTONS } });
@@ -58,7 +67,7 @@ const SESSIONS = [
   {
     name: 'model-picker', cols: 80, rows: 24, description: '/models opens the model picker (kind picker, never auto-answered) → Esc closes it → idle',
     run: async (c) => { await c.picker(); },
-    expect: { sequence: [...starting, { state: 'picker', status: 'approval', modal: { title: 'Select model', kind: 'picker' } }, { state: 'idle', modal: null }], final: { state: 'idle' } },
+    expect: { sequence: [...starting, { state: 'picker', status: 'approval', modal: { title: 'Select model', kind: 'picker', buttons: pickerButtons(PICKER_OPTIONS) } }, { state: 'idle', modal: null }], final: { state: 'idle' } },
   },
   {
     // OpenCode interrupts on a second Escape ("esc again to interrupt"). Stop is one Escape in the
@@ -123,7 +132,7 @@ export const OPENCODE = {
   scenariosDir: path.join(here, 'scenarios'), models: [MODEL], prepare, isSideCall, sessions: SESSIONS,
   marks: { approval: /⇆ select/, spinner: /esc (?:again to )?interrupt/, picker: /Select model/ },
   approvals: { shell: { title: SHELL_TITLE, buttonsOk }, edit: { title: EDIT_TITLE, buttonsOk } },
-  picker: { title: 'Select model', buttons: null },
+  picker: { title: 'Select model', buttons: PICKER_OPTIONS },
   // idleMs: OpenCode itself takes 5–15 s (loaded box) from the stream's end to repainting the idle
   // footer; the screen-based idle latency in the report is specterm's own share.
   limits: { startMs: 180_000, requestMs: 150_000, toolCallMs: 150_000, confirmDrawnMs: 90_000, idleMs: 30_000, toolResultMs: 90_000 },

@@ -66,10 +66,23 @@ const SESSIONS = [
   { name: 'hello-60x20', cols: 60, rows: 20, description: 'the streamed answer in a narrow 60×20 terminal', run: async (c) => { await c.prompt('say hello'); await c.turnEnd(); }, expect: turn },
   { name: 'approve-yes-60x20', cols: 60, rows: 20, description: 'the shell permission round trip in a 60×20 terminal', run: async (c) => { await c.prompt('please create the file'); await c.approval(1, 'shell'); await c.turnEnd(); }, expect: approvedTurn(SHELL_TITLE) },
   {
-    name: 'trust-dialog', cols: 80, rows: 24, folderTrust: true, ready: 'trust',
+    // Without the spec's pre_launch_trust: the dialog it prevents (pre-launch-no-gate) appears.
+    name: 'trust-dialog', cols: 80, rows: 24, folderTrust: true, preLaunchTrust: false, ready: 'trust',
     description: 'folder trust switched on and the folder not trusted: "Do you trust this folder?" (kind confirm: a start-up gate, never auto-answered, though its "Don\'t trust (esc)" option has the approval shape) → 1 (Trust folder) → idle',
     run: async (c) => { await c.gate(TRUST_BUTTONS, 1); },
     expect: { sequence: [{ state: 'starting' }, { state: 'trust', status: 'approval', modal: { title: 'Do you trust this folder?', kind: 'confirm', buttons: TRUST_BUTTONS } }, { state: 'idle', modal: null }], final: { state: 'idle' } },
+  },
+  {
+    name: 'pre-launch-no-gate', cols: 80, rows: 24, folderTrust: true,
+    description: 'folder trust switched on, the spec\'s pre_launch_trust (qwen_trusted_folders) records the folder in ~/.qwen/trustedFolders.json before spawn → no trust dialog: starting → idle',
+    run: async (c) => {
+      const file = path.join(c.home, '.qwen', 'trustedFolders.json');
+      c.check('pre_launch_trust added the folder', c.s.trust?.status === 'added' && c.s.trust?.file === file, JSON.stringify(c.s.trust));
+      const trusted = (() => { try { return JSON.parse(fs.readFileSync(file, 'utf8')); } catch { return null; } })();
+      c.check('trustedFolders.json marks the folder TRUST_FOLDER', trusted?.[fs.realpathSync(c.work)] === 'TRUST_FOLDER', JSON.stringify(trusted));
+      c.check('no trust dialog during start-up', !c.s.changes.some((x) => x.state === 'trust') && !/Do you trust this folder\?/.test(c.s.driver.snapshot()));
+    },
+    expect: { sequence: starting, final: { state: 'idle' } },
   },
   { name: 'fetch-no', cols: 80, rows: 24, description: 'web_fetch asks "Do you want to proceed?" (a confirmation the spec names nowhere: detected by its shape) → the "No" option → nothing fetched → idle', run: async (c) => { await c.prompt('fetch the page'); await c.approval('deny', 'fetch'); await c.deniedEnd(); }, expect: deniedTurn(FETCH_TITLE) },
   { name: 'numbered-answer', cols: 80, rows: 24, description: 'an answer that is a plain numbered list with the confirmation\'s own labels ("1. Yes, allow once … 3. No, suggest changes (esc)") → generating then idle, never a modal', run: async (c) => { await c.noModalTurn('show me numbered choices', /3\. No, suggest changes \(esc\)/); }, expect: NO_MODAL_TURN },

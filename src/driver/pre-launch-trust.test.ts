@@ -350,16 +350,43 @@ describe('inspectJson', () => {
   });
 });
 
-describe('gemini_trusted_folders', () => {
-  const cfg = { scheme: 'gemini_trusted_folders' } as const;
-  const file = () => path.join(home, '.gemini', 'trustedFolders.json');
+// One writer serves both CLIs (Qwen Code is a Gemini CLI fork with the same trust store); only where the file lives differs.
+describe.each([
+  { scheme: 'gemini_trusted_folders', dir: '.gemini' },
+  { scheme: 'qwen_trusted_folders', dir: '.qwen' },
+] as const)('$scheme', ({ scheme, dir }) => {
+  const cfg = { scheme };
+  const file = () => path.join(home, dir, 'trustedFolders.json');
 
-  it('creates ~/.gemini/trustedFolders.json as an object map with the folder as TRUST_FOLDER', () => {
+  it(`creates ~/${dir}/trustedFolders.json (0600, dir 0700) as an object map with the folder as TRUST_FOLDER`, () => {
     const r = applyPreLaunchTrust(cfg, ws, opts());
     expect(r).toMatchObject({ status: 'added', file: file(), path: ws });
     expect(JSON.parse(fs.readFileSync(file(), 'utf8'))).toEqual({ [ws]: 'TRUST_FOLDER' });
     expect(fs.statSync(file()).mode & 0o777).toBe(0o600);
+    expect(fs.statSync(path.dirname(file())).mode & 0o777).toBe(0o700);
     expect(leftovers(path.dirname(file()))).toEqual([]);
+  });
+
+  it('keeps the mode of an existing file it rewrites', () => {
+    write(file(), '{"/a": "TRUST_FOLDER"}\n', 0o640);
+    expect(applyPreLaunchTrust(cfg, ws, opts()).status).toBe('added');
+    expect(fs.statSync(file()).mode & 0o777).toBe(0o640);
+    expect(JSON.parse(fs.readFileSync(file(), 'utf8'))).toEqual({ '/a': 'TRUST_FOLDER', [ws]: 'TRUST_FOLDER' });
+  });
+
+  it('leaves the file as it is when its directory is read-only, and says so', () => {
+    const before = '{"/a": "TRUST_FOLDER"}\n';
+    write(file(), before);
+    fs.chmodSync(path.dirname(file()), 0o500);
+    try {
+      const r = applyPreLaunchTrust(cfg, ws, opts());
+      expect(r.status).toBe('skipped');
+      expect(r.message).toContain(`${path.dirname(file())} is read-only`);
+      expect(fs.readFileSync(file(), 'utf8')).toBe(before);
+      expect(fs.readdirSync(path.dirname(file()))).toEqual(['trustedFolders.json']);
+    } finally {
+      fs.chmodSync(path.dirname(file()), 0o700);
+    }
   });
 
   it('keeps the other folders and is a no-op the second time', () => {
@@ -405,12 +432,18 @@ describe('gemini_trusted_folders', () => {
     }
   });
 
-  it('refuses to overwrite a value Gemini does not know under the folder key', () => {
+  it('refuses to overwrite a value the CLI does not know under the folder key', () => {
     write(file(), JSON.stringify({ [ws]: true }));
     const r = applyPreLaunchTrust(cfg, ws, opts());
     expect(r.status).toBe('error');
     expect(JSON.parse(fs.readFileSync(file(), 'utf8'))).toEqual({ [ws]: true });
   });
+
+});
+
+describe('gemini_trusted_folders: where the file lives', () => {
+  const cfg = { scheme: 'gemini_trusted_folders' } as const;
+  const file = () => path.join(home, '.gemini', 'trustedFolders.json');
 
   it('honours GEMINI_CLI_HOME and GEMINI_CLI_TRUSTED_FOLDERS_PATH from the child environment', () => {
     const alt = path.join(root, 'gemini-home');
@@ -420,5 +453,20 @@ describe('gemini_trusted_folders', () => {
     expect(applyPreLaunchTrust(cfg, ws, opts({ env: { GEMINI_CLI_HOME: alt, GEMINI_CLI_TRUSTED_FOLDERS_PATH: explicit } })).file).toBe(explicit);
     expect(JSON.parse(fs.readFileSync(explicit, 'utf8'))).toEqual({ [ws]: 'TRUST_FOLDER' });
     expect(fs.existsSync(file())).toBe(false);
+  });
+});
+
+describe('qwen_trusted_folders: where the file lives', () => {
+  const cfg = { scheme: 'qwen_trusted_folders' } as const;
+
+  it('honours QWEN_HOME (the .qwen directory itself, ~ expanded, relative to the working directory) and QWEN_CODE_TRUSTED_FOLDERS_PATH', () => {
+    const alt = path.join(root, 'qwen-home');
+    expect(applyPreLaunchTrust(cfg, ws, opts({ env: { QWEN_HOME: alt } })).file).toBe(path.join(alt, 'trustedFolders.json'));
+    expect(JSON.parse(fs.readFileSync(path.join(alt, 'trustedFolders.json'), 'utf8'))).toEqual({ [ws]: 'TRUST_FOLDER' });
+    expect(applyPreLaunchTrust(cfg, ws, opts({ env: { QWEN_HOME: '~/q' } })).file).toBe(path.join(home, 'q', 'trustedFolders.json'));
+    expect(applyPreLaunchTrust(cfg, ws, opts({ env: { QWEN_HOME: 'rel' } })).file).toBe(path.join(ws, 'rel', 'trustedFolders.json'));
+    const explicit = path.join(root, 'elsewhere', 'tf.json');
+    expect(applyPreLaunchTrust(cfg, ws, opts({ env: { QWEN_HOME: alt, QWEN_CODE_TRUSTED_FOLDERS_PATH: explicit } })).file).toBe(explicit);
+    expect(fs.existsSync(path.join(home, '.qwen', 'trustedFolders.json'))).toBe(false);
   });
 });

@@ -19,7 +19,7 @@ import path from 'node:path';
 import type { PreLaunchTrust } from '../core/spec/types.js';
 import { expandHome } from './find-binary.js';
 import { UneditableSettingsError, writeNewFile, type TrustResult } from './trust-files.js';
-import { appendToArray, geminiTrustedFoldersFile, setClaudeProjectTrust, setGeminiFolderTrust, updateJsonFile } from './trust-json.js';
+import { appendToArray, GEMINI_TRUSTED_FOLDERS, QWEN_TRUSTED_FOLDERS, setClaudeProjectTrust, setFolderTrust, trustedFoldersFile, updateJsonFile, type TrustedFoldersStore } from './trust-json.js';
 import { CODEX_TRUST, grokTrust, updateTomlFile } from './trust-toml.js';
 
 export type { TrustResult } from './trust-files.js';
@@ -30,7 +30,7 @@ export { tomlBasicString } from './trust-toml.js';
 export interface PreLaunchTrustOptions {
   /** Home directory for `~` and the named schemes. Default `os.homedir()`. */
   homeDir?: string;
-  /** Environment to read `CODEX_HOME` / `CLAUDE_CONFIG_DIR` / `GEMINI_CLI_HOME` / `GEMINI_CLI_TRUSTED_FOLDERS_PATH` from (pass the child's env). Default `process.env`. */
+  /** Environment to read `CODEX_HOME` / `CLAUDE_CONFIG_DIR` / `GEMINI_CLI_HOME` / `GEMINI_CLI_TRUSTED_FOLDERS_PATH` / `QWEN_HOME` / `QWEN_CODE_TRUSTED_FOLDERS_PATH` from (pass the child's env). Default `process.env`. */
   env?: Record<string, string | undefined>;
   /** Clock for `decided_at` (grok). Default `() => new Date()`. */
   now?: () => Date;
@@ -64,6 +64,8 @@ function applyOrThrow(cfg: PreLaunchTrust, workingDir: string, opts: PreLaunchTr
   const home = opts.homeDir ?? os.homedir();
   const env = opts.env ?? process.env;
   const ws = workspacePath(workingDir);
+  const trustFolder = (store: TrustedFoldersStore): TrustResult =>
+    updateJsonFile(trustedFoldersFile(store, env, home, ws), ws, opts, (root, file) => setFolderTrust(root, file, ws));
   if ('scheme' in cfg) {
     switch (cfg.scheme) {
       case 'claude_json_projects': {
@@ -81,9 +83,11 @@ function applyOrThrow(cfg: PreLaunchTrust, workingDir: string, opts: PreLaunchTr
       case 'kimi_workspace_file':
         return createKimiWorkspaceFile(home, ws);
       case 'gemini_trusted_folders':
-        return updateJsonFile(geminiTrustedFoldersFile(env, home), ws, opts, (root, file) => setGeminiFolderTrust(root, file, ws));
+        return trustFolder(GEMINI_TRUSTED_FOLDERS);
+      case 'qwen_trusted_folders':
+        return trustFolder(QWEN_TRUSTED_FOLDERS);
       default:
-        return { status: 'error', message: `pre_launch_trust.scheme ${JSON.stringify((cfg as { scheme: unknown }).scheme)} is not supported; use claude_json_projects, codex_toml_file, gemini_trusted_folders, grok_toml_file or kimi_workspace_file` };
+        return { status: 'error', message: `pre_launch_trust.scheme ${JSON.stringify((cfg as { scheme: unknown }).scheme)} is not supported; use claude_json_projects, codex_toml_file, gemini_trusted_folders, grok_toml_file, kimi_workspace_file or qwen_trusted_folders` };
     }
   }
   const { settings_path: settingsPath, key } = cfg;

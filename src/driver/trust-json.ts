@@ -1,5 +1,5 @@
 /**
- * Pre-launch trust for JSON settings files (`~/.claude.json`, Gemini's `trustedFolders.json`, the
+ * Pre-launch trust for JSON settings files (`~/.claude.json`, Gemini's and Qwen Code's `trustedFolders.json`, the
  * generic `{settings_path, key}` array form): parse → mutate → re-serialize in the file's own
  * style → prove the new text parses to exactly the mutated value → atomic replace. A file we
  * cannot rewrite without loss (comments, duplicate keys, inexact numbers) is left untouched.
@@ -49,29 +49,49 @@ export function setClaudeProjectTrust(root: JsonObject, file: string, ws: string
   return 'changed';
 }
 
-// ── gemini: trustedFolders.json ─────────────────────────────────────────────
+// ── trustedFolders.json: Gemini CLI and its fork Qwen Code ─────────────────
 
-/** Trust levels Gemini CLI (0.61) understands; the first two make a folder trusted. */
-const GEMINI_TRUSTING_LEVELS = ['TRUST_FOLDER', 'TRUST_PARENT'];
+/** Trust levels Gemini CLI (0.61) and Qwen Code (0.15) understand; the first two make a folder trusted. */
+const TRUSTING_LEVELS = ['TRUST_FOLDER', 'TRUST_PARENT'];
+
+/** Where one CLI of the Gemini family keeps its `trustedFolders.json` (the child's environment decides). */
+export interface TrustedFoldersStore {
+  /** The variable that names the file itself. */
+  readonly fileVar: string;
+  /** The directory holding `trustedFolders.json` when `fileVar` is unset. */
+  dir(env: Record<string, string | undefined>, home: string, cwd: string): string;
+}
+
+/** Gemini CLI 0.61: `$GEMINI_CLI_TRUSTED_FOLDERS_PATH`, else `<GEMINI_CLI_HOME or home>/.gemini/`. */
+export const GEMINI_TRUSTED_FOLDERS: TrustedFoldersStore = {
+  fileVar: 'GEMINI_CLI_TRUSTED_FOLDERS_PATH',
+  dir: (env, home) => path.join(env.GEMINI_CLI_HOME ? expandHome(env.GEMINI_CLI_HOME, home) : home, '.gemini'),
+};
 
 /**
- * Gemini CLI's trust store, as 0.61 locates it: `$GEMINI_CLI_TRUSTED_FOLDERS_PATH`, else
- * `<GEMINI_CLI_HOME or home>/.gemini/trustedFolders.json` (the child's environment decides).
+ * Qwen Code 0.15: `$QWEN_CODE_TRUSTED_FOLDERS_PATH`, else `$QWEN_HOME` (the `.qwen` directory
+ * itself, `~` expanded, a relative path taken from the CLI's working directory), else `~/.qwen/`.
  */
-export function geminiTrustedFoldersFile(env: Record<string, string | undefined>, home: string): string {
-  if (env.GEMINI_CLI_TRUSTED_FOLDERS_PATH) return expandHome(env.GEMINI_CLI_TRUSTED_FOLDERS_PATH, home);
-  const base = env.GEMINI_CLI_HOME ? expandHome(env.GEMINI_CLI_HOME, home) : home;
-  return path.join(base, '.gemini', 'trustedFolders.json');
+export const QWEN_TRUSTED_FOLDERS: TrustedFoldersStore = {
+  fileVar: 'QWEN_CODE_TRUSTED_FOLDERS_PATH',
+  dir: (env, home, cwd) => (env.QWEN_HOME ? path.resolve(cwd, expandHome(env.QWEN_HOME, home)) : path.join(home, '.qwen')),
+};
+
+/** The `trustedFolders.json` of `store` for a child with environment `env` started in `cwd`. */
+export function trustedFoldersFile(store: TrustedFoldersStore, env: Record<string, string | undefined>, home: string, cwd: string): string {
+  const explicit = env[store.fileVar];
+  if (explicit) return expandHome(explicit, home);
+  return path.join(store.dir(env, home, cwd), 'trustedFolders.json');
 }
 
 /**
- * Gemini keeps an OBJECT map `{ "<realpath>": "TRUST_FOLDER" | "TRUST_PARENT" | "DO_NOT_TRUST" }`.
- * An explicit `DO_NOT_TRUST` for this folder is the user's decision and is kept; any other
- * existing value under that key (unknown to Gemini, which ignores it) is never overwritten.
+ * Both keep an OBJECT map `{ "<realpath>": "TRUST_FOLDER" | "TRUST_PARENT" | "DO_NOT_TRUST" }`.
+ * An explicit `DO_NOT_TRUST` for this folder or a parent is the user's decision and is kept (Gemini
+ * reads the longest match, so our exact entry would override a distrusted parent); any other
+ * existing value under that key (unknown to the CLI, which ignores it) is never overwritten.
  */
-export function setGeminiFolderTrust(root: JsonObject, file: string, ws: string): Mutation {
+export function setFolderTrust(root: JsonObject, file: string, ws: string): Mutation {
   const entry = Object.prototype.hasOwnProperty.call(root, ws) ? root[ws] : undefined;
-  // Our exact-path entry would be the longest match and so override a user's "DO_NOT_TRUST" on an ancestor.
   const distrustingAncestor = Object.keys(root).find((k) => root[k] === 'DO_NOT_TRUST' && k !== ws && ws.startsWith(k.endsWith(path.sep) ? k : k + path.sep));
   if (entry === undefined && distrustingAncestor !== undefined) {
     return { skip: `${file} marks ${distrustingAncestor} (a parent of ${ws}) as DO_NOT_TRUST; that decision is left as it is — change it there by hand to trust the folder` };
@@ -80,7 +100,7 @@ export function setGeminiFolderTrust(root: JsonObject, file: string, ws: string)
     root[ws] = 'TRUST_FOLDER';
     return 'changed';
   }
-  if (typeof entry === 'string' && GEMINI_TRUSTING_LEVELS.includes(entry)) return 'already';
+  if (typeof entry === 'string' && TRUSTING_LEVELS.includes(entry)) return 'already';
   if (entry === 'DO_NOT_TRUST') return { skip: `${file} marks ${ws} as DO_NOT_TRUST; that decision is left as it is — change it there by hand to trust the folder` };
   return { refuse: `${file}: ${JSON.stringify(ws)} is ${JSON.stringify(entry)}, expected "TRUST_FOLDER", "TRUST_PARENT" or "DO_NOT_TRUST"; fix it by hand` };
 }

@@ -225,7 +225,7 @@ export const SPEC_JSON_SCHEMA: Record<string, unknown> = {
     pre_launch_trust: {
       description: 'Mark the workspace trusted before spawning.',
       oneOf: [
-        obj('A named trust scheme.', { scheme: { enum: ['kimi_workspace_file', 'grok_toml_file', 'codex_toml_file', 'claude_json_projects', 'gemini_trusted_folders'], description: 'Engine-implemented trust writer.' } }, ['scheme']),
+        obj('A named trust scheme.', { scheme: { enum: ['kimi_workspace_file', 'grok_toml_file', 'codex_toml_file', 'claude_json_projects', 'gemini_trusted_folders', 'qwen_trusted_folders'], description: 'Engine-implemented trust writer.' } }, ['scheme']),
         obj('Append the workspace to a JSON array in a settings file.', {
           settings_path: nonEmpty('JSON settings file ("~" = home).'),
           key: nonEmpty('Key of the array of trusted folders.'),

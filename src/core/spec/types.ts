@@ -254,7 +254,8 @@ export type PreLaunchTrustScheme =
   | 'grok_toml_file'
   | 'codex_toml_file'
   | 'claude_json_projects'
-  | 'gemini_trusted_folders';
+  | 'gemini_trusted_folders'
+  | 'qwen_trusted_folders';
 
 export interface PreLaunchTrustNamed {
   scheme: PreLaunchTrustScheme;

@@ -6,7 +6,7 @@
 import { hasKey, isRecord, joinPath, showGot, showValue, type ValidationContext } from './validate-context.js';
 
 /** Named trust schemes the newest loader accepts (spec-format §15.1). */
-export const PRE_LAUNCH_TRUST_SCHEMES = ['kimi_workspace_file', 'grok_toml_file', 'codex_toml_file', 'claude_json_projects', 'gemini_trusted_folders'] as const;
+export const PRE_LAUNCH_TRUST_SCHEMES = ['kimi_workspace_file', 'grok_toml_file', 'codex_toml_file', 'claude_json_projects', 'gemini_trusted_folders', 'qwen_trusted_folders'] as const;
 /** Allowed `interactive_prompts.scheme` values. */
 export const INTERACTIVE_PROMPT_SCHEMES = ['claude_tui', 'kimi_wire'] as const;
 

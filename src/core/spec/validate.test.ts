@@ -121,12 +121,12 @@ describe('rule 2: id, binary, send_message.submit_key', () => {
 });
 
 describe('rule 3: pre_launch_trust', () => {
-  it.each(['kimi_workspace_file', 'grok_toml_file', 'codex_toml_file', 'claude_json_projects', 'gemini_trusted_folders'])('accepts the scheme %s', (scheme) => {
+  it.each(['kimi_workspace_file', 'grok_toml_file', 'codex_toml_file', 'claude_json_projects', 'gemini_trusted_folders', 'qwen_trusted_folders'])('accepts the scheme %s', (scheme) => {
     expect(errorsOf(edit((s) => (s.pre_launch_trust = { scheme })))).toEqual([]);
   });
 
   it('rejects an unknown scheme, a non-object, mixed forms and an incomplete array form', () => {
-    expectError(edit((s) => (s.pre_launch_trust = { scheme: 'x' })), 'pre_launch_trust.scheme: must be one of "kimi_workspace_file", "grok_toml_file", "codex_toml_file", "claude_json_projects", "gemini_trusted_folders" (got "x")');
+    expectError(edit((s) => (s.pre_launch_trust = { scheme: 'x' })), 'pre_launch_trust.scheme: must be one of "kimi_workspace_file", "grok_toml_file", "codex_toml_file", "claude_json_projects", "gemini_trusted_folders", "qwen_trusted_folders" (got "x")');
     expectError(edit((s) => (s.pre_launch_trust = 'yes')), 'pre_launch_trust: must be an object');
     expectError(edit((s) => (s.pre_launch_trust = { scheme: 'grok_toml_file', key: 'k' })), 'pre_launch_trust: with scheme excludes settings_path/key');
     expectError(edit((s) => (s.pre_launch_trust = { key: 'k' })), 'pre_launch_trust.settings_path: is required');
