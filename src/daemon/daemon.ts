@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { HostClient, HostError, hostSocketPath, startHostProcess } from '../host/index.js';
+import { DAEMON_CLIENT_NAME, HostClient, HostError, hostSocketPath, startHostProcess } from '../host/index.js';
 import { PROTOCOL_VERSION, type Pairing, type Scope } from '../protocol/index.js';
 import { createApiServer, ensureAdminToken, ensurePrivateDir, type ApiServer, type AuditEntry, type WsHandlers } from '../server/index.js';
 import { openStore, type Store } from '../store/index.js';
@@ -77,8 +77,10 @@ function readSettings(stateDir: string): Settings {
 
 async function connectHost(runtimeDir: string): Promise<HostClient> {
   const socketPath = hostSocketPath(runtimeDir);
+  // Reconnecting: a host that dropped a daemon too busy to read must not freeze every session.
+  const connect = { socketPath, clientName: DAEMON_CLIENT_NAME, reconnect: {} };
   try {
-    return await HostClient.connect({ socketPath, clientName: 'daemon' });
+    return await HostClient.connect(connect);
   } catch (error) {
     if (!(error instanceof HostError) || error.code !== 'HOST_NOT_RUNNING') throw error;
   }
@@ -88,7 +90,7 @@ async function connectHost(runtimeDir: string): Promise<HostClient> {
     // Another daemon started one at the same moment: use it.
     if (!(error instanceof HostError) || error.code !== 'HOST_ALREADY_RUNNING') throw error;
   }
-  return HostClient.connect({ socketPath, clientName: 'daemon' });
+  return HostClient.connect(connect);
 }
 
 /** Writes the state file privately (temp + rename, 0600). */
@@ -123,6 +125,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const host = await connectHost(options.runtimeDir);
   let closed = false;
   host.onClose((error) => { if (!closed) log('error', `lost the PTY host: ${error.message}; restart \`specterm serve\``); });
+  host.onDisconnect((error) => log('warn', `the PTY host connection dropped (${error.message}); reconnecting, then every session reattaches from its last byte`));
+  host.onReconnect(() => log('info', 'reconnected to the PTY host; sessions reattached'));
   const events = new EventLog({ now });
   let sinks: NotificationSinks;
   try {

@@ -104,10 +104,7 @@ export class ManagedSession {
     switch (event.kind) {
       case 'state_changed': this.#onState(event.state, event.modal); break;
       case 'exit': this.markExited(event.exit_code, event.signal); break;
-      case 'spawn_error':
-        this.#lifecycle = 'failed';
-        this.#deps.events.append({ type: 'session.error', session_id: this.id, at: this.#deps.now(), code: 'SPAWN_FAILED', message: event.message });
-        break;
+      case 'spawn_error': this.fail('SPAWN_FAILED', event.message); break;
       case 'spec_error':
         this.#deps.events.append({ type: 'spec.error', session_id: this.id, at: this.#deps.now(), errors: event.errors });
         break;
@@ -170,6 +167,12 @@ export class ManagedSession {
     const view = this.runtime?.driver.getCurrentView();
     if (!view?.modal) return null;
     return this.#approvalModal(view.modal);
+  }
+
+  /** The session cannot run (its child did not start, its host is gone): `failed`, with the reason as an event. */
+  fail(code: string, message: string): void {
+    this.#lifecycle = 'failed';
+    this.#deps.events.append({ type: 'session.error', session_id: this.id, at: this.#deps.now(), code, message });
   }
 
   /** Records the exit (once) and tells subscribers. */

@@ -13,7 +13,7 @@ import { loadSpecRef } from '../catalog/builtin.js';
 import type { CliSpecV4 } from '../core/spec/types.js';
 import { FsmDriver } from '../driver/fsm-driver.js';
 import { RealScheduler } from '../driver/schedulers.js';
-import { HostTransport, type HostClient, type SessionInfo } from '../host/index.js';
+import { HostError, HostTransport, type HostClient, type SessionInfo } from '../host/index.js';
 import type { SessionDetail } from '../protocol/index.js';
 import type { z } from 'zod';
 import type { CreateSessionRequest as CreateSchema } from '../protocol/sessions.js';
@@ -108,8 +108,17 @@ export class SessionManager {
     const driver = this.#driver(session, transport, { resumeFrom: last ? { state: last.state, enteredAt: last.t } : undefined });
     session.startedAt = info.startedAt;
     session.stateSince = last?.t ?? null;
+    this.#watchHost(session, transport.inner);
     session.bind({ driver, transport: transport.inner }, last ? stateViewOf(session.spec, last.state) : null);
     driver.start();
+  }
+
+  /** Logs the transport's failures; a host gone for good fails the session (its exit follows). */
+  #watchHost(session: ManagedSession, transport: HostTransport): void {
+    transport.onError((error) => {
+      this.#o.log?.('warn', `session ${session.id}: ${error.message}`);
+      if (error instanceof HostError && error.code === 'HOST_GONE') session.fail('HOST_GONE', error.message);
+    });
   }
 
   #driver(session: ManagedSession, transport: HostTransport | ResumedTransport, extra: { resumeFrom?: { state: string; enteredAt: number } }): FsmDriver {
@@ -129,7 +138,7 @@ export class SessionManager {
 
   #startFresh(session: ManagedSession): void {
     const transport = new HostTransport({ client: this.#o.host, target: { mode: 'spawn', id: session.id } });
-    transport.onError((error) => this.#o.log?.('warn', `session ${session.id}: ${error.message}`));
+    this.#watchHost(session, transport);
     const driver = this.#driver(session, transport, {});
     session.bind({ driver, transport }, null);
     driver.start();

@@ -33,6 +33,8 @@ export type HostErrorCode =
   | 'HOST_CONNECTION_CLOSED'
   /** The client read too slowly and its backlog passed the limit; reattach with `since`. */
   | 'HOST_CLIENT_TOO_SLOW'
+  /** The connection was lost and reconnecting failed until the give-up time: the host is gone. */
+  | 'HOST_GONE'
   /** The host could not be started (see the host log). */
   | 'HOST_START_FAILED';
 

@@ -40,13 +40,35 @@ export interface ExitEvent {
   seq: number;
 }
 
+/** How a client that lost its connection gets it back (see {@link HostClient.connect}). */
+export interface ReconnectOptions {
+  /** First wait before reconnecting (50 ms); it doubles after each failed attempt. */
+  initialDelayMs?: number;
+  /** Longest wait between attempts (1 s). */
+  maxDelayMs?: number;
+  /** After this long without a connection the host counts as gone for good (15 s): `onClose` fires. */
+  giveUpAfterMs?: number;
+}
+
 /** Options of {@link HostClient.connect}. */
 export interface HostConnectOptions {
   socketPath: string;
   timeoutMs?: number;
-  /** Shown in the host's log. */
+  /**
+   * Shown in the host's log. `'daemon'` also tells the host this connection carries every
+   * session, so it gets the larger backlog before being dropped.
+   */
   clientName?: string;
+  /**
+   * Reconnect when the connection drops (the host dropped a client that fell behind, or it
+   * restarted its socket) instead of closing: requests made meanwhile wait for the new
+   * connection, `onReconnect` fires after the new handshake (transports reattach with `since`),
+   * and `onClose` fires only once the host is gone for good.
+   */
+  reconnect?: ReconnectOptions;
 }
+
+const DEFAULT_RECONNECT = { initialDelayMs: 50, maxDelayMs: 1000, giveUpAfterMs: 15_000 };
 
 type OkMessage = Extract<HostMessage, { type: 'ok' }>;
 /** A request as the caller writes it: the client adds `req`. */
@@ -57,24 +79,32 @@ interface Pending {
   reject(error: HostError): void;
 }
 
-/** A connection to the host. */
+/** A connection to the host (one socket, or with `reconnect`, one socket after another). */
 export class HostClient {
   /** The host's pid, from the handshake. */
   hostPid = 0;
-  readonly #socket: net.Socket;
-  readonly #decoder = new FrameDecoder();
+  readonly #options: HostConnectOptions;
+  #socket!: net.Socket;
+  #decoder = new FrameDecoder();
   readonly #pending = new Map<number, Pending>();
+  /** Requests made while reconnecting, sent once the new connection said hello. */
+  #queued: Buffer[] = [];
   readonly #output = new ListenerSet<OutputEvent>('output');
   readonly #exit = new ListenerSet<ExitEvent>('exit');
   readonly #close = new ListenerSet<HostError>('close');
+  readonly #reconnected = new ListenerSet<void>('reconnect');
+  readonly #disconnected = new ListenerSet<HostError>('disconnect');
   #nextReq = 1;
   #closedWith: HostError | null = null;
+  /** True between a lost connection and the next handshake (requests are queued). */
+  #reconnecting = false;
+  #userClosed = false;
+  /** Fails the handshake in flight when its socket breaks. */
+  #helloReject: ((error: HostError) => void) | null = null;
 
-  private constructor(socket: net.Socket) {
-    this.#socket = socket;
-    socket.on('data', (chunk: Buffer) => this.#receive(chunk));
-    socket.on('error', (error) => this.#closeWith(new HostError('HOST_CONNECTION_CLOSED', `connection to the host failed: ${messageOf(error)}`)));
-    socket.on('close', () => this.#closeWith(new HostError('HOST_CONNECTION_CLOSED', 'the host closed the connection; reconnect (and reattach with since) if it still runs')));
+  private constructor(options: HostConnectOptions, socket: net.Socket) {
+    this.#options = options;
+    this.#use(socket);
   }
 
   /**
@@ -84,46 +114,17 @@ export class HostClient {
    *   `HOST_PROTOCOL_MISMATCH`.
    */
   static async connect(options: HostConnectOptions): Promise<HostClient> {
-    const timeoutMs = options.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
-    const socket = await new Promise<net.Socket>((resolve, reject) => {
-      const s = net.connect(options.socketPath);
-      const timer = setTimeout(() => {
-        s.destroy();
-        reject(new HostError('HOST_CONNECT_TIMEOUT', `no answer from the host on ${JSON.stringify(options.socketPath)} within ${timeoutMs} ms; it may be overloaded or hung (see its log)`, { socketPath: options.socketPath }));
-      }, timeoutMs);
-      s.once('connect', () => {
-        clearTimeout(timer);
-        s.removeAllListeners('error');
-        resolve(s);
-      });
-      s.once('error', (error: NodeJS.ErrnoException) => {
-        clearTimeout(timer);
-        const absent = error.code === 'ENOENT' || error.code === 'ECONNREFUSED';
-        reject(new HostError(absent ? 'HOST_NOT_RUNNING' : 'HOST_CONNECTION_CLOSED', absent
-          ? `no PTY host is running on ${JSON.stringify(options.socketPath)} (${error.code}); start one (startHostProcess / specterm-host)`
-          : `could not connect to the host on ${JSON.stringify(options.socketPath)}: ${error.message}`, { socketPath: options.socketPath }, { cause: error }));
-      });
-    });
-    const client = new HostClient(socket);
-    let timer: NodeJS.Timeout | undefined;
+    const client = new HostClient(options, await openSocket(options));
     try {
-      const answer = await Promise.race([
-        client.#request({ type: 'hello', protocol: HOST_PROTOCOL_VERSION, ...(options.clientName ? { client: options.clientName } : {}) }),
-        new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new HostError('HOST_CONNECT_TIMEOUT', `the host on ${JSON.stringify(options.socketPath)} did not answer the handshake within ${timeoutMs} ms`)), timeoutMs);
-        }),
-      ]);
-      client.hostPid = answer.hello?.protocol === HOST_PROTOCOL_VERSION ? answer.hello.hostPid : 0;
+      await client.#handshake();
     } catch (error) {
       client.close();
       throw error;
-    } finally {
-      clearTimeout(timer);
     }
     return client;
   }
 
-  /** True once the connection is gone. */
+  /** True once the connection is gone for good (a reconnecting client is not closed). */
   get closed(): boolean {
     return this.#closedWith !== null;
   }
@@ -180,14 +181,29 @@ export class HostClient {
     return this.#exit.add(listener);
   }
 
-  /** Fires once when the connection ends, with the reason. */
+  /** Fires once when the connection ends for good, with the reason. */
   onClose(listener: (error: HostError) => void): Disposable {
     return this.#close.add(listener);
   }
 
-  /** Closes the connection (sessions keep running in the host). Idempotent. */
+  /**
+   * With `reconnect`: the connection dropped and a new one is being made. Requests in flight
+   * were rejected (the host may or may not have run them); new ones wait for the new connection.
+   */
+  onDisconnect(listener: (error: HostError) => void): Disposable {
+    return this.#disconnected.add(listener);
+  }
+
+  /** With `reconnect`: a new connection said hello. Nothing is attached on it yet: reattach with `since`. */
+  onReconnect(listener: () => void): Disposable {
+    return this.#reconnected.add(listener);
+  }
+
+  /** Closes the connection for good (sessions keep running in the host). Idempotent. */
   close(): void {
+    this.#userClosed = true;
     this.#socket.destroy();
+    this.#closeWith(new HostError('HOST_CONNECTION_CLOSED', 'this client closed its connection to the host'));
   }
 
   #request(message: Request): Promise<OkMessage> {
@@ -195,8 +211,100 @@ export class HostClient {
     const req = this.#nextReq++;
     return new Promise<OkMessage>((resolve, reject) => {
       this.#pending.set(req, { resolve, reject });
-      this.#socket.write(encodeJson({ ...message, req } as ClientMessage));
+      const frame = encodeJson({ ...message, req } as ClientMessage);
+      if (this.#reconnecting) this.#queued.push(frame);
+      else this.#socket.write(frame);
     });
+  }
+
+  #use(socket: net.Socket): void {
+    this.#socket = socket;
+    this.#decoder = new FrameDecoder();
+    socket.on('data', (chunk: Buffer) => { if (this.#socket === socket) this.#receive(chunk); });
+    socket.on('error', (error) => this.#lost(socket, new HostError('HOST_CONNECTION_CLOSED', `connection to the host failed: ${messageOf(error)}`)));
+    socket.on('close', () => this.#lost(socket, new HostError('HOST_CONNECTION_CLOSED', 'the host closed the connection; reconnect (and reattach with since) if it still runs')));
+  }
+
+  /** Sends hello on the current socket (ahead of any queued request) and checks the answer in time. */
+  async #handshake(): Promise<void> {
+    const { socketPath, clientName } = this.#options;
+    const timeoutMs = this.#options.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+    const req = this.#nextReq++;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const answer = await Promise.race([
+        new Promise<OkMessage>((resolve, reject) => {
+          this.#pending.set(req, { resolve, reject });
+          this.#helloReject = reject;
+          this.#socket.write(encodeJson({ type: 'hello', req, protocol: HOST_PROTOCOL_VERSION, ...(clientName ? { client: clientName } : {}) }));
+        }),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new HostError('HOST_CONNECT_TIMEOUT', `the host on ${JSON.stringify(socketPath)} did not answer the handshake within ${timeoutMs} ms`)), timeoutMs);
+        }),
+      ]);
+      this.hostPid = answer.hello?.protocol === HOST_PROTOCOL_VERSION ? answer.hello.hostPid : 0;
+    } finally {
+      clearTimeout(timer);
+      this.#pending.delete(req);
+      this.#helloReject = null;
+    }
+  }
+
+  /** A socket ended: close for good, or (with `reconnect`) start reconnecting. */
+  #lost(socket: net.Socket, error: HostError): void {
+    if (socket !== this.#socket || this.#closedWith) return;
+    if (this.#reconnecting) {
+      // A new connection broke during its handshake: that attempt fails, the loop tries again.
+      this.#helloReject?.(error);
+      return;
+    }
+    if (!this.#options.reconnect || this.#userClosed || FATAL_ON_RECONNECT.has(error.code)) {
+      this.#closeWith(error);
+      return;
+    }
+    this.#reconnecting = true;
+    this.#rejectPending(error);
+    this.#disconnected.emit(error);
+    void this.#reconnect(error);
+  }
+
+  /** Tries again with a doubling delay until a handshake succeeds or the give-up time passed. */
+  async #reconnect(cause: HostError): Promise<void> {
+    const o = { ...DEFAULT_RECONNECT, ...this.#options.reconnect };
+    const giveUpAt = Date.now() + o.giveUpAfterMs;
+    let delay = o.initialDelayMs;
+    let last: unknown = cause;
+    while (!this.#closedWith) {
+      await new Promise((resolve) => setTimeout(resolve, Math.min(delay, Math.max(0, giveUpAt - Date.now()))));
+      if (this.#closedWith) return;
+      try {
+        const socket = await openSocket(this.#options);
+        if (this.#closedWith) {
+          socket.destroy();
+          return;
+        }
+        this.#use(socket);
+        await this.#handshake();
+        this.#reconnecting = false;
+        for (const frame of this.#queued.splice(0)) this.#socket.write(frame);
+        this.#reconnected.emit();
+        return;
+      } catch (error) {
+        last = error;
+        this.#socket.destroy();
+        if (error instanceof HostError && FATAL_ON_RECONNECT.has(error.code)) break;
+      }
+      if (Date.now() >= giveUpAt) break;
+      delay = Math.min(delay * 2, o.maxDelayMs);
+    }
+    if (this.#closedWith) return;
+    this.#closeWith(new HostError('HOST_GONE', `lost the connection to the PTY host on ${JSON.stringify(this.#options.socketPath)} (${cause.message}) and gave up reconnecting after ${o.giveUpAfterMs} ms: ${messageOf(last)}; the host is gone (see its log), restart \`specterm serve\``, { socketPath: this.#options.socketPath }));
+  }
+
+  #rejectPending(error: HostError): void {
+    const pending = [...this.#pending.values()];
+    this.#pending.clear();
+    for (const p of pending) p.reject(error);
   }
 
   #receive(chunk: Buffer): void {
@@ -204,8 +312,9 @@ export class HostClient {
     try {
       frames = this.#decoder.push(chunk);
     } catch (error) {
-      this.#closeWith(error as HostError);
-      this.#socket.destroy();
+      const socket = this.#socket;
+      this.#lost(socket, error as HostError);
+      socket.destroy();
       return;
     }
     for (const frame of frames) {
@@ -218,7 +327,7 @@ export class HostClient {
         this.#exit.emit(message);
       } else if (message.type === 'ok' || message.type === 'error') {
         if (message.type === 'error' && message.req === null) {
-          this.#closeWith(new HostError(message.code as HostErrorCode, `the host closed this connection: ${message.message}`, message.detail));
+          this.#lost(this.#socket, new HostError(message.code as HostErrorCode, `the host closed this connection: ${message.message}`, message.detail));
           continue;
         }
         const req = message.req ?? 0;
@@ -234,8 +343,36 @@ export class HostClient {
   #closeWith(error: HostError): void {
     if (this.#closedWith) return;
     this.#closedWith = error;
-    for (const pending of this.#pending.values()) pending.reject(error);
-    this.#pending.clear();
+    this.#reconnecting = false;
+    this.#queued = [];
+    this.#rejectPending(error);
     this.#close.emit(error);
   }
+}
+
+/** Errors after which trying again cannot help: another protocol (the host was upgraded). */
+const FATAL_ON_RECONNECT = new Set(['HOST_PROTOCOL_MISMATCH']);
+
+/** Opens the socket, bounded by the timeout, with a clear error when no host listens. */
+function openSocket(options: HostConnectOptions): Promise<net.Socket> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+  return new Promise<net.Socket>((resolve, reject) => {
+    const s = net.connect(options.socketPath);
+    const timer = setTimeout(() => {
+      s.destroy();
+      reject(new HostError('HOST_CONNECT_TIMEOUT', `no answer from the host on ${JSON.stringify(options.socketPath)} within ${timeoutMs} ms; it may be overloaded or hung (see its log)`, { socketPath: options.socketPath }));
+    }, timeoutMs);
+    s.once('connect', () => {
+      clearTimeout(timer);
+      s.removeAllListeners('error');
+      resolve(s);
+    });
+    s.once('error', (error: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      const absent = error.code === 'ENOENT' || error.code === 'ECONNREFUSED';
+      reject(new HostError(absent ? 'HOST_NOT_RUNNING' : 'HOST_CONNECTION_CLOSED', absent
+        ? `no PTY host is running on ${JSON.stringify(options.socketPath)} (${error.code}); start one (startHostProcess / specterm-host)`
+        : `could not connect to the host on ${JSON.stringify(options.socketPath)}: ${error.message}`, { socketPath: options.socketPath }, { cause: error }));
+    });
+  });
 }

@@ -8,7 +8,7 @@
 import type net from 'node:net';
 import type { Disposable } from '../terminal/index.js';
 import { HostError, messageOf } from './errors.js';
-import type { HostServer } from './host-server.js';
+import { DAEMON_CLIENT_NAME, type HostServer } from './host-server.js';
 import type { HostSession } from './host-session.js';
 import {
   encodeJson,
@@ -38,10 +38,14 @@ export class ClientConnection {
   readonly #attached = new Map<string, Disposable[]>();
   #greeted = false;
   #closed = false;
+  /** From hello: shown in the log; the daemon's connection gets its larger backlog limit. */
+  #name = 'unnamed';
+  #maxBacklogBytes: number;
 
   constructor(host: HostServer, socket: net.Socket) {
     this.#host = host;
     this.#socket = socket;
+    this.#maxBacklogBytes = host.maxClientBacklogBytes;
     socket.on('data', (chunk: Buffer) => this.#receive(chunk));
     // ECONNRESET from a client that crashed is normal; the close event cleans up.
     socket.on('error', () => {});
@@ -98,6 +102,8 @@ export class ClientConnection {
           throw new HostError('HOST_PROTOCOL_MISMATCH', `this host speaks protocol ${HOST_PROTOCOL_VERSION}, the client ${m.protocol}; restart the host with the same specterm version once its sessions are done`, { hostProtocol: HOST_PROTOCOL_VERSION });
         }
         this.#greeted = true;
+        this.#name = m.client ?? 'unnamed';
+        if (m.client === DAEMON_CLIENT_NAME) this.#maxBacklogBytes = host.maxDaemonBacklogBytes;
         return this.#send({ type: 'ok', req: m.req, hello: { protocol: HOST_PROTOCOL_VERSION, hostPid: process.pid } });
       case 'spawn':
         return this.#send({ type: 'ok', req: m.req, session: host.spawn(m).info() });
@@ -170,8 +176,8 @@ export class ClientConnection {
     if (this.#closed || this.#socket.destroyed) return;
     this.#socket.write(frame);
     // A client that does not read would make the host hold its output without bound.
-    if (this.#socket.writableLength > this.#host.maxClientBacklogBytes) {
-      this.#host.log(`dropping a client: ${this.#socket.writableLength} unread bytes (limit ${this.#host.maxClientBacklogBytes}); it may reattach with since`);
+    if (this.#socket.writableLength > this.#maxBacklogBytes) {
+      this.#host.log(`dropping a client (${JSON.stringify(this.#name)}): ${this.#socket.writableLength} unread bytes (limit ${this.#maxBacklogBytes}); it may reattach with since`);
       this.destroy();
     }
   }

@@ -3,27 +3,29 @@
  * {@link startHostProcess}); lives until asked to shut down (the `shutdown` request, SIGTERM or
  * SIGINT) and ignores SIGHUP, so it outlives the terminal and the daemon that started it.
  *
- * Usage: `specterm-host [--ring-bytes N] [--max-client-backlog-bytes N]`; the socket is `host.sock` in the runtime dir
+ * Usage: `specterm-host [--ring-bytes N] [--max-client-backlog-bytes N] [--max-daemon-backlog-bytes N]`; the socket is `host.sock` in the runtime dir
  * (`SPECTERM_RUNTIME_DIR`, see runtime-dir.ts). Exit codes: 0 after shutdown, 1 on a start
  * failure, 3 when a host already runs.
  *
  * @module
  */
 import { HostError, messageOf } from './errors.js';
-import { DEFAULT_MAX_CLIENT_BACKLOG_BYTES, DEFAULT_RING_BYTES, HostServer } from './host-server.js';
+import { DEFAULT_MAX_CLIENT_BACKLOG_BYTES, DEFAULT_MAX_DAEMON_BACKLOG_BYTES, DEFAULT_RING_BYTES, HostServer } from './host-server.js';
 import { ensureRuntimeDir, hostSocketPath } from './runtime-dir.js';
 
 /** Exit code when another host already serves the runtime dir. */
 export const EXIT_ALREADY_RUNNING = 3;
 
-const USAGE = 'usage: specterm-host [--ring-bytes N] [--max-client-backlog-bytes N]';
+const USAGE = 'usage: specterm-host [--ring-bytes N] [--max-client-backlog-bytes N] [--max-daemon-backlog-bytes N]';
+
+const FLAGS = { '--ring-bytes': 'ringBytes', '--max-client-backlog-bytes': 'maxClientBacklogBytes', '--max-daemon-backlog-bytes': 'maxDaemonBacklogBytes' } as const;
 
 /** Parses the flags; throws naming the flag and the value. */
-export function parseHostArgs(argv: string[]): { ringBytes: number; maxClientBacklogBytes: number } {
-  const parsed = { ringBytes: DEFAULT_RING_BYTES, maxClientBacklogBytes: DEFAULT_MAX_CLIENT_BACKLOG_BYTES };
+export function parseHostArgs(argv: string[]): { ringBytes: number; maxClientBacklogBytes: number; maxDaemonBacklogBytes: number } {
+  const parsed = { ringBytes: DEFAULT_RING_BYTES, maxClientBacklogBytes: DEFAULT_MAX_CLIENT_BACKLOG_BYTES, maxDaemonBacklogBytes: DEFAULT_MAX_DAEMON_BACKLOG_BYTES };
   for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    const key = arg === '--ring-bytes' ? 'ringBytes' : arg === '--max-client-backlog-bytes' ? 'maxClientBacklogBytes' : null;
+    const arg = argv[i]!;
+    const key = Object.hasOwn(FLAGS, arg) ? FLAGS[arg as keyof typeof FLAGS] : null;
     if (!key) throw new Error(`unknown argument ${JSON.stringify(arg)}; ${USAGE}`);
     const value = argv[++i];
     const n = Number(value);
@@ -39,11 +41,11 @@ export function parseHostArgs(argv: string[]): { ringBytes: number; maxClientBac
 export async function hostMain(argv: string[]): Promise<number> {
   const log = (line: string): void => void process.stderr.write(`${new Date().toISOString()} specterm-host[${process.pid}]: ${line}\n`);
   try {
-    const { ringBytes, maxClientBacklogBytes } = parseHostArgs(argv);
+    const { ringBytes, maxClientBacklogBytes, maxDaemonBacklogBytes } = parseHostArgs(argv);
     const dir = ensureRuntimeDir();
     let stopped!: () => void;
     const exit = new Promise<void>((resolve) => { stopped = resolve; });
-    const server = new HostServer({ socketPath: hostSocketPath(dir), ringBytes, maxClientBacklogBytes, log, onShutdown: () => stopped() });
+    const server = new HostServer({ socketPath: hostSocketPath(dir), ringBytes, maxClientBacklogBytes, maxDaemonBacklogBytes, log, onShutdown: () => stopped() });
     await server.listen();
     // The terminal or the daemon that started us may go away; the sessions must not.
     process.on('SIGHUP', () => log('ignoring SIGHUP'));

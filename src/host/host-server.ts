@@ -21,6 +21,16 @@ export const DEFAULT_RING_BYTES = 1024 * 1024;
 /** Unread bytes queued to one client before it is dropped (8 MiB): it reattaches with `since`. */
 export const DEFAULT_MAX_CLIENT_BACKLOG_BYTES = 8 * 1024 * 1024;
 
+/**
+ * The same for the daemon's connection (hello `client: "daemon"`, 32 MiB): it carries every
+ * session, so dropping it costs every session a reattach and a replay, while a viewer's drop
+ * costs one viewer. A loaded daemon catches up from a backlog; it reconnects past it.
+ */
+export const DEFAULT_MAX_DAEMON_BACKLOG_BYTES = 32 * 1024 * 1024;
+
+/** The hello `client` name of the daemon's connection. */
+export const DAEMON_CLIENT_NAME = 'daemon';
+
 /** How long shutdown waits for children to exit after SIGHUP (the transport's SIGKILL comes at 2 s). */
 const SHUTDOWN_WAIT_MS = 3000;
 
@@ -31,6 +41,8 @@ export interface HostServerOptions {
   ringBytes?: number;
   /** Per-client backlog limit; default {@link DEFAULT_MAX_CLIENT_BACKLOG_BYTES}. */
   maxClientBacklogBytes?: number;
+  /** The daemon connection's backlog limit; default {@link DEFAULT_MAX_DAEMON_BACKLOG_BYTES}. */
+  maxDaemonBacklogBytes?: number;
   /** Where log lines go (default: stderr). Never receives env values or written data. */
   log?: (line: string) => void;
   /** Called once a client asked the host to shut down and it has. */
@@ -42,6 +54,7 @@ export class HostServer {
   readonly socketPath: string;
   readonly ringBytes: number;
   readonly maxClientBacklogBytes: number;
+  readonly maxDaemonBacklogBytes: number;
   readonly log: (line: string) => void;
   readonly #sessions = new Map<string, HostSession>();
   readonly #clients = new Set<ClientConnection>();
@@ -53,6 +66,7 @@ export class HostServer {
     this.socketPath = options.socketPath;
     this.ringBytes = options.ringBytes ?? DEFAULT_RING_BYTES;
     this.maxClientBacklogBytes = options.maxClientBacklogBytes ?? DEFAULT_MAX_CLIENT_BACKLOG_BYTES;
+    this.maxDaemonBacklogBytes = options.maxDaemonBacklogBytes ?? DEFAULT_MAX_DAEMON_BACKLOG_BYTES;
     this.log = options.log ?? ((line) => process.stderr.write(`${new Date().toISOString()} specterm-host: ${line}\n`));
     this.#onShutdown = options.onShutdown;
     this.#server = net.createServer((socket) => this.#accept(socket));

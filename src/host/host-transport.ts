@@ -43,7 +43,7 @@ export class HostTransport implements PtyTransport {
   readonly #exit: ListenerSet<ExitInfo>;
   readonly #errors: ListenerSet<Error>;
   readonly #bytes: ListenerSet<OutputBytes>;
-  readonly #decoder = new StringDecoder('utf8');
+  #decoder = new StringDecoder('utf8');
   readonly #subscriptions: Disposable[] = [];
   #started = false;
   /** Let go by {@link detach}: the child is no longer this transport's to write to or kill. */
@@ -57,6 +57,10 @@ export class HostTransport implements PtyTransport {
   #replaying = false;
   #exitInfo: ExitInfo | undefined;
   #attached: Promise<AttachResult> | undefined;
+  /** Replay frames carry bytes an earlier client already answered (attach mode, until a reconnect). */
+  #replayIsOld: boolean;
+  /** Reattached after a reconnect, no output yet: the first frame tells whether the ring still held `seq`. */
+  #resuming = false;
 
   constructor(options: HostTransportOptions) {
     const sink = options.onListenerError ?? warnListenerError;
@@ -67,6 +71,7 @@ export class HostTransport implements PtyTransport {
     this.#exit = new ListenerSet('exit', sink);
     this.#errors = new ListenerSet('error', sink);
     this.#bytes = new ListenerSet('bytes', sink);
+    this.#replayIsOld = options.target.mode === 'attach';
   }
 
   get pid(): number | undefined {
@@ -111,7 +116,8 @@ export class HostTransport implements PtyTransport {
     this.#subscriptions.push(
       this.#client.onOutput((event) => this.#handleOutput(event)),
       this.#client.onExit((event) => this.#handleExit(event)),
-      this.#client.onClose((error) => this.#report(error)),
+      this.#client.onReconnect(() => this.#reattach()),
+      this.#client.onClose((error) => this.#lostHost(error)),
     );
     if (this.#target.mode === 'spawn') {
       const params = { id: this.sessionId, file: req.file, args: req.args, cwd: req.cwd, env: req.env, cols: req.cols, rows: req.rows };
@@ -196,9 +202,51 @@ export class HostTransport implements PtyTransport {
     if (!this.#started) throw new TerminalError('PTY_NOT_SPAWNED', `HostTransport.${operation}() called before spawn(); call spawn() first`);
   }
 
+  /**
+   * The client reconnected: attach again from the last byte applied. When the ring still holds
+   * it, the replay continues the stream exactly; when it does not, see {@link #handleOutput}.
+   */
+  #reattach(): void {
+    if (this.#exitInfo || this.#detached) return;
+    this.#resuming = true;
+    this.#replayIsOld = false;
+    this.#client.attach(this.sessionId, this.#seq).then((result) => {
+      this.#pid = result.session.pid ?? this.#pid;
+    }, (error: unknown) => {
+      if (error instanceof HostError && error.code === 'HOST_UNKNOWN_SESSION') {
+        // Removed from the host while we were away: nothing will ever come from it again.
+        this.#report(new HostError('HOST_UNKNOWN_SESSION', `session ${this.sessionId} is no longer in the host after a reconnect (it was removed); it counts as exited`, { id: this.sessionId }));
+        this.#handleExit({ id: this.sessionId, exitCode: null, signal: null, seq: this.#seq });
+      } else {
+        // A later reconnect tries again; a host gone for good ends the session (#lostHost).
+        this.#report(error);
+      }
+    });
+  }
+
+  /** The connection is gone for good: the session cannot be reached again, so it ends here with the reason. */
+  #lostHost(error: HostError): void {
+    this.#report(error);
+    if (error.code === 'HOST_GONE') this.#handleExit({ id: this.sessionId, exitCode: null, signal: null, seq: this.#seq });
+  }
+
   #handleOutput(event: OutputEvent): void {
     if (event.id !== this.sessionId) return;
     let bytes = event.bytes;
+    let text = '';
+    let rebuild = false;
+    if (this.#resuming) {
+      this.#resuming = false;
+      // The ring no longer holds our `seq`: what came between is gone, so the screen cannot be
+      // patched. Rebuild it as a daemon restart does, from the ring alone: a full reset (RIS)
+      // first, then the ring's bytes, decoded afresh.
+      rebuild = event.seq > this.#seq;
+      if (rebuild) {
+        this.#decoder = new StringDecoder('utf8');
+        this.#seq = event.seq;
+        text = RESET_SCREEN;
+      }
+    }
     // Frames are contiguous on one connection; trim any overlap so a byte is never delivered twice.
     if (event.seq < this.#seq) bytes = bytes.subarray(Math.min(bytes.length, this.#seq - event.seq));
     else if (event.seq > this.#seq && this.#delivered) this.#report(new HostError('HOST_BAD_MESSAGE', `output of session ${this.sessionId} jumped from seq ${this.#seq} to ${event.seq}`));
@@ -206,11 +254,12 @@ export class HostTransport implements PtyTransport {
     this.#delivered = true;
     this.#seq = Math.max(this.#seq, event.seq) + bytes.length;
     this.#bytes.emit({ seq: this.#seq - bytes.length, bytes });
-    const text = this.#decoder.write(bytes);
+    text += this.#decoder.write(bytes);
     this.#textSeq = this.#seq - pendingUtf8Bytes(this.#decoder);
     if (text.length === 0) return;
     // In spawn mode the "replay" is output made between spawn and attach: new, to be answered.
-    this.#replaying = event.replay && this.#target.mode === 'attach';
+    // A rebuild replays bytes whose queries were answered long ago.
+    this.#replaying = rebuild || (event.replay && this.#replayIsOld);
     try {
       this.#data.emit(text);
     } finally {
@@ -239,6 +288,9 @@ export class HostTransport implements PtyTransport {
     this.#errors.emit(error instanceof Error ? error : new Error(String(error)));
   }
 }
+
+/** RIS: a full terminal reset (screen, scrollback, modes), the start of a screen rebuilt from the ring. */
+const RESET_SCREEN = '\x1bc';
 
 /**
  * Bytes a UTF-8 `StringDecoder` holds back (the start of a character split across chunks).

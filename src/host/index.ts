@@ -11,11 +11,11 @@ export { startHostProcess, HOST_ENTRY, type StartHostOptions, type StartedHost }
 export { ensureRuntimeDir, runtimeDirPath, hostSocketPath, HOST_SOCKET_NAME } from './runtime-dir.js';
 
 // Talking to it.
-export { HostClient, DEFAULT_CONNECT_TIMEOUT_MS, type HostConnectOptions, type OutputEvent, type ExitEvent } from './host-client.js';
+export { HostClient, DEFAULT_CONNECT_TIMEOUT_MS, type HostConnectOptions, type ReconnectOptions, type OutputEvent, type ExitEvent } from './host-client.js';
 export { HostTransport, type HostTransportOptions, type HostSessionTarget } from './host-transport.js';
 
 // The host itself (host-main.ts runs it as a process).
-export { HostServer, DEFAULT_RING_BYTES, DEFAULT_MAX_CLIENT_BACKLOG_BYTES, type HostServerOptions } from './host-server.js';
+export { HostServer, DEFAULT_RING_BYTES, DEFAULT_MAX_CLIENT_BACKLOG_BYTES, DEFAULT_MAX_DAEMON_BACKLOG_BYTES, DAEMON_CLIENT_NAME, type HostServerOptions } from './host-server.js';
 export { ByteRing, type RingRead } from './byte-ring.js';
 
 // Wire protocol.

@@ -28,6 +28,8 @@ export interface StartHostOptions {
   ringBytes?: number;
   /** Unread bytes queued to one client before the host drops it. */
   maxClientBacklogBytes?: number;
+  /** The same for the daemon's connection (see host-server.ts). */
+  maxDaemonBacklogBytes?: number;
   /** Host log file (0600, appended); default `host.log` in the runtime dir. */
   logFile?: string;
   /** Environment of the host (and the default base of its children's); default `process.env`. */
@@ -59,6 +61,7 @@ export async function startHostProcess(options: StartHostOptions): Promise<Start
     HOST_ENTRY,
     ...(options.ringBytes ? ['--ring-bytes', String(options.ringBytes)] : []),
     ...(options.maxClientBacklogBytes ? ['--max-client-backlog-bytes', String(options.maxClientBacklogBytes)] : []),
+    ...(options.maxDaemonBacklogBytes ? ['--max-daemon-backlog-bytes', String(options.maxDaemonBacklogBytes)] : []),
   ];
   let exited: { code: number | null; signal: string | null } | null = null;
   const child = spawn(process.execPath, args, {

@@ -97,3 +97,25 @@ describe('specterm serve: restart', () => {
     socket.close();
   }, 180_000);
 });
+
+describe('specterm serve: the PTY host gone for good', () => {
+  it('a SIGKILLed host: after the reconnect attempts give up, the session is failed and exited with the reason, and the daemon keeps answering', async () => {
+    const dirs = makeDirs();
+    const daemon = await startDaemon(dirs);
+    const created = await daemon.client.call('createSession', { body: { spec: 'demo-agent', cwd: dirs.work, args: ['--speed', '0.3'] } });
+    await waitFor(async () => (await stateOf(daemon.client, created.id)) === 'idle', WAIT_MS, 'idle');
+    const hostLog = fs.readFileSync(path.join(dirs.runtimeDir, 'host.log'), 'utf8');
+    const hostPid = Number(/listening on .* \(pid (\d+),/.exec(hostLog)?.[1]);
+    expect(hostPid).toBeGreaterThan(0);
+    process.kill(hostPid, 'SIGKILL');
+
+    const ended = await waitFor(async () => {
+      const d = await daemon.client.call('getSession', { params: { id: created.id } });
+      return d.exit ? d : undefined;
+    }, WAIT_MS, 'the session to end once the daemon gives up on the host');
+    expect(ended).toMatchObject({ lifecycle: 'failed', exit: { code: null, signal: null }, pid: null });
+    expect(daemon.stderr()).toMatch(/gave up reconnecting/);
+    expect(daemon.stderr()).toMatch(/the PTY host connection dropped/);
+    expect((await daemon.client.call('listSessions')).sessions.map((s) => s.id)).toContain(created.id);
+  }, 120_000);
+});

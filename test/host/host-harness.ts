@@ -37,9 +37,9 @@ export function shortPrivateDir(): string {
 }
 
 /** Starts a host process in `dir` (default: a fresh private dir). */
-export async function startTestHost(options: { dir?: string; ringBytes?: number; maxClientBacklogBytes?: number } = {}): Promise<TestHost> {
+export async function startTestHost(options: { dir?: string; ringBytes?: number; maxClientBacklogBytes?: number; maxDaemonBacklogBytes?: number } = {}): Promise<TestHost> {
   const dir = options.dir ?? shortPrivateDir();
-  const started = await startHostProcess({ runtimeDir: dir, ringBytes: options.ringBytes, maxClientBacklogBytes: options.maxClientBacklogBytes });
+  const started = await startHostProcess({ runtimeDir: dir, ringBytes: options.ringBytes, maxClientBacklogBytes: options.maxClientBacklogBytes, maxDaemonBacklogBytes: options.maxDaemonBacklogBytes });
   const host: TestHost = {
     ...started,
     dir,
