@@ -123,7 +123,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const host = await connectHost(options.runtimeDir);
   let closed = false;
   host.onClose((error) => { if (!closed) log('error', `lost the PTY host: ${error.message}; restart \`specterm serve\``); });
-  const events = new EventLog({ now });
+  const events = new EventLog({ journal: store.events });
   let sinks: NotificationSinks;
   try {
     sinks = startNotificationSinks({ events, webhooks: settings.webhooks, desktop: settings.desktop_notifications === false ? false : {}, log });
