@@ -128,8 +128,10 @@ CREATE UNIQUE INDEX tokens_active_name ON tokens (name) WHERE revoked_at IS NULL
 `;
 
 // The daemon's event stream (SSE / WebSocket resume across daemon restarts); the payload is the
-// event's JSON without its seq.
+// event's JSON without its seq. A session's auto-approve policy (the create request's JSON).
 const DURABLE_DAEMON = `
+ALTER TABLE sessions ADD COLUMN policy TEXT;
+
 CREATE TABLE events (
   seq        INTEGER PRIMARY KEY AUTOINCREMENT,
   t          INTEGER NOT NULL,
