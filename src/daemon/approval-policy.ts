@@ -68,6 +68,12 @@ export class ApprovalPolicyError extends Error {
   }
 }
 
+/** The JSON Pointer of a policy error's field inside a request body (`allow[1]` → `/policy/allow/1`). */
+export function policyFieldPointer(path: string, root = '/policy'): string {
+  if (path === '(root)') return root;
+  return `${root}/${path.replace(/\[(\d+)\]/g, '.$1').split('.').join('/')}`;
+}
+
 /** Longest pattern accepted: rules are short command shapes; longer ones are likely pasted text. */
 const MAX_PATTERN_CHARS = 500;
 /** Rules per list: a policy is read by people; hundreds of rules are a config mistake. */

@@ -127,7 +127,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   host.onClose((error) => { if (!closed) log('error', `lost the PTY host: ${error.message}; restart \`specterm serve\``); });
   host.onDisconnect((error) => log('warn', `the PTY host connection dropped (${error.message}); reconnecting, then every session reattaches from its last byte`));
   host.onReconnect(() => log('info', 'reconnected to the PTY host; sessions reattached'));
-  const events = new EventLog({ now });
+  const events = new EventLog({ journal: store.events });
   let sinks: NotificationSinks;
   try {
     sinks = startNotificationSinks({ events, webhooks: settings.webhooks, desktop: settings.desktop_notifications === false ? false : {}, log });

@@ -1,18 +1,34 @@
-import { describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openStore, type Store } from '../store/index.js';
 import { EventLog } from './event-log.js';
 
 const removed = (session_id: string, at: number) => ({ type: 'session.removed' as const, session_id, at });
 
+const opened: Store[] = [];
+const dirs: string[] = [];
+function tempStore(dir?: string): { store: Store; dir: string } {
+  const d = dir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'evlog-'));
+  if (!dir) dirs.push(d);
+  const store = openStore(path.join(d, 'specterm.db'));
+  opened.push(store);
+  return { store, dir: d };
+}
+afterEach(() => {
+  for (const s of opened.splice(0)) s.close();
+  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+});
+
 describe('EventLog', () => {
-  it('numbers events above the start time × 1000, replays after a seq, per session, and bounds the ring', () => {
-    const log = new EventLog({ now: () => 5, maxEvents: 3 });
+  it('numbers events from 1, replays after a seq, per session, and bounds the ring', () => {
+    const log = new EventLog({ maxEvents: 3 });
     const seqs = ['a', 'b', 'a', 'b'].map((id, i) => log.append(removed(id, i)).seq);
-    expect(seqs).toEqual([5001, 5002, 5003, 5004]);
-    expect(log.since(0).map((e) => e.seq)).toEqual([5002, 5003, 5004]);
-    expect(log.since(5002, 'b').map((e) => e.seq)).toEqual([5004]);
-    expect(log.lastSeq).toBe(5004);
-    // A later daemon run starts above every seq of this one.
-    expect(new EventLog({ now: () => 6 }).append(removed('a', 0)).seq).toBeGreaterThan(5004);
+    expect(seqs).toEqual([1, 2, 3, 4]);
+    expect(log.since(0).map((e) => e.seq)).toEqual([2, 3, 4]);
+    expect(log.since(2, 'b').map((e) => e.seq)).toEqual([4]);
+    expect(log.lastSeq).toBe(4);
   });
 
   it('a subscriber that throws does not keep the event from the others; unsubscribe stops delivery', () => {
@@ -24,5 +40,38 @@ describe('EventLog', () => {
     stop();
     log.append(removed('a', 2));
     expect(got).toEqual([first.seq]);
+  });
+
+  it('over the store: a reopened store replays what the previous run appended and numbers on above it', () => {
+    const { store, dir } = tempStore();
+    const log = new EventLog({ journal: store.events });
+    // Recent times: opening a store prunes by age.
+    const before = ['a', 'b', 'a'].map((id, i) => log.append(removed(id, Date.now() + i)));
+    store.close();
+
+    const again = new EventLog({ journal: tempStore(dir).store.events });
+    expect(again.lastSeq).toBe(before.at(-1)!.seq);
+    expect(again.since(before[0]!.seq)).toEqual(before.slice(1));
+    expect(again.since(0, 'a')).toEqual([before[0], before[2]]);
+    expect(again.append(removed('c', Date.now())).seq).toBe(before.at(-1)!.seq + 1);
+  });
+
+  it('over the store: seqs stay above every seq ever handed out after retention deleted the newest rows', () => {
+    const { store } = tempStore();
+    const log = new EventLog({ journal: store.events });
+    const last = [1, 2, 3].map((i) => log.append(removed('a', i))).at(-1)!;
+    store.prune(10 * 24 * 60 * 60 * 1000);
+    expect(log.since(0)).toEqual([]);
+    expect(log.lastSeq).toBe(last.seq);
+    expect(log.append(removed('a', 4)).seq).toBe(last.seq + 1);
+  });
+
+  it('a resume point above every seq it handed out (another numbering) replays from the start', () => {
+    const log = new EventLog();
+    log.append(removed('a', 1));
+    log.append(removed('a', 2));
+    expect(log.resumePoint(1)).toBe(1);
+    expect(log.resumePoint(2)).toBe(2);
+    expect(log.resumePoint(1_796_170_156_485_003)).toBe(0);
   });
 });

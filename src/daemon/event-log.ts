@@ -1,38 +1,66 @@
 /**
- * The daemon-wide stream of `DaemonEvent`s: every event gets the next `seq`, is kept in a bounded
- * in-memory ring for resume (SSE `Last-Event-ID`, WS `since`) and goes to every subscriber.
+ * The daemon-wide stream of `DaemonEvent`s: every event gets the next `seq`, is kept for resume
+ * (SSE `Last-Event-ID`, WS `since`) and goes to every subscriber.
  *
- * Seqs start at the daemon's start time × 1000 (and only grow), so a client that resumes with a
- * seq from a previous daemon run never mistakes old numbers for new ones: it gets what this run
- * still holds, and re-reads the session list (`GET /api/v1/sessions`) for the rest. Durable
- * history (state changes, approvals, messages, audit) is in the store, not here.
+ * The daemon keeps the stream in the store (`events` table), so seqs only grow across daemon
+ * restarts and a client resuming after a restart gets exactly the events it missed. Without a
+ * store (unit tests) a bounded in-memory ring holds them.
  *
  * @module
  */
 import type { DaemonEvent } from '../protocol/index.js';
+import type { EventsTable, UnnumberedEvent } from '../store/index.js';
 
 /** An event before the log numbers it. */
-export type DaemonEventInput = DaemonEvent extends infer E ? (E extends { seq: number } ? Omit<E, 'seq'> : never) : never;
+export type DaemonEventInput = UnnumberedEvent;
 
-/** Events kept for resume: about an hour of a busy daemon with dozens of sessions. */
-const DEFAULT_RING_EVENTS = 10_000;
+/**
+ * Events one resume replays at most (and the ring keeps): about an hour of a busy daemon with
+ * dozens of sessions; a client further behind re-reads the session list for the rest.
+ */
+export const MAX_REPLAY_EVENTS = 10_000;
 
-export class EventLog {
+/** Where the numbered events live: the store's `events` table, or a ring. */
+export type EventJournal = Pick<EventsTable, 'append' | 'after' | 'lastSeq'>;
+
+/** The journal without a store: seqs from 1, the newest `max` events kept. */
+class RingJournal implements EventJournal {
   readonly #ring: DaemonEvent[] = [];
   readonly #max: number;
-  readonly #listeners = new Set<(event: DaemonEvent) => void>();
-  #nextSeq: number;
+  #last = 0;
 
-  constructor(options: { now?: () => number; maxEvents?: number } = {}) {
-    this.#max = options.maxEvents ?? DEFAULT_RING_EVENTS;
-    this.#nextSeq = Math.floor((options.now ?? Date.now)()) * 1000 + 1;
+  constructor(max: number) {
+    this.#max = max;
+  }
+
+  append(input: DaemonEventInput): DaemonEvent {
+    const event = { ...input, seq: ++this.#last } as DaemonEvent;
+    this.#ring.push(event);
+    if (this.#ring.length > this.#max) this.#ring.shift();
+    return event;
+  }
+
+  after(since: number, options: { sessionId?: string; limit: number }): DaemonEvent[] {
+    return this.#ring.filter((e) => e.seq > since && (options.sessionId === undefined || e.session_id === options.sessionId)).slice(-options.limit);
+  }
+
+  lastSeq(): number {
+    return this.#last;
+  }
+}
+
+export class EventLog {
+  readonly #journal: EventJournal;
+  readonly #listeners = new Set<(event: DaemonEvent) => void>();
+
+  /** `journal`: the store's `events` table (the daemon); default a ring of `maxEvents`. */
+  constructor(options: { journal?: EventJournal; maxEvents?: number } = {}) {
+    this.#journal = options.journal ?? new RingJournal(options.maxEvents ?? MAX_REPLAY_EVENTS);
   }
 
   /** Numbers `input`, keeps it and tells every subscriber. Returns the numbered event. */
   append(input: DaemonEventInput): DaemonEvent {
-    const event = { ...input, seq: this.#nextSeq++ } as DaemonEvent;
-    this.#ring.push(event);
-    if (this.#ring.length > this.#max) this.#ring.shift();
+    const event = this.#journal.append(input);
     for (const listener of [...this.#listeners]) {
       try {
         listener(event);
@@ -43,9 +71,18 @@ export class EventLog {
     return event;
   }
 
-  /** Kept events with a seq above `since`, oldest first (optionally of one session). */
+  /**
+   * Where a client that last saw `since` resumes. A seq above any this log handed out comes from
+   * another numbering (the database was moved aside as corrupt, or an older daemon numbered by
+   * time): the client then gets the kept history from the start rather than nothing, ever.
+   */
+  resumePoint(since: number): number {
+    return since > this.#journal.lastSeq() ? 0 : since;
+  }
+
+  /** Kept events with a seq above `since`, oldest first (optionally of one session; at most {@link MAX_REPLAY_EVENTS}, the newest). */
   since(since: number, sessionId?: string): DaemonEvent[] {
-    return this.#ring.filter((event) => event.seq > since && (sessionId === undefined || event.session_id === sessionId));
+    return this.#journal.after(since, { sessionId, limit: MAX_REPLAY_EVENTS });
   }
 
   /** Adds a subscriber; the returned function removes it. */
@@ -56,6 +93,6 @@ export class EventLog {
 
   /** The seq the last event got (0 before any). */
   get lastSeq(): number {
-    return this.#ring.at(-1)?.seq ?? 0;
+    return this.#journal.lastSeq();
   }
 }

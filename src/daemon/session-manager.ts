@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadSpecRef } from '../catalog/builtin.js';
+import { screenRegexWithRecheck } from '../catalog/redos.js';
 import type { CliSpecV4 } from '../core/spec/types.js';
 import { FsmDriver } from '../driver/fsm-driver.js';
 import { RealScheduler } from '../driver/schedulers.js';
@@ -19,7 +20,7 @@ import type { z } from 'zod';
 import type { CreateSessionRequest as CreateSchema } from '../protocol/sessions.js';
 import type { Store } from '../store/index.js';
 import type { ApprovalTracker } from './approval.js';
-import { createApprovalPolicy, type ApprovalPolicy } from './approval-policy.js';
+import { ApprovalPolicyError, createApprovalPolicy, policyFieldPointer, type ApprovalPolicy } from './approval-policy.js';
 import { DaemonError } from './errors.js';
 import type { EventLog } from './event-log.js';
 import { ManagedSession, stateViewOf, type ManagedSessionDeps } from './managed-session.js';
@@ -31,7 +32,7 @@ export const DEFAULT_SESSION_LIMIT = 32;
 /** How long kill/restart wait for the child to end (the host sends SIGKILL after 2 s). */
 const EXIT_WAIT_MS = 8000;
 
-export type CreateInput = z.output<typeof CreateSchema> & { approval_policy?: unknown };
+export type CreateInput = z.output<typeof CreateSchema>;
 
 export interface SessionManagerOptions {
   store: Store;
@@ -85,7 +86,14 @@ export class SessionManager {
         this.#o.log?.('warn', `session ${record.id}: ${(error as Error).message}; listed without a driver`);
         spec = { id: record.specId ?? 'unknown', states: [{ id: 'unknown', initial: true }], transitions: [] } as unknown as CliSpecV4;
       }
-      const session = new ManagedSession(record, spec, this.#deps, { policy: this.#policyFor(record.specId, record.name, undefined) });
+      let policy: ApprovalPolicy | null = null;
+      try {
+        policy = this.#policyFor(record.specId, record.name, record.policy);
+      } catch (error) {
+        // Never silently widened: without its policy the session asks a person for everything.
+        this.#o.log?.('warn', `session ${record.id}: ${(error as Error).message}; it runs without auto-approve`);
+      }
+      const session = new ManagedSession(record, spec, this.#deps, { policy });
       this.#sessions.set(record.id, session);
       if (record.exitedAt !== null) continue;
       const info = hosted.get(record.id);
@@ -144,13 +152,23 @@ export class SessionManager {
     driver.start();
   }
 
-  #policyFor(specId: string | null, name: string | null, explicit: unknown): ApprovalPolicy | null {
-    const input = explicit ?? (name ? this.#o.defaultPolicies?.[name] : undefined) ?? (specId ? this.#o.defaultPolicies?.[specId] : undefined);
+  /**
+   * The session's policy: its own (from the create request), else the settings file's for its
+   * name or spec id. Patterns are screened for catastrophic backtracking (they run on text the
+   * agent writes).
+   */
+  #policyFor(specId: string | null, name: string | null, own: unknown): ApprovalPolicy | null {
+    const fromSettings = own === undefined || own === null;
+    const input = fromSettings ? ((name ? this.#o.defaultPolicies?.[name] : undefined) ?? (specId ? this.#o.defaultPolicies?.[specId] : undefined)) : own;
     if (input === undefined || input === null) return null;
     try {
-      return createApprovalPolicy(input);
+      return createApprovalPolicy(input, { screen: screenRegexWithRecheck });
     } catch (error) {
-      throw new DaemonError('APPROVAL_POLICY_INVALID', (error as Error).message, { path: '/approval_policy' });
+      if (!(error instanceof ApprovalPolicyError)) throw error;
+      if (fromSettings) {
+        throw new DaemonError('APPROVAL_POLICY_INVALID', `settings.json approval_policies.${name && this.#o.defaultPolicies?.[name] !== undefined ? name : specId}: ${error.message}; fix the settings file and restart the daemon`);
+      }
+      throw new DaemonError('APPROVAL_POLICY_INVALID', `policy: ${error.message}`, { path: policyFieldPointer(error.path) });
     }
   }
 
@@ -166,7 +184,7 @@ export class SessionManager {
     try { isDir = fs.statSync(input.cwd).isDirectory(); } catch {}
     if (!isDir) throw new DaemonError('CWD_NOT_FOUND', `cwd ${JSON.stringify(input.cwd)} is not an existing directory; create it or pass another`, { path: '/cwd' });
     const spec = loadSpec(input.spec);
-    const policy = this.#policyFor(spec.spec.id, input.name ?? null, input.approval_policy);
+    const policy = this.#policyFor(spec.spec.id, input.name ?? null, input.policy);
     const id = newSessionId();
     let cwd = input.cwd;
     let branch: string | null = null;
@@ -177,7 +195,7 @@ export class SessionManager {
     }
     const record = this.#o.store.sessions.insert({
       id, name: input.name ?? null, specId: spec.builtinId ?? spec.spec.id, specPath: spec.path, cwd, branch, worktree,
-      args: input.args, labels: input.labels ?? {}, envKeys: Object.keys(input.env ?? {}), cols: input.cols, rows: input.rows, createdAt: this.#now(),
+      args: input.args, labels: input.labels ?? {}, envKeys: Object.keys(input.env ?? {}), cols: input.cols, rows: input.rows, policy: input.policy ?? null, createdAt: this.#now(),
     });
     const session = new ManagedSession(record, spec.spec, this.#deps, { env: input.env, policy });
     this.#sessions.set(id, session);

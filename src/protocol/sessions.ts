@@ -24,6 +24,25 @@ void _statusSame; void _modalSame;
 /** The session's process lifecycle (independent of the spec's state). */
 export const Lifecycle = z.enum(['starting', 'running', 'exited', 'failed']);
 
+/** One auto-approve rule: a regular expression, or one with flags (only i, s and u). */
+const PolicyRule = z.union([
+  z.string().min(1).max(500),
+  z.strictObject({ pattern: z.string().min(1).max(500), flags: z.string().regex(/^[isu]*$/, 'flags are any of "i", "s", "u"').optional() }),
+]);
+
+/**
+ * A session's auto-approve policy. Only `kind: "approval"` modals are ever answered: a deny rule
+ * (anywhere in the modal's text) wins, an allow rule must match a whole line, no rule → a person
+ * is asked. Patterns are checked when the session is created (syntax and catastrophic backtracking).
+ */
+export const ApprovalPolicy = z.strictObject({
+  allow: z.array(PolicyRule).max(100).optional().meta({ description: 'a whole trimmed line of the modal must match one, e.g. "npm (test|run lint)"' }),
+  deny: z.array(PolicyRule).max(100).optional().meta({ description: 'a match anywhere keeps the policy from pressing, e.g. "rm -rf"' }),
+  yes: z.union([z.strictObject({ index: z.number().int().nonnegative() }), z.strictObject({ label: z.string().min(1).max(500) })]).optional()
+    .meta({ description: 'which button means "yes, once" (default: the first Yes/Allow/Approve/Proceed that does not widen the grant)' }),
+}).meta({ examples: [{ allow: ['npm (test|run lint)'], deny: ['rm -rf'] }] });
+export type ApprovalPolicy = z.infer<typeof ApprovalPolicy>;
+
 /** `POST /api/v1/sessions`. */
 export const CreateSessionRequest = z.strictObject({
   spec: z.string().min(1).max(4096).meta({ description: 'a spec id (e.g. "claude-code") or a path to a spec.json' }),
@@ -38,7 +57,8 @@ export const CreateSessionRequest = z.strictObject({
   worktree: z.strictObject({
     branch: z.string().regex(BRANCH, 'a branch is 1–200 characters of A–Z a–z 0–9 . _ / -, without ".." or a leading "-"'),
   }).optional().meta({ description: 'run in a fresh git worktree on this new branch' }),
-}).meta({ examples: [{ spec: 'demo-agent', cwd: '/home/me/project', args: [], cols: 120, rows: 40, name: 'refactor', labels: { team: 'core' } }] });
+  policy: ApprovalPolicy.optional().meta({ description: 'auto-approve policy for this session (overrides the settings file); only kind "approval" modals are ever answered' }),
+}).meta({ examples: [{ spec: 'demo-agent', cwd: '/home/me/project', args: [], cols: 120, rows: 40, name: 'refactor', labels: { team: 'core' }, policy: { allow: ['npm test'], deny: ['rm -rf'] } }] });
 export type CreateSessionRequest = z.input<typeof CreateSessionRequest>;
 
 /** The FSM state a session is in. */

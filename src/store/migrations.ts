@@ -127,9 +127,26 @@ CREATE TABLE tokens (
 CREATE UNIQUE INDEX tokens_active_name ON tokens (name) WHERE revoked_at IS NULL;
 `;
 
+// The daemon's event stream (SSE / WebSocket resume across daemon restarts); the payload is the
+// event's JSON without its seq. A session's auto-approve policy (the create request's JSON).
+const DURABLE_DAEMON = `
+ALTER TABLE sessions ADD COLUMN policy TEXT;
+
+CREATE TABLE events (
+  seq        INTEGER PRIMARY KEY AUTOINCREMENT,
+  t          INTEGER NOT NULL,
+  type       TEXT NOT NULL,
+  session_id TEXT,                     -- no foreign key: the stream outlives a removed session until retention
+  payload    TEXT NOT NULL
+) STRICT;
+CREATE INDEX events_by_session ON events (session_id, seq);
+CREATE INDEX events_by_t ON events (t, seq);
+`;
+
 /** Every schema step, in order. The last one's version is the schema this code writes. */
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial schema', up: (db) => db.exec(INITIAL_SCHEMA) },
+  { version: 2, name: 'durable daemon state', up: (db) => db.exec(DURABLE_DAEMON) },
 ];
 
 /** The schema version of a database after every migration in `migrations` has run. */

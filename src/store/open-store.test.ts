@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../../test/helpers/temp-store.js';
 import { StoreError } from './errors.js';
-import { MIGRATIONS, type Migration } from './migrations.js';
+import { MIGRATIONS, migrate, type Migration } from './migrations.js';
 import { openStore, openStoreWith } from './open-store.js';
 import type { Store } from './store.js';
 
@@ -221,9 +221,10 @@ describe('migrations', () => {
     const extra: Migration = { version: LATEST + 1, name: 'test: a later step', up: (db) => db.exec('ALTER TABLE sessions ADD COLUMN note TEXT') };
     const all = [...MIGRATIONS, extra];
     for (let from = 1; from < all.length; from += 1) {
-      const older = open({}, all.slice(0, from));
-      expect(older.schemaVersion).toBe(from);
-      addSession(older, `from-${from}`);
+      // The older file is made with SQL of that version: today's Store speaks the latest schema.
+      const older = new Database(tmp.dbPath);
+      expect(migrate(older, all.slice(0, from), tmp.dbPath)).toBe(from);
+      older.prepare("INSERT INTO sessions (id, cwd, args, labels, env_keys, created_at) VALUES (?, '/tmp', '[]', '{}', '[]', ?)").run(`from-${from}`, FIXED_NOW);
       older.close();
       const upgraded = open({}, all);
       expect(upgraded.notice).toBeNull();

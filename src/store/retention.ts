@@ -21,6 +21,8 @@ export interface RetentionPolicy {
   readonly messages: TableRetention;
   readonly notifications: TableRetention;
   readonly audit: TableRetention;
+  /** The daemon's event stream (what SSE / WebSocket clients resume from). */
+  readonly events: TableRetention;
   /** Sessions that have exited (age counted from the exit). */
   readonly exitedSessions: TableRetention;
   /** Revoked tokens (age counted from the revocation). */
@@ -43,6 +45,8 @@ export const DEFAULT_RETENTION: RetentionPolicy = {
   messages: { maxAgeMs: 90 * DAY_MS, maxRows: 50_000 },
   notifications: { maxAgeMs: 30 * DAY_MS, maxRows: 50_000 },
   audit: { maxAgeMs: 180 * DAY_MS, maxRows: 200_000 },
+  // A client away for longer re-reads the session list; 100k events is a busy week of 100 sessions.
+  events: { maxAgeMs: 7 * DAY_MS, maxRows: 100_000 },
   exitedSessions: { maxAgeMs: 30 * DAY_MS, maxRows: 1_000 },
   revokedTokens: { maxAgeMs: 90 * DAY_MS, maxRows: 1_000 },
 };
@@ -56,6 +60,7 @@ const TABLES: Record<keyof RetentionPolicy, { table: string; time: string; id: s
   messages: { table: 'messages', time: 'created_at', id: 'id', only: '1' },
   notifications: { table: 'notifications', time: 't', id: 'id', only: '1' },
   audit: { table: 'audit', time: 't', id: 'id', only: '1' },
+  events: { table: 'events', time: 't', id: 'seq', only: '1' },
   revokedTokens: { table: 'tokens', time: 'revoked_at', id: 'rowid', only: 'revoked_at IS NOT NULL' },
 };
 

@@ -5,7 +5,7 @@
  * @module
  */
 import type Database from 'better-sqlite3';
-import { withConstraintErrors } from './constraint-errors.js';
+import { jsonOrNull, parseOrNull, withConstraintErrors } from './constraint-errors.js';
 
 /** A new session. There is deliberately no `env` field: pass the override names in `envKeys`. */
 export interface SessionInput {
@@ -22,6 +22,8 @@ export interface SessionInput {
   envKeys?: readonly string[];
   cols?: number | null;
   rows?: number | null;
+  /** The session's auto-approve policy as the client wrote it (JSON), or null. */
+  policy?: unknown;
   createdAt: number;
 }
 
@@ -39,6 +41,7 @@ export interface SessionRecord {
   envKeys: string[];
   cols: number | null;
   rows: number | null;
+  policy: unknown;
   createdAt: number;
   exitedAt: number | null;
   exitCode: number | null;
@@ -55,7 +58,7 @@ export interface SessionExit {
 interface SessionRow {
   id: string; name: string | null; spec_id: string | null; spec_path: string | null; cwd: string;
   branch: string | null; worktree: string | null; args: string; labels: string; env_keys: string;
-  cols: number | null; rows: number | null; created_at: number; exited_at: number | null;
+  cols: number | null; rows: number | null; policy: string | null; created_at: number; exited_at: number | null;
   exit_code: number | null; signal: string | null;
 }
 
@@ -70,8 +73,8 @@ export class SessionsTable {
 
   constructor(db: Database.Database) {
     this.#insert = db.prepare(
-      `INSERT INTO sessions (id, name, spec_id, spec_path, cwd, branch, worktree, args, labels, env_keys, cols, rows, created_at)
-       VALUES (@id, @name, @spec_id, @spec_path, @cwd, @branch, @worktree, @args, @labels, @env_keys, @cols, @rows, @created_at)`);
+      `INSERT INTO sessions (id, name, spec_id, spec_path, cwd, branch, worktree, args, labels, env_keys, cols, rows, policy, created_at)
+       VALUES (@id, @name, @spec_id, @spec_path, @cwd, @branch, @worktree, @args, @labels, @env_keys, @cols, @rows, @policy, @created_at)`);
     this.#get = db.prepare('SELECT * FROM sessions WHERE id = ?');
     this.#list = db.prepare('SELECT * FROM sessions ORDER BY created_at, id');
     this.#exit = db.prepare('UPDATE sessions SET exited_at = @at, exit_code = @exit_code, signal = @signal WHERE id = @id');
@@ -99,6 +102,7 @@ export class SessionsTable {
       env_keys: JSON.stringify(input.envKeys ?? []),
       cols: input.cols ?? null,
       rows: input.rows ?? null,
+      policy: jsonOrNull(input.policy),
       created_at: input.createdAt,
     }));
     return this.get(input.id)!;
@@ -145,6 +149,7 @@ function toSession(row: SessionRow): SessionRecord {
     envKeys: JSON.parse(row.env_keys) as string[],
     cols: row.cols,
     rows: row.rows,
+    policy: parseOrNull(row.policy),
     createdAt: row.created_at,
     exitedAt: row.exited_at,
     exitCode: row.exit_code,

@@ -8,6 +8,7 @@ import type Database from 'better-sqlite3';
 import { ApprovalsTable } from './approvals-table.js';
 import { StoreError, type StoreErrorCode } from './errors.js';
 import { AuditTable, NotificationsTable } from './event-log-tables.js';
+import { EventsTable } from './events-table.js';
 import { MessagesTable } from './messages-table.js';
 import { Pruner, type PruneReport, type RetentionPolicy } from './retention.js';
 import { SessionsTable } from './sessions-table.js';
@@ -38,6 +39,7 @@ export class Store {
   readonly messages: MessagesTable;
   readonly notifications: NotificationsTable;
   readonly audit: AuditTable;
+  readonly events: EventsTable;
   readonly tokens: SqliteTokenStore;
   readonly #db: Database.Database;
   readonly #pruner: Pruner;
@@ -56,6 +58,7 @@ export class Store {
     this.messages = new MessagesTable(db);
     this.notifications = new NotificationsTable(db);
     this.audit = new AuditTable(db);
+    this.events = new EventsTable(db);
     this.tokens = new SqliteTokenStore(db, init.now);
     this.#pruner = new Pruner(db, init.retention);
   }

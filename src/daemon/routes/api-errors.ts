@@ -3,7 +3,7 @@
  * @module
  */
 import { ApiError } from '../../server/index.js';
-import { ApprovalPolicyError } from '../approval-policy.js';
+import { ApprovalPolicyError, policyFieldPointer } from '../approval-policy.js';
 import { DaemonError } from '../errors.js';
 import { TerminalStreamError } from '../terminal-errors.js';
 
@@ -14,7 +14,7 @@ const TITLES: Partial<Record<DaemonError['code'], string>> = {
 
 export function asApiError(error: unknown): unknown {
   if (error instanceof ApprovalPolicyError) {
-    return new ApiError({ status: 422, code: error.code, title: 'Invalid approval policy', detail: error.message, errors: [{ path: `/approval_policy`, code: error.code, message: error.message }] });
+    return new ApiError({ status: 422, code: error.code, title: 'Invalid approval policy', detail: error.message, errors: [{ path: policyFieldPointer(error.path), code: error.code, message: error.message }] });
   }
   if (error instanceof TerminalStreamError) {
     return new ApiError({ status: error.status, code: error.code, title: error.title, detail: error.message, errors: [{ path: error.path, code: error.code, message: error.message }] });

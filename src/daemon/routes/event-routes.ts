@@ -15,7 +15,7 @@ export const eventsRoute = (events: EventLog, manager: SessionManager): SseHandl
   if (sessionId !== undefined) {
     try { manager.get(sessionId); } catch (error) { throw asApiError(error); }
   }
-  let last = input.since ?? input.query.since ?? 0;
+  let last = events.resumePoint(input.since ?? input.query.since ?? 0);
   const forward = (event: Parameters<Parameters<EventLog['subscribe']>[0]>[0]) => {
     if (sink.closed || event.seq <= last || (sessionId !== undefined && event.session_id !== sessionId)) return;
     last = event.seq;
@@ -37,7 +37,8 @@ export function eventTopics(events: EventLog, manager: SessionManager, terminalT
     if (sessionId !== undefined) {
       try { manager.get(sessionId); } catch (error) { throw asApiError(error); }
     }
-    let last = message.since ?? 0;
+    const from = events.resumePoint(message.since ?? 0);
+    let last = from;
     const forward = (event: Parameters<Parameters<EventLog['subscribe']>[0]>[0]) => {
       if (event.seq <= last || (sessionId !== undefined && event.session_id !== sessionId)) return;
       last = event.seq;
@@ -45,7 +46,7 @@ export function eventTopics(events: EventLog, manager: SessionManager, terminalT
     };
     const unsubscribe = events.subscribe(forward);
     // Subscribed first, then the backlog: the hub sends `subscribed` before our first event.
-    queueMicrotask(() => { for (const event of events.since(message.since ?? 0, sessionId)) forward(event); });
+    queueMicrotask(() => { for (const event of events.since(from, sessionId)) forward(event); });
     return { dispose: unsubscribe };
   };
 }

@@ -1,0 +1,53 @@
+/**
+ * The `events` table: the daemon's event stream (`DaemonEvent`s, the SSE and WebSocket resume
+ * source) kept on disk, so a client that resumes with `Last-Event-ID` after a daemon restart gets
+ * exactly what it missed. `seq` is an AUTOINCREMENT id: it only grows, across restarts and
+ * across retention, and is never handed out twice.
+ *
+ * @module
+ */
+import type Database from 'better-sqlite3';
+import type { DaemonEvent } from '../protocol/index.js';
+
+/** An event before the table numbers it. */
+export type UnnumberedEvent = DaemonEvent extends infer E ? (E extends { seq: number } ? Omit<E, 'seq'> : never) : never;
+
+interface EventRow { seq: number; payload: string }
+
+/** Typed access to `events`. */
+export class EventsTable {
+  readonly #insert: Database.Statement;
+  readonly #after: Database.Statement;
+  readonly #afterInSession: Database.Statement;
+  readonly #last: Database.Statement;
+
+  constructor(db: Database.Database) {
+    this.#insert = db.prepare('INSERT INTO events (t, type, session_id, payload) VALUES (@t, @type, @session_id, @payload)');
+    // The newest `limit` rows after `since`, oldest first: a client too far behind gets the most
+    // recent history (and re-reads the session list for the rest), as a ring would give it.
+    this.#after = db.prepare('SELECT seq, payload FROM (SELECT seq, payload FROM events WHERE seq > @since ORDER BY seq DESC LIMIT @limit) ORDER BY seq');
+    this.#afterInSession = db.prepare(
+      'SELECT seq, payload FROM (SELECT seq, payload FROM events WHERE session_id = @session_id AND seq > @since ORDER BY seq DESC LIMIT @limit) ORDER BY seq');
+    // sqlite_sequence remembers the highest seq ever handed out, even once retention deleted it.
+    this.#last = db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'events'");
+  }
+
+  /** Stores `event` and returns it with its seq. */
+  append(event: UnnumberedEvent): DaemonEvent {
+    const result = this.#insert.run({ t: event.at, type: event.type, session_id: event.session_id, payload: JSON.stringify(event) });
+    return { ...event, seq: Number(result.lastInsertRowid) } as DaemonEvent;
+  }
+
+  /** Up to `limit` stored events with a seq above `since` (the newest ones), oldest first, optionally of one session. */
+  after(since: number, options: { sessionId?: string; limit: number }): DaemonEvent[] {
+    const rows = (options.sessionId === undefined
+      ? this.#after.all({ since, limit: options.limit })
+      : this.#afterInSession.all({ since, limit: options.limit, session_id: options.sessionId })) as EventRow[];
+    return rows.map((row) => ({ ...(JSON.parse(row.payload) as object), seq: row.seq }) as DaemonEvent);
+  }
+
+  /** The highest seq ever handed out (0 before the first event). */
+  lastSeq(): number {
+    return (this.#last.get() as { seq: number } | undefined)?.seq ?? 0;
+  }
+}
