@@ -38,14 +38,14 @@ export interface DashboardE2e {
   close(): Promise<void>;
 }
 
-export async function startDashboardE2e(options: { pairScope?: Scope; viewport?: { width: number; height: number } } = {}): Promise<DashboardE2e> {
+export async function startDashboardE2e(options: { pairScope?: Scope; viewport?: { width: number; height: number }; hasTouch?: boolean } = {}): Promise<DashboardE2e> {
   const dirs = makeDirs();
   const daemon = await startDaemon(dirs, ['--pair-scope', options.pairScope ?? 'input']);
   let browser: LaunchedChromium | undefined;
   try {
     await waitFor(() => PAIRING_URL.test(daemon.stdout()), E2E_WAIT_MS, 'the pairing URL on serve\'s stdout');
     const printed = PAIRING_URL.exec(daemon.stdout())![1]!;
-    browser = await launchChromium({ viewport: options.viewport });
+    browser = await launchChromium({ viewport: options.viewport, hasTouch: options.hasTouch });
     const page = await browser.context.newPage();
     await page.goto(printed);
     await page.getByRole('heading', { name: 'Sessions' }).waitFor({ timeout: E2E_WAIT_MS });
