@@ -1,10 +1,12 @@
 /**
  * The session view's terminal tab: the live terminal, the size lease and the input toggle
- * above it, the send box under it. Typing into the terminal and sending both need the input
+ * above it, the send box under it, and (for a spec with an attach_image control) an image
+ * dropped or pasted on either. Typing into the terminal and sending both need the input
  * scope; without it the page only watches.
  */
 import { useSignal } from '@preact/signals';
 import { scopeAllows } from '../protocol/scopes.js';
+import { ImageDrop } from './image-drop.js';
 import { useLease } from './lease.js';
 import type { SessionTabContext } from './session-tabs.js';
 import { SendBox } from './send-box.js';
@@ -32,8 +34,10 @@ export function TerminalTab(ctx: SessionTabContext) {
           ? <button type="button" onClick={lease.release}>Release size</button>
           : <button type="button" onClick={lease.acquire} disabled={lease.holder === 'other'}>Take size control</button>)}
       </div>
-      <TerminalView sessionId={session.id} live={live} input={inputOn.value && canInput && running} controlsSize={lease.holder === 'you'} />
-      <SendBox sessionId={session.id} enabled={canInput && running} events={ctx.lastEvent} />
+      <ImageDrop sessionId={session.id} enabled={canInput && running && session.controls.some((c) => c.action_type === 'attach_image')}>
+        <TerminalView sessionId={session.id} live={live} input={inputOn.value && canInput && running} controlsSize={lease.holder === 'you'} />
+        <SendBox sessionId={session.id} enabled={canInput && running} events={ctx.lastEvent} />
+      </ImageDrop>
     </div>
   );
 }
