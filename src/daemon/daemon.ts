@@ -21,6 +21,7 @@ import { TerminalStream } from './terminal-topic.js';
 import { startNotificationSinks, type NotificationSinks } from './notification-sinks.js';
 import { approvalRoutes } from './routes/approval-routes.js';
 import { eventsRoute, eventTopics } from './routes/event-routes.js';
+import { imageRoutes } from './routes/image-routes.js';
 import { sessionRoutes } from './routes/session-routes.js';
 import { asApiError } from './routes/api-errors.js';
 import { SessionManager } from './session-manager.js';
@@ -180,7 +181,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       host: options.host, port: options.port ?? DEFAULT_PORT, allowNonLoopback: options.allowNonLoopback, tls: options.tls,
       tokens: store.tokens, adminToken: admin.token, version: options.version, audit,
       log: (level, message) => log(level, message),
-      handlers: { ...sessionRoutes({ manager, store, now }), ...approvalRoutes(answers), events: eventsRoute(events, manager) },
+      handlers: { ...sessionRoutes({ manager, store, now }), ...approvalRoutes(answers), events: eventsRoute(events, manager), ...imageRoutes({ manager }) },
       ws: {
         subscribe: eventTopics(events, manager, options.terminalTopic ?? mapped(terminals.subscribe)),
         input: mapped(terminals.input),

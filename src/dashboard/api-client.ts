@@ -12,12 +12,15 @@ import { ROUTES, type Routes, type RouteId } from '../protocol/routes.js';
 export class ApiProblem extends Error {
   readonly status: number;
   readonly code: string;
+  /** The whole problem document (its extension members, e.g. a stale approval's `current` modal). */
+  readonly body: Readonly<Record<string, unknown>>;
 
-  constructor(status: number, code: string, detail: string) {
+  constructor(status: number, code: string, detail: string, body: Record<string, unknown> = {}) {
     super(detail);
     this.name = 'ApiProblem';
     this.status = status;
     this.code = code;
+    this.body = body;
   }
 }
 
@@ -62,8 +65,8 @@ export async function call<K extends RouteId>(id: K, input: CallInput<K> = {}): 
     throw new ApiProblem(res.status, 'RESPONSE_NOT_JSON', `${route.method} ${route.path} answered ${res.status} with a body that is not JSON`);
   }
   if (!res.ok) {
-    const problem = json as { code?: string; detail?: string } | undefined;
-    throw new ApiProblem(res.status, problem?.code ?? `HTTP_${res.status}`, problem?.detail ?? `${route.method} ${route.path} answered ${res.status}`);
+    const problem = (typeof json === 'object' && json !== null ? json : {}) as { code?: string; detail?: string };
+    throw new ApiProblem(res.status, problem.code ?? `HTTP_${res.status}`, problem.detail ?? `${route.method} ${route.path} answered ${res.status}`, problem);
   }
   const checked = route.response.safeParse(json);
   if (!checked.success) throw new ApiProblem(res.status, 'RESPONSE_INVALID', `${route.method} ${route.path} answered outside the protocol (${checked.error.issues[0]?.message ?? 'invalid'}); the daemon and the dashboard versions differ`);

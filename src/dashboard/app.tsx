@@ -1,7 +1,8 @@
 /**
- * The app shell: pairing first when the URL carries a code, then the overview or one session,
- * kept live by one WebSocket (`sessions` topic: any event refreshes the list). A 401 anywhere,
- * or the socket closed for a revoked token, goes back to sign-in.
+ * The app shell: pairing first when the URL carries a code, then the overview, the approvals
+ * inbox or one session, kept live by one WebSocket (`sessions` topic: any event refreshes the
+ * list and may be a session's last notification; `hello` tells the device's scope). A 401
+ * anywhere, or the socket closed for a revoked token, goes back to sign-in.
  */
 import { signal } from '@preact/signals';
 import { lazy, Suspense } from 'preact/compat';
@@ -9,11 +10,12 @@ import { useEffect, useMemo } from 'preact/hooks';
 import { ApiProblem, call } from './api-client.js';
 import { LiveConnection } from './live.js';
 import { takePairingCodeFromLocation } from './pairing.js';
+import { Inbox } from './inbox.js';
 import { SessionsOverview } from './sessions-overview.js';
 import { SignIn } from './sign-in.js';
-import { auth, liveStatus, navigate, route, sessions, sessionsError } from './state.js';
+import { auth, liveStatus, navigate, noteEvent, route, scope, sessions, sessionsError } from './state.js';
 
-const TerminalView = lazy(() => import('./terminal-view.js'));
+const SessionView = lazy(() => import('./session-view.js'));
 
 /**
  * Taken at load, before anything renders, so the fragment leaves the address bar at once; and
@@ -43,12 +45,16 @@ function SignedIn() {
     liveStatus.value = status;
     if (status === 'signed-out') auth.value = 'signed-out';
   }), []);
+  // Test and debugging hook: the page's one connection (e.g. `drop()` as a network failure would).
+  Object.assign(((globalThis as { specterm?: object }).specterm ??= {}), { live });
+  useEffect(() => live.listen((message) => { if (message.type === 'hello') scope.value = message.scope; }), [live]);
   useEffect(() => {
     let pending: ReturnType<typeof setTimeout> | undefined;
     // Events arrive in bursts (a state change, its modal, a notification): one reload per burst.
     const unsubscribe = live.subscribe('sessions', {
       message: (message) => {
         if (message.type !== 'event' && message.type !== 'subscribed') return;
+        if (message.type === 'event') noteEvent(message.event);
         clearTimeout(pending);
         pending = setTimeout(() => void loadSessions(), 100);
       },
@@ -59,25 +65,29 @@ function SignedIn() {
     try { await call('signOut'); } finally { live.close(); auth.value = 'signed-out'; sessions.value = null; }
   };
   const current = route.value;
+  const waiting = (sessions.value ?? []).filter((s) => s.modal !== null).length;
   return (
     <>
       <header class="top">
         <a class="brand" href="/" onClick={(e) => { e.preventDefault(); navigate('/'); }}>specterm</a>
+        <nav aria-label="Views" class="views">
+          <a href="/" aria-current={current.view === 'overview' ? 'page' : undefined} onClick={(e) => { e.preventDefault(); navigate('/'); }}>Sessions</a>
+          <a href="/inbox" aria-current={current.view === 'inbox' ? 'page' : undefined} onClick={(e) => { e.preventDefault(); navigate('/inbox'); }}>
+            Inbox{waiting > 0 && <span class="count" aria-label={`${waiting} waiting`}>{waiting}</span>}
+          </a>
+        </nav>
         <span class={`live live-${liveStatus.value}`} role="status" aria-label={`live updates: ${liveStatus.value}`}>{liveStatus.value === 'open' ? 'live' : liveStatus.value}</span>
         <button type="button" onClick={() => void signOut()}>Sign out</button>
       </header>
       <main>
         <h1 class="visually-hidden">specterm dashboard</h1>
-        {current.view === 'overview'
-          ? <SessionsOverview sessions={sessions.value} error={sessionsError.value} onRetry={() => void loadSessions()} />
-          : (
-            <section aria-labelledby="session-title">
-              <h2 id="session-title">Session {current.id}</h2>
-              <Suspense fallback={<p role="status">Loading the terminal…</p>}>
-                <TerminalView sessionId={current.id} live={live} />
-              </Suspense>
-            </section>
-          )}
+        {current.view === 'overview' && <SessionsOverview sessions={sessions.value} error={sessionsError.value} onRetry={() => void loadSessions()} onChanged={() => void loadSessions()} />}
+        {current.view === 'inbox' && <Inbox sessions={sessions.value} />}
+        {current.view === 'session' && (
+          <Suspense fallback={<p role="status">Loading the session…</p>}>
+            <SessionView sessionId={current.id} tab={current.tab} live={live} />
+          </Suspense>
+        )}
       </main>
     </>
   );

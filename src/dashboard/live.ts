@@ -22,6 +22,8 @@ const CLOSE_POLICY = 1008;
 
 export class LiveConnection {
   readonly #topics = new Map<string, TopicHandler>();
+  /** Listeners of the messages that belong to no topic (`hello`, `lease`, `ok`, `error`). */
+  readonly #listeners = new Set<(message: ServerMessage) => void>();
   readonly #onStatus: (status: LiveStatus) => void;
   #socket: WebSocket | null = null;
   #retryMs = 500;
@@ -41,6 +43,12 @@ export class LiveConnection {
       this.#topics.delete(topic);
       this.send({ type: 'unsubscribe', topic });
     };
+  }
+
+  /** Listens to the messages outside any topic (`hello` on each connect, `lease`, errors). */
+  listen(listener: (message: ServerMessage) => void): () => void {
+    this.#listeners.add(listener);
+    return () => { this.#listeners.delete(listener); };
   }
 
   /** Re-subscribes `topic` from its handler's `since` (after a gap in a terminal stream). */
@@ -107,7 +115,8 @@ export class LiveConnection {
       return;
     }
     const topic = 'topic' in message ? message.topic : undefined;
-    if (topic !== undefined) this.#topics.get(topic)?.message(message);
-    else for (const handler of this.#topics.values()) if (message.type === 'error') handler.message(message);
+    if (topic !== undefined) return this.#topics.get(topic)?.message(message);
+    for (const listener of this.#listeners) listener(message);
+    if (message.type === 'error') for (const handler of this.#topics.values()) handler.message(message);
   }
 }

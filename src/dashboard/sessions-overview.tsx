@@ -1,17 +1,24 @@
 /**
- * The sessions overview: every session with its status badge and time in state, sorted so
- * whoever needs a person comes first; an empty state when there are none, an error state
- * with a retry when the list cannot be read.
+ * The sessions overview: every session with its status badge and time in state, the modal's
+ * summary and the last notification, sorted so whoever needs a person comes first; a label
+ * filter; creating, killing and removing sessions (input scope); j/k to move, Enter to open,
+ * `a` for the approvals inbox. An empty state when there are none, an error state with a retry
+ * when the list cannot be read.
  */
 import { useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
 import type { SessionDetail } from '../protocol/sessions.js';
+import { scopeAllows } from '../protocol/scopes.js';
+import { ApiProblem, call } from './api-client.js';
 import { badgeOf, durationLabel, sortByAttention } from './attention.js';
-import { navigate } from './state.js';
+import { SessionCreateForm } from './session-create-form.js';
+import { matchesLabelFilter, parseLabelFilter } from './session-filter.js';
+import { lastNotification, navigate, scope } from './state.js';
 
-const BADGE_TEXT = { approval: 'needs approval', idle: 'idle', generating: 'generating', waiting: 'waiting', starting: 'starting', exited: 'exited', failed: 'failed' } as const;
+export const BADGE_TEXT = { approval: 'needs approval', idle: 'idle', generating: 'generating', waiting: 'waiting', starting: 'starting', exited: 'exited', failed: 'failed' } as const;
 
-function useNow(periodMs: number): number {
+/** The current time, re-read every `periodMs` (for "time in state"). */
+export function useNow(periodMs: number): number {
   const now = useSignal(Date.now());
   useEffect(() => {
     const timer = setInterval(() => { now.value = Date.now(); }, periodMs);
@@ -20,30 +27,99 @@ function useNow(periodMs: number): number {
   return now.value;
 }
 
-function SessionRow(props: { session: SessionDetail; now: number }) {
-  const { session, now } = props;
+/** "Run npm test? · approval · 3 choices": what a modal asks, in one line. */
+export function modalSummary(modal: NonNullable<SessionDetail['modal']>): string {
+  const kind = modal.kind === 'approval' ? 'approval' : modal.kind === null ? 'modal' : `${modal.kind}, needs you`;
+  return `${modal.title ?? 'A modal is up'} · ${kind} · ${modal.buttons.length} ${modal.buttons.length === 1 ? 'choice' : 'choices'}`;
+}
+
+/** "4 min in Idle" / "exited 2 min ago". */
+export function timeInState(session: SessionDetail, now: number): string {
   const badge = badgeOf(session);
   const exited = badge === 'exited' || badge === 'failed';
   const since = (exited ? session.exited_at : session.state_since) ?? session.state_since ?? session.created_at;
-  const href = `/sessions/${encodeURIComponent(session.id)}`;
+  return exited ? `${session.lifecycle} ${durationLabel(now - since)} ago` : `${durationLabel(now - since)} in ${session.state?.label ?? session.lifecycle}`;
+}
+
+const sessionPath = (id: string) => `/sessions/${encodeURIComponent(id)}`;
+
+function RowActions(props: { session: SessionDetail; onChanged: () => void }) {
+  const confirming = useSignal(false);
+  const error = useSignal<string | null>(null);
+  const { session } = props;
+  const name = session.name ?? session.id;
+  const act = async (what: () => Promise<unknown>) => {
+    error.value = null;
+    try { await what(); props.onChanged(); } catch (e) { error.value = e instanceof ApiProblem ? e.message : String(e); }
+  };
+  const running = session.lifecycle === 'running' || session.lifecycle === 'starting';
   return (
-    <li class="session" data-session-id={session.id} data-badge={badge}>
-      <a href={href} onClick={(e) => { e.preventDefault(); navigate(href); }}>
+    <div class="row-actions">
+      {running && <button type="button" aria-label={`Kill ${name}`} onClick={() => void act(() => call('killSession', { params: { id: session.id } }))}>Kill</button>}
+      {confirming.value
+        ? <button type="button" class="danger" aria-label={`Confirm removing ${name}`} onClick={() => void act(() => call('removeSession', { params: { id: session.id }, query: {} }))}>Confirm remove</button>
+        : <button type="button" aria-label={`Remove ${name}`} onClick={() => { confirming.value = true; }}>Remove</button>}
+      {error.value !== null && <p class="problem" role="alert">{error.value}</p>}
+    </div>
+  );
+}
+
+function SessionRow(props: { session: SessionDetail; now: number; selected: boolean; canAct: boolean; onChanged: () => void }) {
+  const { session, now } = props;
+  const badge = badgeOf(session);
+  const href = sessionPath(session.id);
+  const note = lastNotification.value.get(session.id);
+  const labels = Object.entries(session.labels);
+  return (
+    <li class={`session${props.selected ? ' selected' : ''}`} data-session-id={session.id} data-badge={badge}>
+      <a href={href} aria-current={props.selected ? 'true' : undefined} onClick={(e) => { e.preventDefault(); navigate(href); }}>
         <span class={`badge badge-${badge}`}>{BADGE_TEXT[badge]}</span>
         <span class="session-name">{session.name ?? session.id}</span>
         <span class="session-meta">
           <span>{session.spec.id}</span>
           <span class="cwd" title={session.cwd}>{session.cwd}{session.branch ? ` · ${session.branch}` : ''}</span>
-          <span>{exited ? `${session.lifecycle} ${durationLabel(now - since)} ago` : `${durationLabel(now - since)} in ${session.state?.label ?? session.lifecycle}`}</span>
+          <span class="time-in-state">{timeInState(session, now)}</span>
+          {labels.length > 0 && <span class="labels">{labels.map(([k, v]) => (v ? `${k}=${v}` : k)).join(' ')}</span>}
         </span>
-        {session.modal?.title && <span class="modal-title">{session.modal.title}</span>}
+        {session.modal && <span class="modal-title">{modalSummary(session.modal)}</span>}
+        {note && <span class="last-note">Last: {note.text} · {durationLabel(now - note.at)} ago</span>}
       </a>
+      {props.canAct && <RowActions session={session} onChanged={props.onChanged} />}
     </li>
   );
 }
 
-export function SessionsOverview(props: { sessions: SessionDetail[] | null; error: string | null; onRetry: () => void }) {
+/** Whether a key press is typing (in a field) rather than a shortcut. */
+function isTyping(event: KeyboardEvent): boolean {
+  const target = event.target as HTMLElement | null;
+  return event.altKey || event.ctrlKey || event.metaKey || (target !== null && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName)));
+}
+
+export function SessionsOverview(props: { sessions: SessionDetail[] | null; error: string | null; onRetry: () => void; onChanged: () => void }) {
   const now = useNow(1000);
+  const filterText = useSignal('');
+  const selected = useSignal(0);
+  const filter = parseLabelFilter(filterText.value);
+  const shown = props.sessions === null ? [] : sortByAttention(props.sessions).filter((s) => matchesLabelFilter(s, filter));
+  const index = Math.min(selected.value, Math.max(0, shown.length - 1));
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (isTyping(event)) return;
+      if (event.key === 'j' || event.key === 'k') {
+        selected.value = Math.max(0, Math.min(shown.length - 1, index + (event.key === 'j' ? 1 : -1)));
+        document.querySelector<HTMLElement>(`li.session:nth-child(${selected.value + 1}) a`)?.focus();
+      } else if (event.key === 'Enter' && shown[index] && !(event.target instanceof HTMLAnchorElement || event.target instanceof HTMLButtonElement)) {
+        navigate(sessionPath(shown[index].id));
+      } else if (event.key === 'a') {
+        navigate('/inbox');
+      } else return;
+      event.preventDefault();
+    };
+    addEventListener('keydown', onKey);
+    return () => removeEventListener('keydown', onKey);
+  }, [shown.map((s) => s.id).join(), index]);
+
   if (props.error !== null) {
     return (
       <section aria-labelledby="overview-title">
@@ -56,12 +132,24 @@ export function SessionsOverview(props: { sessions: SessionDetail[] | null; erro
     );
   }
   if (props.sessions === null) return <section aria-busy="true"><h2>Sessions</h2><p role="status">Loading…</p></section>;
+  const canAct = scope.value !== null && scopeAllows(scope.value, 'input');
   return (
     <section aria-labelledby="overview-title">
       <h2 id="overview-title">Sessions</h2>
+      <p class="hint">Keys: <kbd>j</kbd>/<kbd>k</kbd> move, <kbd>Enter</kbd> opens, <kbd>a</kbd> the approvals inbox.</p>
+      <div class="overview-tools">
+        <label class="field">
+          <span>Filter by label</span>
+          <input type="search" name="label-filter" placeholder="team=core ci" value={filterText.value} spellcheck={false}
+            onInput={(e) => { filterText.value = (e.target as HTMLInputElement).value; selected.value = 0; }} />
+        </label>
+        {canAct && <SessionCreateForm onCreated={props.onChanged} />}
+      </div>
       {props.sessions.length === 0
-        ? <p class="empty">No sessions yet. Start one with <code>specterm new demo-agent</code>; it appears here at once.</p>
-        : <ul class="sessions">{sortByAttention(props.sessions).map((s) => <SessionRow key={s.id} session={s} now={now} />)}</ul>}
+        ? <p class="empty">No sessions yet. Start one with <code>specterm new demo-agent</code>{canAct ? ' or the form above' : ''}; it appears here at once.</p>
+        : shown.length === 0
+          ? <p class="empty">No session has the labels <code>{filterText.value}</code>.</p>
+          : <ul class="sessions">{shown.map((s, i) => <SessionRow key={s.id} session={s} now={now} selected={i === index} canAct={canAct} onChanged={props.onChanged} />)}</ul>}
     </section>
   );
 }

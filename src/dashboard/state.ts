@@ -1,30 +1,63 @@
 /**
- * The dashboard's state as signals: who is signed in, the sessions, the live connection's
- * status, the error shown, and the route (path-based: `/` overview, `/sessions/<id>` one session).
+ * The dashboard's state as signals: who is signed in (and with which scope), the sessions, the
+ * last notification of each, the live connection's status, the error shown, and the route
+ * (path-based: `/` overview, `/inbox` the approvals inbox, `/sessions/<id>[/<tab>]` one session).
  * @module
  */
 import { signal } from '@preact/signals';
+import type { DaemonEvent } from '../protocol/events.js';
 import type { SessionDetail } from '../protocol/sessions.js';
+import type { Scope } from '../protocol/scopes.js';
 import type { LiveStatus } from './live.js';
 
-export type Route = { view: 'overview' } | { view: 'session'; id: string };
+export type Route =
+  | { view: 'overview' }
+  | { view: 'inbox' }
+  | { view: 'session'; id: string; tab: string };
 
 /** `unknown` until the first answer says whether the cookie works. */
 export const auth = signal<'unknown' | 'signed-in' | 'signed-out'>('unknown');
+/** The device's scope, from the WebSocket's `hello` (null until it arrived). */
+export const scope = signal<Scope | null>(null);
 export const sessions = signal<SessionDetail[] | null>(null);
 export const sessionsError = signal<string | null>(null);
 export const liveStatus = signal<LiveStatus>('connecting');
+/** The last notification-worthy event of each session, by session id. */
+export const lastNotification = signal<ReadonlyMap<string, { at: number; text: string }>>(new Map());
 export const route = signal<Route>(routeOf(location.pathname));
 
 export function routeOf(pathname: string): Route {
-  const match = /^\/sessions\/([A-Za-z0-9_-]{1,64})$/.exec(pathname);
-  return match ? { view: 'session', id: match[1]! } : { view: 'overview' };
+  if (pathname === '/inbox') return { view: 'inbox' };
+  const match = /^\/sessions\/([A-Za-z0-9_-]{1,64})(?:\/([a-z-]{1,32}))?$/.exec(pathname);
+  return match ? { view: 'session', id: match[1]!, tab: match[2] ?? 'terminal' } : { view: 'overview' };
 }
 
 /** Goes to `path` in the app (pushState) without a page load. */
 export function navigate(path: string): void {
   history.pushState(null, '', path);
   route.value = routeOf(path);
+}
+
+/** The words a notification event shows in the overview; null for events that are not one. */
+export function notificationText(event: DaemonEvent): string | null {
+  switch (event.type) {
+    case 'approval.needed': return `approval needed: ${event.approval.title ?? 'a modal is up'}`;
+    case 'approval.answered': return `answered "${event.button}" (${event.by})`;
+    case 'turn.finished': return `turn finished in ${Math.round(event.duration_ms / 1000)} s`;
+    case 'session.exited': return event.signal ? `exited on ${event.signal}` : `exited with code ${event.code ?? '?'}`;
+    case 'session.error': return `error: ${event.message}`;
+    case 'spec.error': return `spec error: ${event.errors[0] ?? 'invalid'}`;
+    default: return null;
+  }
+}
+
+/** Records `event` as its session's last notification when it is one. */
+export function noteEvent(event: DaemonEvent): void {
+  const text = notificationText(event);
+  if (text === null) return;
+  const next = new Map(lastNotification.value);
+  next.set(event.session_id, { at: event.at, text });
+  lastNotification.value = next;
 }
 
 addEventListener('popstate', () => { route.value = routeOf(location.pathname); });

@@ -14,6 +14,7 @@ import {
   SendMessageRequest, SessionDetail, SessionList, SessionParams,
 } from './sessions.js';
 import { CreatePairingRequest, Pairing, PairRequest, PairResult, SignOutResult } from './pairing.js';
+import { AttachImageRequest, AttachImageResult } from './images.js';
 import { CreateTokenRequest, CreateTokenResult, Health, RevokeTokenResult, TokenList, TokenParams, WsTicket } from './tokens.js';
 import { API_PREFIX } from './version.js';
 
@@ -47,6 +48,7 @@ export const ROUTES = {
   createPairing: defineRoute({ id: 'createPairing', method: 'POST', path: `${API_PREFIX}/pairings`, scope: 'admin', summary: 'A one-time pairing code (10 minutes, single use) and its URL for a named device', body: CreatePairingRequest, response: Pairing, status: 201 }),
   pair: defineRoute({ id: 'pair', method: 'POST', path: `${API_PREFIX}/pair`, scope: 'read', public: true, summary: 'Redeem a pairing code: creates the device token and sets the HttpOnly session cookie', body: PairRequest, response: PairResult, status: 201 }),
   signOut: defineRoute({ id: 'signOut', method: 'POST', path: `${API_PREFIX}/sign-out`, scope: 'read', summary: 'Revoke the caller\'s device token and clear the session cookie', response: SignOutResult }),
+  attachImage: defineRoute({ id: 'attachImage', method: 'POST', path: `${S}/images`, scope: 'input', summary: 'Attach an image (base64, at most 700 KiB) through the spec\'s attach_image control', params: SessionParams, body: AttachImageRequest, response: AttachImageResult, keystrokes: true }),
 } as const;
 
 export type Routes = typeof ROUTES;

@@ -18,13 +18,14 @@ export interface LaunchedChromium {
 }
 
 /** One persistent context (the fresh profile is the user-data dir); `options` as for a context. */
-export async function launchChromium(options: { viewport?: { width: number; height: number }; bypassCSP?: boolean } = {}): Promise<LaunchedChromium> {
+export async function launchChromium(options: { viewport?: { width: number; height: number }; bypassCSP?: boolean; hasTouch?: boolean } = {}): Promise<LaunchedChromium> {
   if (!fs.existsSync(CHROMIUM_PATH)) {
     throw new Error(`${CHROMIUM_PATH} is missing: install Debian's chromium (apt-get install -y chromium); .ci/run does it`);
   }
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'st-chromium-'));
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: CHROMIUM_PATH, headless: true, args: ARGS, viewport: options.viewport ?? { width: 1280, height: 800 }, bypassCSP: options.bypassCSP ?? false,
+    hasTouch: options.hasTouch ?? false,
   });
   return {
     context,

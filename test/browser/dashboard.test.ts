@@ -5,17 +5,15 @@
  * terminal's cell widths against the driver's headless screen, accessibility (axe-core), the
  * phone viewport, sign-out. One browser for the file; pages are reused.
  */
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionDetail } from '../../src/protocol/index.js';
-import type { WsSink } from '../../src/server/index.js';
+import { notFound, type WsSink } from '../../src/server/index.js';
 import { TerminalScreen } from '../../src/terminal/index.js';
 import { SESSION, startTestServer, type TestServer } from '../helpers/api-server.js';
+import { axeViolations } from './axe.js';
 import { launchChromium, type LaunchedChromium } from './chromium.js';
 
-const AXE_SOURCE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 /** What the terminal shows: wide characters (emoji, CJK) followed by a marker to find. */
 const WIDE_LINE = 'ab\u{1F600}\u{1F9E0}漢cZ';
 
@@ -32,6 +30,12 @@ beforeAll(async () => {
   t = await startTestServer({
     handlers: {
       listSessions: () => ({ sessions: sessionList }),
+      // The session view reads the session it shows.
+      getSession: ({ params }) => {
+        const found = sessionList.find((s) => s.id === params.id);
+        if (!found) throw notFound('session', params.id);
+        return found;
+      },
     },
     ws: {
       subscribe: (message, ctx, sink) => {
@@ -54,15 +58,6 @@ afterAll(async () => {
   await browser?.close();
   await t?.server.close();
 });
-
-async function axeViolations(p: Page): Promise<string[]> {
-  // Evaluated by the DevTools protocol, which the page's CSP does not govern.
-  await p.evaluate(AXE_SOURCE);
-  const results = await p.evaluate(async () => (globalThis as any).axe.run(document, { resultTypes: ['violations'] }));
-  return (results.violations as Array<{ id: string; impact: string; nodes: unknown[] }>)
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}, ${v.nodes.length} nodes)`);
-}
 
 describe('the dashboard in Chromium', () => {
   it('shows the sign-in page without a cookie, with no serious accessibility violation', async () => {

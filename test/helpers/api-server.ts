@@ -79,6 +79,7 @@ export function fixtureHandlers(): RouteHandlers {
       if (params.id !== KNOWN_APPROVAL) throw notFound('approval', params.id);
       return { approval_id: params.id, button: { index: typeof body.button === 'number' ? body.button : 0, label: 'Yes' }, result: 'cleared' };
     },
+    attachImage: ({ params, body }) => (session(params.id), { attached_bytes: Buffer.from(body.data, 'base64').length, control_id: 'attach' }),
   };
 }
 

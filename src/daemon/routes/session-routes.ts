@@ -21,13 +21,14 @@ export interface SessionRouteDeps {
 }
 
 /** The running driver of a session, or a 409 that says the agent is not running. */
-function runningDriver(session: ManagedSession) {
+export function runningDriver(session: ManagedSession) {
   const driver = session.driver;
   if (!driver || !session.isRunning) throw new DaemonError('SESSION_NOT_RUNNING', `session ${session.id} is not running (it exited); restart it (POST …/restart) or read its history`);
   return driver;
 }
 
-function refusedUnless(result: { ok: true } | { ok: false; code: string; reason: string }): void {
+/** A driver refusal as a 409 `COMMAND_REFUSED` carrying the driver's code and reason. */
+export function refusedUnless(result: { ok: true } | { ok: false; code: string; reason: string }): void {
   if (!result.ok) throw new DaemonError('COMMAND_REFUSED', `${result.code}: ${result.reason}`);
 }
 

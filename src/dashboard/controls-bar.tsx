@@ -1,0 +1,41 @@
+/**
+ * The session's control bar: the spec's controls (stop, a model picker, modes: whatever the
+ * spec declares, pressed by id; a picker then opens on screen and shows up in the inbox), then
+ * the session's own: interrupt (Esc), restart, kill. Every press needs the input scope; a
+ * refusal shows the daemon's reason.
+ */
+import { useSignal } from '@preact/signals';
+import type { SessionDetail } from '../protocol/sessions.js';
+import { ApiProblem, call } from './api-client.js';
+
+export function ControlsBar(props: { session: SessionDetail; enabled: boolean; onChanged: () => void }) {
+  const status = useSignal<{ ok: boolean; text: string } | null>(null);
+  const { session } = props;
+  const running = session.lifecycle === 'running';
+  const act = async (label: string, what: () => Promise<unknown>) => {
+    status.value = { ok: true, text: `${label}…` };
+    try {
+      await what();
+      status.value = { ok: true, text: `${label}: done` };
+      props.onChanged();
+    } catch (error) {
+      status.value = { ok: false, text: `${label}: ${error instanceof ApiProblem ? error.message : String(error)}` };
+    }
+  };
+  const id = session.id;
+  // attach_image controls are served by the image drop of the send box, not pressed here.
+  const specControls = session.controls.filter((c) => c.action_type !== 'attach_image');
+  return (
+    <div class="controls-bar" role="toolbar" aria-label="Session controls">
+      {specControls.map((c) => (
+        <button type="button" key={c.id} data-control-id={c.id} disabled={!props.enabled || !running}
+          onClick={() => void act(c.label, () => call('pressControl', { params: { id, control_id: c.id }, body: {} }))}>{c.label}</button>
+      ))}
+      <button type="button" disabled={!props.enabled || !running} title="Sends Esc, which most agents read as interrupt"
+        onClick={() => void act('Interrupt', () => call('sendKeys', { params: { id }, body: { data: '\u001b' } }))}>Interrupt (Esc)</button>
+      <button type="button" disabled={!props.enabled} onClick={() => void act('Restart', () => call('restartSession', { params: { id } }))}>Restart</button>
+      <button type="button" class="danger" disabled={!props.enabled || !running} onClick={() => void act('Kill', () => call('killSession', { params: { id } }))}>Kill</button>
+      {status.value && <span class={status.value.ok ? 'control-status' : 'control-status problem'} role="status">{status.value.text}</span>}
+    </div>
+  );
+}

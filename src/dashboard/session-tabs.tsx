@@ -1,0 +1,34 @@
+/**
+ * The tabs of the session view, one route each (`/sessions/<id>` is the first,
+ * `/sessions/<id>/<tab>` the others). A view that belongs to one session (the debugger, the
+ * spec editor) adds one entry here; `render` gets what every tab may need.
+ * @module
+ */
+import type { ComponentChild } from 'preact';
+import type { DaemonEvent } from '../protocol/events.js';
+import type { SessionDetail } from '../protocol/sessions.js';
+import { HistoryView } from './history-view.js';
+import type { LiveConnection } from './live.js';
+import { TerminalTab } from './session-terminal-tab.js';
+
+export interface SessionTabContext {
+  session: SessionDetail;
+  live: LiveConnection;
+  /** The session's latest event (its `session/<id>` topic), null before the first. */
+  lastEvent: DaemonEvent | null;
+  /** Re-reads the session (after a press that changed it). */
+  reload: () => void;
+}
+
+export interface SessionTab { id: string; label: string; render: (ctx: SessionTabContext) => ComponentChild }
+
+export const SESSION_TABS: readonly SessionTab[] = [
+  { id: 'terminal', label: 'Terminal', render: (ctx) => <TerminalTab {...ctx} /> },
+  { id: 'history', label: 'History', render: (ctx) => <HistoryView sessionId={ctx.session.id} /> },
+];
+
+/** The path of tab `tab` of session `id` (the first tab is the session's own path). */
+export function sessionTabPath(id: string, tab: string): string {
+  const base = `/sessions/${encodeURIComponent(id)}`;
+  return tab === SESSION_TABS[0]!.id ? base : `${base}/${tab}`;
+}

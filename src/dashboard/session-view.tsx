@@ -1,0 +1,74 @@
+/**
+ * One session: its header (name, badge, time in state, the modal up, if any), the spec's
+ * control bar, and a tab bar whose tabs each have a route (session-tabs.tsx). The session is
+ * read once and again on every event of its `session/<id>` topic.
+ * Loaded on demand: the overview does not pay for xterm.
+ */
+import { useSignal } from '@preact/signals';
+import { useEffect } from 'preact/hooks';
+import type { DaemonEvent } from '../protocol/events.js';
+import type { SessionDetail } from '../protocol/sessions.js';
+import { scopeAllows } from '../protocol/scopes.js';
+import { ApiProblem, call } from './api-client.js';
+import { badgeOf } from './attention.js';
+import { ControlsBar } from './controls-bar.js';
+import type { LiveConnection } from './live.js';
+import { BADGE_TEXT, modalSummary, timeInState, useNow } from './sessions-overview.js';
+import { SESSION_TABS, sessionTabPath } from './session-tabs.js';
+import { navigate, scope } from './state.js';
+
+export default function SessionView(props: { sessionId: string; tab: string; live: LiveConnection }) {
+  const session = useSignal<SessionDetail | null>(null);
+  const error = useSignal<string | null>(null);
+  const lastEvent = useSignal<DaemonEvent | null>(null);
+  const now = useNow(1000);
+  const load = async () => {
+    try {
+      session.value = await call('getSession', { params: { id: props.sessionId } });
+      error.value = null;
+    } catch (e) {
+      error.value = e instanceof ApiProblem && e.status === 404 ? `There is no session ${props.sessionId} (it was removed).` : String(e instanceof Error ? e.message : e);
+    }
+  };
+  useEffect(() => {
+    session.value = null;
+    void load();
+    return props.live.subscribe(`session/${props.sessionId}`, {
+      message: (message) => {
+        if (message.type !== 'event') return;
+        lastEvent.value = message.event;
+        void load();
+      },
+    });
+  }, [props.sessionId, props.live]);
+
+  const s = session.value;
+  if (error.value !== null && s === null) return <section><h2>Session {props.sessionId}</h2><p class="problem" role="alert">{error.value}</p></section>;
+  if (s === null) return <section aria-busy="true"><h2>Session {props.sessionId}</h2><p role="status">Loading…</p></section>;
+  const tab = SESSION_TABS.find((t) => t.id === props.tab) ?? SESSION_TABS[0]!;
+  const badge = badgeOf(s);
+  const canInput = scope.value !== null && scopeAllows(scope.value, 'input');
+  return (
+    <section aria-labelledby="session-title" class="session-view" data-session-id={s.id} data-badge={badge}>
+      <header class="session-head">
+        <h2 id="session-title">{s.name ?? s.id}</h2>
+        <span class={`badge badge-${badge}`}>{BADGE_TEXT[badge]}</span>
+        <span class="time-in-state">{timeInState(s, now)}</span>
+        <span class="session-meta">{s.spec.id} · <span class="cwd">{s.cwd}{s.branch ? ` · ${s.branch}` : ''}</span></span>
+      </header>
+      {s.modal && (
+        <p class="modal-title" role="status">
+          {modalSummary(s.modal)} · <a href="/inbox" onClick={(e) => { e.preventDefault(); navigate('/inbox'); }}>answer in the inbox</a>
+        </p>
+      )}
+      <ControlsBar session={s} enabled={canInput} onChanged={() => void load()} />
+      <nav class="tabs" aria-label="Session views">
+        {SESSION_TABS.map((t) => (
+          <a key={t.id} href={sessionTabPath(s.id, t.id)} aria-current={t.id === tab.id ? 'page' : undefined}
+            onClick={(e) => { e.preventDefault(); navigate(sessionTabPath(s.id, t.id)); }}>{t.label}</a>
+        ))}
+      </nav>
+      <div class="tab-panel">{tab.render({ session: s, live: props.live, lastEvent: lastEvent.value, reload: () => void load() })}</div>
+    </section>
+  );
+}

@@ -1,0 +1,102 @@
+/**
+ * The overview end to end against the real daemon: a browser paired by the URL `specterm serve`
+ * printed sees real demo-agent sessions appear and go idle live (no reload), with their time in
+ * state, the modal's summary and the last notification; filters by label; moves with j/k,
+ * opens with Enter, goes to the inbox with `a`; kills and removes a session.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SessionDetail } from '../../src/protocol/index.js';
+import { E2E_WAIT_MS, startDashboardE2e, waitFor, type DashboardE2e } from './e2e-harness.js';
+
+let e: DashboardE2e;
+let core: SessionDetail;
+let web: SessionDetail;
+
+beforeAll(async () => { e = await startDashboardE2e(); }, 120_000);
+afterAll(async () => { await e?.close(); }, 60_000);
+
+describe('the overview against a real daemon', () => {
+  it('is paired by the printed URL: an HttpOnly cookie, and a device token named "browser" with the input scope', async () => {
+    const cookies = await e.browser.context.cookies(e.url);
+    expect(cookies).toEqual([expect.objectContaining({ name: 'specterm_session', httpOnly: true, sameSite: 'Strict' })]);
+    const { tokens } = await e.client.call('listTokens');
+    expect(tokens).toContainEqual(expect.objectContaining({ name: 'browser', scope: 'input' }));
+  });
+
+  it('shows a session created over the API and its badge turning idle, without a reload', async () => {
+    const session = await e.client.call('createSession', { body: { spec: 'demo-agent', cwd: e.dirs.work, name: 'first' } });
+    const row = e.page.locator(`li.session[data-session-id="${session.id}"]`);
+    await row.waitFor({ timeout: E2E_WAIT_MS });
+    await e.page.locator(`li.session[data-session-id="${session.id}"][data-badge="idle"]`).waitFor({ timeout: E2E_WAIT_MS });
+    expect(await row.textContent()).toContain('first');
+  }, 90_000);
+
+  it('shows the time in state, and filters by label', async () => {
+    core = await e.createIdleSession({ name: 'core-one', labels: { team: 'core' } });
+    web = await e.createIdleSession({ name: 'web-one', labels: { team: 'web', ci: '' } });
+    const page = e.page;
+    await page.locator(`li.session[data-session-id="${web.id}"][data-badge="idle"]`).waitFor({ timeout: E2E_WAIT_MS });
+    expect(await page.locator(`li.session[data-session-id="${web.id}"] .time-in-state`).textContent()).toMatch(/^\d+ (s|min) in Idle$/);
+    const filter = page.getByLabel('Filter by label');
+    const shown = () => page.locator('li.session').evaluateAll((items) => items.map((li) => li.getAttribute('data-session-id')));
+    await filter.fill('team=web');
+    await expect.poll(shown).toEqual([web.id]);
+    await filter.fill('ci');
+    await expect.poll(shown).toEqual([web.id]);
+    await filter.fill('team=nobody');
+    await page.getByText('No session has the labels').waitFor();
+    await filter.fill('');
+    await expect.poll(async () => (await shown()).length).toBe(3);
+  }, 120_000);
+
+  it('puts the session with a modal first, with the modal summary and the last notification', async () => {
+    const page = e.page;
+    await e.client.call('sendMessage', { params: { id: web.id }, body: { text: 'run the tests', wait: 'started' } });
+    const approval = await waitFor(async () => (await e.client.call('listApprovals')).approvals[0], E2E_WAIT_MS, 'the approval');
+    const first = page.locator('li.session').first();
+    await page.locator(`li.session[data-session-id="${web.id}"][data-badge="approval"]`).waitFor({ timeout: E2E_WAIT_MS });
+    expect(await first.getAttribute('data-session-id')).toBe(web.id);
+    expect(await first.locator('.modal-title').textContent()).toBe(`${approval.title} · approval · ${approval.buttons.length} choices`);
+    await expect.poll(() => first.locator('.last-note').textContent()).toMatch(new RegExp(`^Last: approval needed: ${approval.title!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} · \\d+ s ago$`));
+    expect(await page.locator('nav[aria-label="Views"] .count').textContent()).toBe('1');
+    await e.client.call('answerApproval', { params: { id: approval.id }, body: { button: 1, fingerprint: approval.fingerprint } });
+    await expect.poll(() => page.locator(`li.session[data-session-id="${web.id}"] .last-note`).textContent(), { timeout: E2E_WAIT_MS }).toMatch(/^Last: (answered "Yes"|turn finished in \d+ s)/);
+    await e.waitForState(web.id, 'idle');
+  }, 120_000);
+
+  it('moves with j/k, opens with Enter, and goes to the inbox with a', async () => {
+    const page = e.page;
+    await page.goto(`${e.url}/`);
+    await page.locator('li.session').nth(2).waitFor({ timeout: E2E_WAIT_MS });
+    const ids = await page.locator('li.session').evaluateAll((items) => items.map((li) => li.getAttribute('data-session-id')!));
+    expect(await page.locator('li.session.selected').getAttribute('data-session-id')).toBe(ids[0]);
+    await page.keyboard.press('j');
+    await page.keyboard.press('j');
+    await page.keyboard.press('k');
+    expect(await page.locator('li.session.selected').getAttribute('data-session-id')).toBe(ids[1]);
+    await page.keyboard.press('Enter');
+    await page.waitForURL(`${e.url}/sessions/${ids[1]}`);
+    await page.locator(`section.session-view[data-session-id="${ids[1]}"]`).waitFor({ timeout: E2E_WAIT_MS });
+    await page.goBack();
+    await page.locator('li.session').first().waitFor();
+    await page.locator('body').click({ position: { x: 1, y: 1 } });
+    await page.keyboard.press('a');
+    await page.waitForURL(`${e.url}/inbox`);
+    await page.getByRole('heading', { name: 'Approvals inbox' }).waitFor();
+  }, 90_000);
+
+  it('kills a session (it stays, exited) and removes it after a confirmation', async () => {
+    const page = e.page;
+    await page.goto(`${e.url}/`);
+    const row = page.locator(`li.session[data-session-id="${core.id}"]`);
+    await row.waitFor({ timeout: E2E_WAIT_MS });
+    await row.getByRole('button', { name: 'Kill core-one' }).click();
+    await page.locator(`li.session[data-session-id="${core.id}"][data-badge="exited"]`).waitFor({ timeout: E2E_WAIT_MS });
+    expect((await e.client.call('getSession', { params: { id: core.id } })).lifecycle).toBe('exited');
+    await row.getByRole('button', { name: 'Remove core-one' }).click();
+    expect((await e.client.call('listSessions')).sessions.map((s) => s.id)).toContain(core.id); // not before the confirmation
+    await row.getByRole('button', { name: 'Confirm removing core-one' }).click();
+    await row.waitFor({ state: 'detached', timeout: E2E_WAIT_MS });
+    expect((await e.client.call('listSessions')).sessions.map((s) => s.id)).not.toContain(core.id);
+  }, 90_000);
+});
