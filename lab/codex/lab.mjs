@@ -24,7 +24,7 @@ import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureCli, recordVerdict } from '../lib/install-cli.mjs';
-import { writeLabels } from '../lib/lab-kit.mjs';
+import { pollScreen, writeLabels } from '../lib/lab-kit.mjs';
 import { loadScenario, startCodexServer } from './server.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -174,6 +174,8 @@ async function runScenario(scenario, ctx) {
   });
   const sessionStart = Date.now() - s.elapsedMs();
   mark('spawn');
+  // When the approval is on screen: its label starts there, as in lab/lib/lab-kit.mjs (Codex's own draw time is not ours).
+  const screen = pollScreen(s.driver, { approval: /Press enter to confirm or esc to cancel/ });
   const fail = (err) => check(false, `driving the CLI: ${String(err?.message ?? err).split('\n').slice(0, 40).join('\n')}`);
   try {
     if (scenario.no_provider) {
@@ -257,6 +259,7 @@ async function runScenario(scenario, ctx) {
     fail(err);
   }
   mark('stop');
+  screen.stop();
   await s.stop();
   await server.close();
   endDaemons(root);
@@ -297,7 +300,7 @@ async function runScenario(scenario, ctx) {
   }
   if (pendingAt) {
     const until = answerAt ?? resultAt ?? marks.at(-1).t;
-    labels.push({ from: pendingAt, to: until, status: 'approval' });
+    labels.push({ from: Math.min(screen.first('approval shown', pendingAt)?.t ?? pendingAt, until), to: until, status: 'approval' });
     const c = firstChangeAfter(pendingAt, (x) => x.status === 'approval');
     if (c) latencies.approval.push(c.at - pendingAt);
     check(c && c.at - pendingAt <= BOUNDS.approvalMs, `approval within ${BOUNDS.approvalMs} ms of the tool call awaiting permission (${c ? `${c.at - pendingAt} ms` : 'never'})`);
@@ -324,7 +327,7 @@ async function runScenario(scenario, ctx) {
   if (scenario.prompt) turnEnd = scenario.answer && scenario.answer !== 1 ? answerAt : (errorAt ?? lastStreamEnd);
   if (turnEnd) {
     const stopAt = marks.find((m) => m.what === 'stop').t;
-    labels.push({ from: turnEnd, to: stopAt, status: 'idle' });
+    labels.push({ from: turnEnd + 1500, to: stopAt, status: 'idle' });
     const c = firstChangeAfter(turnEnd, (x) => x.status === 'idle');
     if (c) latencies.idle.push(c.at - turnEnd);
     check(c && c.at - turnEnd <= BOUNDS.idleMs, `idle within ${BOUNDS.idleMs} ms of the turn's end (${c ? `${c.at - turnEnd} ms` : 'never'})`);
@@ -336,7 +339,8 @@ async function runScenario(scenario, ctx) {
     const close = marks.find((m) => m.what === 'picker_close')?.t ?? marks.at(-1).t;
     const p = firstChangeAfter(open, (x) => x.state === 'picker');
     check(p && p.modal?.kind === 'picker', `picker (kind picker) after ${scenario.picker}: ${JSON.stringify(p?.modal ?? null)}`);
-    if (p) labels.push({ from: p.at, to: close, status: 'approval' });
+    const entered = marks.find((m) => m.what === 'picker_enter')?.t ?? open;
+    labels.push({ from: entered + 1000, to: close, status: 'approval' });
     const back = firstChangeAfter(close, (x) => x.state === 'idle');
     check(back, 'idle after Esc closed the picker');
     if (back) latencies.idle.push(back.at - close);
@@ -362,7 +366,7 @@ async function runScenario(scenario, ctx) {
     check(back, 'idle once the folder is trusted');
     if (back) {
       latencies.idle.push(back.at - answered);
-      labels.push({ from: back.at, to: marks.find((m) => m.what === 'stop').t, status: 'idle' });
+      labels.push({ from: answered + 1500, to: marks.find((m) => m.what === 'stop').t, status: 'idle' });
     }
   }
   if (scenario.no_provider) {
@@ -458,9 +462,11 @@ The lab runs the real \`@openai/codex\` CLI in a real PTY under specterm against
 API server on loopback; the server's log is the ground truth (stream start/end, tool call awaiting
 permission, tool result back). Latencies run from the ground-truth change to the driver's committed
 state change (generating: stream start; approval: the function call emitted — includes Codex's own
-time to draw the modal; idle: the last stream's end, the deny key, or Esc on a picker). Labelled time:
-generating while a text stream runs, approval from the call's emission until it is answered, idle
-from the turn's end until the session stops; the driver's reaction time counts against it. Flaps:
+time to draw the modal; idle: the last stream's end, the deny key, or Esc on a picker). Labelled time
+(as lab/lib/lab-kit.mjs defines it, and as the \`.labels.json\` beside each recording holds it):
+generating while a text stream runs, approval from when the lab's screen poll saw the approval drawn
+(or 1 s after a picker was opened) until it is answered, idle from 1.5 s after the turn's end (an API
+error, a denial, Esc on a picker, the trust gate answered) until the session stops. Flaps:
 committed changes with no ground-truth change in the ${BOUNDS.flapWindowMs} ms before them.
 
 ## Codex CLI ${version}
