@@ -86,8 +86,27 @@ describe('lab codex server', () => {
     expect(bad.status).toBe(400);
   });
 
+  it('emits a patch as an apply_patch heredoc through exec_command, without escalation, and logs it pending', async () => {
+    const patch = '*** Begin Patch\n*** Add File: /elsewhere/note.txt\n+lab note\n*** End Patch';
+    const s = await start({ name: 't', steps: [{ kind: 'patch', patch }] });
+    const events = await postResponses(s.url, { stream: true, tools: [execTool], input: [] });
+    const call = (events.find((e) => e.type === 'response.output_item.done') as unknown as { item: { name: string; call_id: string; arguments: string } }).item;
+    expect(call.name).toBe('exec_command');
+    expect(JSON.parse(call.arguments)).toEqual({ cmd: `apply_patch <<'PATCH'\n${patch}\nPATCH` });
+    expect(s.log.find((e) => e.event === 'tool_call_pending')).toMatchObject({ call_id: call.call_id, patch: true });
+  });
+
+  it('answers an error step with its status and an OpenAI error body carrying the scripted type and fields', async () => {
+    const s = await start({ name: 't', steps: [{ kind: 'error', status: 429, error_type: 'usage_limit_reached', message: 'limit', error_fields: { resets_in_seconds: 60 } }] });
+    const res = await fetch(`${s.url}/responses`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ stream: true, tools: [execTool], input: [] }) });
+    expect(res.status).toBe(429);
+    expect(await res.json()).toEqual({ error: { message: 'limit', type: 'usage_limit_reached', code: null, resets_in_seconds: 60 } });
+    expect(s.log.find((e) => e.event === 'error_reply')).toMatchObject({ status: 429, type: 'usage_limit_reached' });
+  });
+
   it('rejects a bad scenario naming the field, the value and the fix', () => {
-    expect(() => checkScenario({ name: 'x', steps: [{ kind: 'speak' }] }, 'bad.json')).toThrow(/bad\.json\.steps\[0\]\.kind: expected "text", "function_call" or "error", got "speak"/);
+    expect(() => checkScenario({ name: 'x', steps: [{ kind: 'speak' }] }, 'bad.json')).toThrow(/bad\.json\.steps\[0\]\.kind: expected "text", "function_call", "patch" or "error", got "speak"/);
+    expect(() => checkScenario({ name: 'x', steps: [{ kind: 'patch', patch: 'add a file' }] }, 'bad.json')).toThrow(/steps\[0\]\.patch: expected an apply_patch body starting "\*\*\* Begin Patch", got "add a file"/);
     expect(() => checkScenario({ name: 'x', steps: [{ kind: 'function_call' }] }, 'bad.json')).toThrow(/steps\[0\]\.command/);
     expect(() => checkScenario({ steps: [] }, 'bad.json')).toThrow(/bad\.json\.name/);
   });

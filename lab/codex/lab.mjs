@@ -24,6 +24,7 @@ import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureCli, recordVerdict } from '../lib/install-cli.mjs';
+import { pollScreen, writeLabels } from '../lib/lab-kit.mjs';
 import { loadScenario, startCodexServer } from './server.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -70,8 +71,14 @@ function writeCodexConfig(codexHome, serverUrl, scenario) {
     : [
         'model = "gpt-5-codex"',
         'model_provider = "lab"',
-        'approval_policy = "on-request"',
-        'sandbox_mode = "workspace-write"',
+        // The trust gate shows only while the folder's permissions are not set by the user.
+        ...(scenario.trust_gate ? [] : ['approval_policy = "on-request"', 'sandbox_mode = "workspace-write"']),
+        '',
+        // /tmp (where every lab dir lives) is a writable root by default; without it an edit
+        // outside the workspace needs the patch approval.
+        '[sandbox_workspace_write]',
+        'exclude_slash_tmp = true',
+        'exclude_tmpdir_env_var = true',
         '',
         '[model_providers.lab]',
         'name = "Specterm lab"',
@@ -108,6 +115,20 @@ function statusAt(changes, t) {
 }
 
 /**
+ * Codex 0.171 starts an app-server daemon from the session's CODEX_HOME that outlives the CLI
+ * (two processes of ~180 MB per session). End the ones this scenario started — found by their
+ * executable under the scenario's private temp dir, ended by pid — so a lab run leaves nothing.
+ */
+function endDaemons(root) {
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    let cmd = '';
+    try { cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8'); } catch { continue; }
+    if (!cmd.startsWith(`${root}/`)) continue;
+    try { process.kill(Number(pid), 'SIGTERM'); } catch { /* already gone */ }
+  }
+}
+
+/**
  * Runs one scenario against the real CLI. Returns the checks, the measurements and the paths.
  */
 async function runScenario(scenario, ctx) {
@@ -118,8 +139,17 @@ async function runScenario(scenario, ctx) {
   const cwd = join(root, 'project');
   mkdirSync(codexHome, { recursive: true, mode: 0o700 });
   mkdirSync(cwd, { mode: 0o700 });
+  if (scenario.trust_gate) {
+    // Codex asks about trust only for a folder that brings its own settings (they can run code).
+    mkdirSync(join(cwd, '.codex'), { mode: 0o700 });
+    writeFileSync(join(cwd, '.codex', 'config.toml'), '# lab: a project config, so Codex asks whether to trust the folder\n', { mode: 0o600 });
+  }
+  // A directory outside the workspace (and its writable roots): a patch there needs approval.
+  const outside = join(root, 'outside');
+  mkdirSync(outside, { mode: 0o700 });
   const castPath = join(root, `${scenario.name}.cast`);
-  const server = await startCodexServer({ scenario, onLog: verbose ? (e) => process.stderr.write(`  server ${JSON.stringify(e)}\n`) : undefined });
+  const served = JSON.parse(JSON.stringify(scenario).replaceAll('__OUTSIDE__', outside));
+  const server = await startCodexServer({ scenario: served, onLog: verbose ? (e) => process.stderr.write(`  server ${JSON.stringify(e)}\n`) : undefined });
   writeCodexConfig(codexHome, server.url, scenario);
   const spec = JSON.parse(readFileSync(SPEC_PATH, 'utf8'));
   spec.binary = binPath;
@@ -139,28 +169,48 @@ async function runScenario(scenario, ctx) {
     rows: scenario.rows ?? 24,
     record: castPath,
     homeDir: home,
+    applyTrust: !scenario.trust_gate,
     extraEnv: { HOME: home, CODEX_HOME: codexHome, LAB_CODEX_KEY: 'lab-dummy-key-not-secret' },
   });
   const sessionStart = Date.now() - s.elapsedMs();
   mark('spawn');
+  // When the approval is on screen: its label starts there, as in lab/lib/lab-kit.mjs (Codex's own draw time is not ours).
+  const screen = pollScreen(s.driver, { approval: /Press enter to confirm or esc to cancel/ });
   const fail = (err) => check(false, `driving the CLI: ${String(err?.message ?? err).split('\n').slice(0, 40).join('\n')}`);
   try {
     if (scenario.no_provider) {
       await s.waitForState('picker', 30_000);
+    } else if (scenario.trust_gate) {
+      await s.waitForState('trust', 30_000);
+      mark('ready_trust');
+      await sleep(1500); // a human reads the gate
+      mark('gate_answered');
+      s.driver.dispatch({ kind: 'click_modal_button', index: 1, label: s.driver.getCurrentView()?.modal?.buttons?.[0]?.label });
+      await s.waitForState('idle', 30_000);
     } else {
       await s.waitForState('idle', 30_000);
     }
     mark('ready');
+    if (scenario.prompt || scenario.picker) {
+      // Codex draws its composer long before it reads input (on a loaded machine 10 s and more);
+      // it sets the window title when its start-up is done. Typing earlier shows "Waiting for
+      // startup" and loses Enters, so wait for the title, as a person waits for the prompt.
+      const deadline = Date.now() + 60_000;
+      while (!s.driver.screen.windowTitle && Date.now() < deadline) await sleep(50);
+      mark('input_ready');
+    }
     if (scenario.prompt) {
       // Codex 0.171 draws its composer ~1 s after start but may not read input for a few more
       // seconds (its start-up blocks the input loop; Enters typed then are lost). So type the
       // prompt, wait until Codex has echoed it, then press Enter.
+      // Typing during Codex's start-up shows its "Waiting for startup · esc cancel" row (busy).
+      mark('typed');
       s.driver.dispatch({ kind: 'pty_write', data: scenario.prompt });
       await s.waitForScreen(new RegExp(`› ${scenario.prompt}`), 20_000);
       await sleep(300);
       s.driver.dispatch({ kind: 'pty_write', data: '\r' });
       mark('prompt');
-      const callStep = scenario.steps.find((st) => st.kind === 'function_call');
+      const callStep = scenario.steps.find((st) => st.kind === 'function_call' || st.kind === 'patch');
       if (callStep && scenario.answer) {
         await s.waitForState('approval', 30_000);
         await sleep(1200); // a human reads the prompt
@@ -173,7 +223,7 @@ async function runScenario(scenario, ctx) {
       // driver settled; wait for idle, then let the tail show that it stays idle.
       const deadline = Date.now() + 40_000;
       while (Date.now() < deadline) {
-        const streamed = server.log.filter((e) => e.event === 'stream_end').length;
+        const streamed = server.log.filter((e) => e.event === 'stream_end' || e.event === 'error_reply').length;
         const denied = scenario.answer && scenario.answer !== 1 && marks.some((m) => m.what === 'answer');
         if (streamed >= scenario.steps.length || (denied && Date.now() - marks.at(-1).t > 1500)) break;
         await sleep(100);
@@ -185,6 +235,7 @@ async function runScenario(scenario, ctx) {
       mark('picker_open');
       // Typed key by key: Codex treats a burst of bytes as a paste and would not open the popup.
       // The first key waits for Codex to read input at all (see the prompt case above).
+      mark('typed');
       s.driver.dispatch({ kind: 'pty_write', data: scenario.picker[0] });
       await s.waitForScreen(/(?:^|\n)› \//, 20_000);
       await sleep(1000);
@@ -208,8 +259,10 @@ async function runScenario(scenario, ctx) {
     fail(err);
   }
   mark('stop');
+  screen.stop();
   await s.stop();
   await server.close();
+  endDaemons(root);
 
   // ── Checks against the server's ground truth ───────────────────────────────
   const requested = server.log.filter((e) => e.event === 'request').length;
@@ -247,7 +300,7 @@ async function runScenario(scenario, ctx) {
   }
   if (pendingAt) {
     const until = answerAt ?? resultAt ?? marks.at(-1).t;
-    labels.push({ from: pendingAt, to: until, status: 'approval' });
+    labels.push({ from: Math.min(screen.first('approval shown', pendingAt)?.t ?? pendingAt, until), to: until, status: 'approval' });
     const c = firstChangeAfter(pendingAt, (x) => x.status === 'approval');
     if (c) latencies.approval.push(c.at - pendingAt);
     check(c && c.at - pendingAt <= BOUNDS.approvalMs, `approval within ${BOUNDS.approvalMs} ms of the tool call awaiting permission (${c ? `${c.at - pendingAt} ms` : 'never'})`);
@@ -268,11 +321,13 @@ async function runScenario(scenario, ctx) {
   }
   // The turn's end: the last stream's end, or the deny (Codex aborts the turn without a request).
   const lastStreamEnd = streams.filter((x) => x.end).map((x) => x.end).at(-1) ?? null;
+  // An API error ends the turn when Codex gets it (it does not retry a 400 or a usage limit).
+  const errorAt = log.filter((e) => e.event === 'error_reply').map((e) => e.t).at(-1) ?? null;
   let turnEnd = null;
-  if (scenario.prompt) turnEnd = scenario.answer && scenario.answer !== 1 ? answerAt : lastStreamEnd;
+  if (scenario.prompt) turnEnd = scenario.answer && scenario.answer !== 1 ? answerAt : (errorAt ?? lastStreamEnd);
   if (turnEnd) {
     const stopAt = marks.find((m) => m.what === 'stop').t;
-    labels.push({ from: turnEnd, to: stopAt, status: 'idle' });
+    labels.push({ from: turnEnd + 1500, to: stopAt, status: 'idle' });
     const c = firstChangeAfter(turnEnd, (x) => x.status === 'idle');
     if (c) latencies.idle.push(c.at - turnEnd);
     check(c && c.at - turnEnd <= BOUNDS.idleMs, `idle within ${BOUNDS.idleMs} ms of the turn's end (${c ? `${c.at - turnEnd} ms` : 'never'})`);
@@ -283,12 +338,36 @@ async function runScenario(scenario, ctx) {
     const open = marks.find((m) => m.what === 'picker_open')?.t ?? sessionStart;
     const close = marks.find((m) => m.what === 'picker_close')?.t ?? marks.at(-1).t;
     const p = firstChangeAfter(open, (x) => x.state === 'picker');
-    check(p && p.modal?.kind === 'picker', `picker (kind picker) after /model: ${JSON.stringify(p?.modal ?? null)}`);
-    if (p) labels.push({ from: p.at, to: close, status: 'approval' });
+    check(p && p.modal?.kind === 'picker', `picker (kind picker) after ${scenario.picker}: ${JSON.stringify(p?.modal ?? null)}`);
+    const entered = marks.find((m) => m.what === 'picker_enter')?.t ?? open;
+    labels.push({ from: entered + 1000, to: close, status: 'approval' });
     const back = firstChangeAfter(close, (x) => x.state === 'idle');
     check(back, 'idle after Esc closed the picker');
     if (back) latencies.idle.push(back.at - close);
+    labels.push({ from: close + 1500, to: marks.find((m) => m.what === 'stop').t, status: 'idle' });
+    const want = scenario.expect.sequence.find((st) => st.state === 'picker')?.modal;
+    if (want?.buttons && p) {
+      const ok = JSON.stringify(p.modal?.buttons?.map((b) => b.label)) === JSON.stringify(want.buttons) && p.modal?.title === want.title;
+      buttonsRight.push(ok);
+      check(ok, `picker title and buttons exact: ${JSON.stringify(p.modal)}`);
+    }
     check(!s.events.some((e) => e.event.kind === 'command_refused'), 'no command refused');
+  }
+  if (scenario.trust_gate) {
+    const shown = marks.find((m) => m.what === 'ready_trust')?.t ?? null;
+    const answered = marks.find((m) => m.what === 'gate_answered')?.t ?? null;
+    const gate = changes.find((x) => x.state === 'trust');
+    const want = scenario.expect.sequence.find((st) => st.state === 'trust').modal;
+    const ok = gate && gate.modal?.kind === 'confirm' && gate.modal?.title === want.title && JSON.stringify(gate.modal.buttons.map((b) => b.label)) === JSON.stringify(want.buttons);
+    buttonsRight.push(Boolean(ok));
+    check(ok, `the trust gate is kind confirm with its title and buttons: ${JSON.stringify(gate?.modal ?? null)}`);
+    if (shown && answered) labels.push({ from: shown, to: answered, status: 'approval' });
+    const back = answered ? firstChangeAfter(answered, (x) => x.status === 'idle') : null;
+    check(back, 'idle once the folder is trusted');
+    if (back) {
+      latencies.idle.push(back.at - answered);
+      labels.push({ from: answered + 1500, to: marks.find((m) => m.what === 'stop').t, status: 'idle' });
+    }
   }
   if (scenario.no_provider) {
     const p = changes.find((x) => x.state === 'picker');
@@ -296,13 +375,17 @@ async function runScenario(scenario, ctx) {
     const want = scenario.expect.sequence.at(-1).modal.buttons;
     check(p && JSON.stringify(p.modal.buttons.map((b) => b.label)) === JSON.stringify(want), 'sign-in chooser buttons exact');
   }
-  if (!scenario.prompt && !scenario.picker && !scenario.no_provider) {
+  if (!scenario.prompt && !scenario.picker && !scenario.no_provider && !scenario.trust_gate) {
     check(changes.at(-1)?.state === 'idle', `start → idle (changes: ${changes.map((c) => c.state).join(' → ')})`);
+    const ready = marks.find((m) => m.what === 'ready')?.t;
+    if (ready) labels.push({ from: ready + 1500, to: marks.find((m) => m.what === 'stop').t, status: 'idle' });
   }
   // Flaps: a committed change with no ground-truth change (server event or lab action) in the
   // window before it. Startup changes are explained by the spawn.
-  const truths = [...log.filter((e) => ['stream_start', 'stream_end', 'tool_call_pending', 'tool_result'].includes(e.event)).map((e) => e.t), ...marks.map((m) => m.t)];
-  const flaps = changes.slice(1).filter((c) => !truths.some((t) => t <= c.at && c.at - t <= BOUNDS.flapWindowMs));
+  const truths = [...log.filter((e) => ['stream_start', 'stream_end', 'tool_call_pending', 'tool_result', 'error_reply'].includes(e.event)).map((e) => e.t), ...marks.map((m) => m.t)];
+  // The way to the first ready state is the start-up itself (its length is Codex's, not a flap).
+  const readyAt = marks.find((m) => m.what === 'ready')?.t ?? 0;
+  const flaps = changes.slice(1).filter((c) => c.at > readyAt && !truths.some((t) => t <= c.at && c.at - t <= BOUNDS.flapWindowMs));
   const startupFlaps = scenario.allow_startup_idle ? flaps.filter((f) => f.state === 'picker' && !changes.some((c) => c.state === 'picker' && c.at < f.at)) : [];
   check(flaps.length - startupFlaps.length === 0, `no flaps${startupFlaps.length ? ' (besides the documented start-up idle before the sign-in chooser)' : ''} (${flaps.map((f) => `${f.state}@${((f.at - sessionStart) / 1000).toFixed(2)}s`).join(', ') || 'none'})`);
 
@@ -319,6 +402,8 @@ async function runScenario(scenario, ctx) {
   return {
     scenario,
     root,
+    sessionStart,
+    labels,
     castPath,
     checks,
     changes: s.changes,
@@ -337,13 +422,17 @@ async function writeRecording(result, dir, specTest) {
   const { scenario } = result;
   const cast = join(dir, `${scenario.name}.cast`);
   const expectPath = join(dir, `${scenario.name}.expect.json`);
-  const expect = { description: scenario.description, ...expandExpect(scenario.expect, scenario) };
+  const expect = { description: `${scenario.description} (Codex CLI ${result.version}, lab/codex)`, ...expandExpect(scenario.expect, scenario) };
   const tmpExpect = join(result.root, `${scenario.name}.expect.json`);
   writeFileSync(tmpExpect, `${JSON.stringify(expect, null, 2)}\n`);
   const r = specTest.runSpecTestCase({ name: `codex/${scenario.name}`, specId: 'codex', specPath: SPEC_PATH, castPath: result.castPath, expectPath: tmpExpect });
   if (!r.ok) return { ok: false, report: r.report };
   copyFileSync(result.castPath, cast);
   writeFileSync(expectPath, `${JSON.stringify(expect, null, 2)}\n`);
+  writeLabels(dir, scenario.name, {
+    intervals: result.labels.map((l) => ({ from: l.from - result.sessionStart, to: l.to - result.sessionStart, status: l.status })),
+    source: `lab/codex Codex CLI ${result.version}: the server's log and the lab's actions`,
+  });
   return { ok: true };
 }
 
@@ -373,9 +462,11 @@ The lab runs the real \`@openai/codex\` CLI in a real PTY under specterm against
 API server on loopback; the server's log is the ground truth (stream start/end, tool call awaiting
 permission, tool result back). Latencies run from the ground-truth change to the driver's committed
 state change (generating: stream start; approval: the function call emitted — includes Codex's own
-time to draw the modal; idle: the last stream's end, the deny key, or Esc on a picker). Labelled time:
-generating while a text stream runs, approval from the call's emission until it is answered, idle
-from the turn's end until the session stops; the driver's reaction time counts against it. Flaps:
+time to draw the modal; idle: the last stream's end, the deny key, or Esc on a picker). Labelled time
+(as lab/lib/lab-kit.mjs defines it, and as the \`.labels.json\` beside each recording holds it):
+generating while a text stream runs, approval from when the lab's screen poll saw the approval drawn
+(or 1 s after a picker was opened) until it is answered, idle from 1.5 s after the turn's end (an API
+error, a denial, Esc on a picker, the trust gate answered) until the session stops. Flaps:
 committed changes with no ground-truth change in the ${BOUNDS.flapWindowMs} ms before them.
 
 ## Codex CLI ${version}
@@ -436,6 +527,7 @@ export async function main(args) {
   for (const sc of scenarios) {
     process.stderr.write(`lab codex: scenario ${sc.name} (${sc.cols}×${sc.rows})\n`);
     const r = await runScenario(sc, { binPath, live, verbose: opts.verbose });
+    r.version = version;
     results.push(r);
     const passed = r.checks.every((c) => c.ok);
     ok &&= passed;

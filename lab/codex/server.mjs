@@ -16,6 +16,8 @@
  * { "name": "hello", "description": "…",
  *   "steps": [ { "kind": "text", "text": "Hello!", "chunk_chars": 8, "chunk_delay_ms": 40, "first_delay_ms": 200 },
  *              { "kind": "function_call", "command": "touch x", "justification": "…" },
+ *              { "kind": "patch", "patch": "*** Begin Patch\n*** Add File: /elsewhere/x\n+hi\n*** End Patch" },
+ *              { "kind": "error", "status": 429, "error_type": "usage_limit_reached", "error_fields": { "resets_in_seconds": 3600 } },
  *              { "kind": "text", "text": "Done." } ] }
  * ```
  * A request that finds no step left gets `default_text` (or "OK."). A `text` step may use
@@ -47,10 +49,12 @@ export function checkScenario(raw, where = 'scenario') {
       if (typeof s.text !== 'string') throw new Error(`${at}.text: expected a string, got ${JSON.stringify(s.text)}`);
     } else if (s.kind === 'function_call') {
       if (typeof s.command !== 'string' || !s.command) throw new Error(`${at}.command: expected a shell command string, got ${JSON.stringify(s.command)}`);
+    } else if (s.kind === 'patch') {
+      if (typeof s.patch !== 'string' || !s.patch.startsWith('*** Begin Patch')) throw new Error(`${at}.patch: expected an apply_patch body starting "*** Begin Patch", got ${JSON.stringify(s.patch)}`);
     } else if (s.kind === 'error') {
       if (!Number.isInteger(s.status)) throw new Error(`${at}.status: expected an HTTP status integer, got ${JSON.stringify(s.status)}`);
     } else {
-      throw new Error(`${at}.kind: expected "text", "function_call" or "error", got ${JSON.stringify(s.kind)}`);
+      throw new Error(`${at}.kind: expected "text", "function_call", "patch" or "error", got ${JSON.stringify(s.kind)}`);
     }
   });
   return raw;
@@ -121,6 +125,7 @@ function lastUserText(body) {
  * `with_escalated_permissions` on older ones).
  */
 export function buildCall(step, body) {
+  if (step.kind === 'patch') return buildPatchCall(step, body);
   const tools = Array.isArray(body?.tools) ? body.tools : [];
   const byName = (n) => tools.find((t) => t?.name === n);
   const tool = byName('shell') ?? byName('exec_command') ?? byName('shell_command') ?? null;
@@ -136,6 +141,25 @@ export function buildCall(step, body) {
   else args.with_escalated_permissions = true;
   args.justification = step.justification ?? `Run ${command.split('\n')[0]}?`;
   return { name, args };
+}
+
+/**
+ * A file edit the way Codex 0.171 offers it to this provider: no `apply_patch` tool, so the model
+ * runs `apply_patch` through the shell tool as a heredoc, which Codex intercepts and turns into
+ * its patch approval ("Would you like to make the following edits?") when the edit leaves the
+ * writable roots. No escalation fields: the patch, not the command, is what is approved.
+ */
+function buildPatchCall(step, body) {
+  const tools = Array.isArray(body?.tools) ? body.tools : [];
+  const name = tools.find((t) => t?.name === 'exec_command') ? 'exec_command' : 'shell';
+  const script = `apply_patch <<'PATCH'\n${step.patch}\nPATCH`;
+  const args = name === 'exec_command' ? { cmd: script } : { command: ['bash', '-lc', script] };
+  return { name, args };
+}
+
+/** The JSON body of a scripted error reply: OpenAI's `{error: {...}}` shape, plus any `error_fields` (e.g. `resets_in_seconds`). */
+export function errorBody(step) {
+  return { error: { message: step.message ?? 'scripted error', type: step.error_type ?? 'server_error', code: step.code ?? null, ...(step.error_fields ?? {}) } };
 }
 
 /**
@@ -201,7 +225,7 @@ export async function startCodexServer(opts = {}) {
       sse(res, 'response.function_call_arguments.delta', { item_id: item.id, output_index: 0, delta: item.arguments });
       sse(res, 'response.output_item.done', { output_index: 0, item });
       pending.set(callId, { name });
-      note('tool_call_pending', { id: respId, call_id: callId, tool: name, command: step.command });
+      note('tool_call_pending', { id: respId, call_id: callId, tool: name, command: step.command ?? null, patch: step.kind === 'patch' });
     }
     sse(res, 'response.completed', {
       response: { id: respId, object: 'response', status: 'completed', output: [], usage: { input_tokens: 120, input_tokens_details: { cached_tokens: 0 }, output_tokens: 40, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 160 } },
@@ -229,8 +253,8 @@ export async function startCodexServer(opts = {}) {
     note('request', { path: '/v1/responses', stream: body?.stream === true, model: body?.model ?? null, tools: toolNames(body), user: lastUserText(body), step: next < scenario.steps.length ? next : null });
     const step = next < scenario.steps.length ? scenario.steps[next++] : { kind: 'text', text: scenario.default_text ?? 'OK.' };
     if (step.kind === 'error') {
-      note('error_reply', { status: step.status });
-      return sendJson(res, step.status, { error: { message: step.message ?? 'scripted error', type: 'server_error', code: null } });
+      note('error_reply', { status: step.status, type: step.error_type ?? 'server_error' });
+      return sendJson(res, step.status, errorBody(step));
     }
     if (body?.stream === false) {
       // A non-streamed side call: answer with a plain completed response.

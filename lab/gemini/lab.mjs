@@ -33,6 +33,8 @@ const APPROVALS = {
 };
 const THEMES_80X24 = ['ANSI Dark', 'ANSI Light', 'Atom One Dark', 'Ayu Dark', 'Ayu Light', 'Default Dark', 'Default Light', 'Dracula Dark', 'GitHub Dark', 'GitHub Dark Colorblind Da…', 'GitHub Light', 'GitHub Light Colorblind L…'];
 const TRUST_BUTTONS = ['Trust folder (work)', 'Trust parent folder (lab)', "Don't trust"];
+/** Gemini CLI's loop-detection dialog (LoopDetectionConfirmation): a choice about the session, not consent to run anything. */
+const LOOP_DIALOG = { title: 'A potential loop was detected', buttons: ['Keep loop detection enabled (esc)', 'Disable loop detection for this session'] };
 /** Detection targets of the issue; the hard check limits are looser so a slow CI box does not fail. */
 const TARGET = { generatingMs: 300, approvalMs: 300, idleMs: 1500 };
 const LIMIT = { approvalMs: 1000, approvalFromServerMs: 5000, idleMs: 3000 };
@@ -124,6 +126,12 @@ const SESSIONS = [
     run: async (c) => { await c.menu('/theme', 'Select Theme'); },
     // The first 12 of Gemini CLI's themes, as its two-column dialog shows them at 80×24 (it cuts long names with …; the preview column is not part of a label).
     expect: { sequence: [{ state: 'starting' }, { state: 'idle' }, { state: 'picker', status: 'approval', modal: { title: 'Select Theme', kind: 'picker', buttons: THEMES_80X24 } }, { state: 'idle', modal: null }], final: { state: 'idle' } },
+  },
+  {
+    name: 'loop-detection', cols: 80, rows: 24,
+    description: 'the model repeats one sentence: Gemini CLI stops the stream and asks "A potential loop was detected" (kind picker: a choice about the session, not consent to run anything) → 1 (Keep loop detection enabled) → idle',
+    run: async (c) => { await c.prompt('repeat yourself'); await c.loopDialog(1); },
+    expect: { sequence: [{ state: 'starting' }, { state: 'idle' }, { state: 'busy', status: 'generating' }, { state: 'picker', status: 'approval', modal: { title: LOOP_DIALOG.title, kind: 'picker', buttons: LOOP_DIALOG.buttons } }, { state: 'idle', modal: null }], final: { state: 'idle' } },
   },
   shellAllowedOnce('approve-yes-60x20', 60, 20, 'the shell approval round trip in a narrow 60×20 terminal'),
   shellAllowedOnce('approve-yes-200x50', 200, 50, 'the shell approval round trip in a wide 200×50 terminal'),
@@ -233,7 +241,15 @@ async function runSession(def, ctx) {
       actions.push({ t: Date.now(), what: 'submit' });
       const r = s.driver.dispatch({ kind: 'send_message', text });
       check(`send_message "${text}" accepted`, r.ok, r.reason ?? '');
-      const started = await server.waitFor((e) => e.event === 'stream_start' && e.t >= actions[actions.length - 1].t, 30_000);
+      const submittedAt = actions[actions.length - 1].t;
+      let started = await server.waitFor((e) => e.event === 'stream_start' && e.t >= submittedAt, 10_000).catch(() => null);
+      if (!started && s.driver.snapshot().includes(`> ${text}`)) {
+        // On a loaded machine Gemini CLI can take the Enter as part of the typed text: the prompt
+        // still sits in the input box. Press Enter again, as a person would.
+        actions.push({ t: Date.now(), what: 'resubmit' });
+        s.driver.dispatch({ kind: 'pty_write', data: '\r' });
+      }
+      started ??= await server.waitFor((e) => e.event === 'stream_start' && e.t >= submittedAt, 30_000);
       // The spinner may lag the stream's start by a frame or two; a function call may go straight to its confirmation.
       await s.waitForState((v) => v.state.status === 'generating' || v.state.status === 'approval', 3000).catch(() => null);
       const gen = firstStatusAfter('generating', actions[actions.length - 1].t);
@@ -328,6 +344,33 @@ async function runSession(def, ctx) {
       check('idle after Gemini restarted with the folder trusted', back !== null);
       check('the trust store now trusts the folder', JSON.parse(fs.readFileSync(path.join(home, '.gemini', 'trustedFolders.json'), 'utf8'))[fs.realpathSync(work)] === 'TRUST_FOLDER');
       await sleep(1500);
+    },
+    /** The loop-detection dialog after a repeating stream: a picker with its title and both options; `button` answers it. */
+    loopDialog: async (button) => {
+      const aborted = await server.waitFor((e) => e.event === 'stream_aborted' || e.event === 'stream_end', 30_000).catch(() => null);
+      // Gemini CLI stops reading the stream once its loop check fires (the server may still finish writing it).
+      check('the repeating stream ended', aborted !== null, 'no stream end');
+      const shown = await s.waitForScreen(/A potential loop was detected/, 15_000).then(() => Date.now()).catch(() => null);
+      check('the loop-detection dialog is on screen', shown !== null);
+      if (shown === null) return;
+      actions.push({ t: shown, what: 'modal_shown' });
+      const view = await s.waitForState('picker', 5000).catch(() => null);
+      const seen = firstStatusAfter('approval', shown, (x) => x.state === 'picker');
+      if (seen !== null) lat.push({ kind: 'picker_from_screen', ms: Math.max(0, seen - shown) });
+      const m = view?.modal;
+      const labels = m?.buttons?.map((b) => b.label) ?? [];
+      const ok = m?.kind === 'picker' && m?.title === LOOP_DIALOG.title && JSON.stringify(labels) === JSON.stringify(LOOP_DIALOG.buttons);
+      check('the loop dialog is a picker with its title and both options', ok, JSON.stringify(m ?? null));
+      ctx.modalResults.push({ session: def.name, ok });
+      await sleep(1500);
+      check('the loop dialog is not auto-answered (still open after 1.5 s)', s.driver.getCurrentView()?.state.id === 'picker');
+      actions.push({ t: Date.now(), what: 'modal_answered' });
+      const r = s.driver.dispatch({ kind: 'click_modal_button', index: button, label: LOOP_DIALOG.buttons[button - 1] });
+      check(`click_modal_button ${button} accepted`, r.ok, r.reason ?? '');
+      const back = await s.waitForState('idle', 10_000).catch(() => null);
+      check('idle after the loop dialog was answered', back !== null);
+      if (back) lat.push({ kind: 'idle', ms: Math.max(0, firstStatusAfter('idle', actions[actions.length - 1].t) - actions[actions.length - 1].t) });
+      await sleep(2500);
     },
     /** A slash command that opens a menu: kind picker, the given title, never auto-answered; Esc closes it. */
     menu: async (command, title) => {
@@ -429,7 +472,7 @@ export function measureSession({ startedAt, endedAt, changes, log, actions }) {
   let open = null;
   for (const e of log) {
     if (e.event === 'stream_start') open = e.t;
-    if (e.event === 'stream_end' && open !== null) { intervals.push({ from: open, to: e.t, status: 'generating' }); open = null; }
+    if ((e.event === 'stream_end' || e.event === 'stream_aborted') && open !== null) { intervals.push({ from: open, to: e.t, status: 'generating' }); open = null; }
     if (e.event === 'tool_call_pending') {
       const drawn = actions.find((a) => a.what === 'approval_drawn' && a.t >= e.t);
       // Until the lab's answer (its key press), as lab/lib/lab-kit.mjs does; the tool's own run after an approve is not approval.
@@ -440,12 +483,15 @@ export function measureSession({ startedAt, endedAt, changes, log, actions }) {
   const pickerOpen = actions.find((a) => a.what === 'picker_open');
   const pickerClose = actions.find((a) => a.what === 'picker_close');
   if (pickerOpen && pickerClose) intervals.push({ from: pickerOpen.t + 1000, to: pickerClose.t, status: 'approval' });
+  const modalShown = actions.find((a) => a.what === 'modal_shown');
+  const modalAnswered = actions.find((a) => a.what === 'modal_answered');
+  if (modalShown && modalAnswered) intervals.push({ from: modalShown.t, to: modalAnswered.t, status: 'approval' });
   const trustShown = actions.find((a) => a.what === 'ready_trust');
   const trustAnswered = actions.find((a) => a.what === 'trust');
   if (trustShown && trustAnswered) intervals.push({ from: trustShown.t, to: trustAnswered.t, status: 'approval' });
   // Idle: after each quiet point (ready, turn end, denial, picker closed) until the next action/stream.
   const events = [...log.map((e) => ({ t: e.t, what: e.event, fc: e.functionCall })), ...actions.map((a) => ({ t: a.t, what: a.what }))].sort((a, b) => a.t - b.t);
-  const quiet = events.filter((e) => e.what === 'ready' || (e.what === 'stream_end' && !e.fc) || e.what === 'deny' || e.what === 'picker_close');
+  const quiet = events.filter((e) => e.what === 'ready' || (e.what === 'stream_end' && !e.fc) || e.what === 'deny' || e.what === 'picker_close' || e.what === 'modal_answered');
   for (const q of quiet) {
     const from = q.what === 'ready' ? q.t : q.t + 1500;
     const next = events.slice(events.indexOf(q) + 1).find((e) => ['submit', 'picker_open', 'stream_start', 'approve', 'deny'].includes(e.what));
