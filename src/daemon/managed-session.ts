@@ -111,6 +111,9 @@ export class ManagedSession {
       case 'spec_error':
         this.#deps.events.append({ type: 'spec.error', session_id: this.id, at: this.#deps.now(), errors: event.errors });
         break;
+      case 'log':
+        if (event.level === 'error') this.#deps.events.append({ type: 'session.error', session_id: this.id, at: this.#deps.now(), code: 'DRIVER_ERROR', message: event.message });
+        break;
       default: break;
     }
   }
