@@ -16,6 +16,7 @@ import { openStore, type Store } from '../store/index.js';
 import { ApprovalTracker } from './approval.js';
 import { ApprovalAnswers } from './approval-answers.js';
 import { DaemonError } from './errors.js';
+import { openEnvSeal } from './env-seal.js';
 import { EventLog } from './event-log.js';
 import { TerminalStream } from './terminal-topic.js';
 import { startNotificationSinks, type NotificationSinks } from './notification-sinks.js';
@@ -140,7 +141,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const tracker = new ApprovalTracker({ firstSeq: nextApprovalSeq(store) });
   const answers = new ApprovalAnswers({ manager: () => manager, tracker, store, events, now, log });
   const manager: SessionManager = new SessionManager({
-    store, host, events, tracker, now, sessionLimit: options.sessionLimit ?? settings.session_limit,
+    store, host, events, tracker, now, envSeal: openEnvSeal(options.stateDir), sessionLimit: options.sessionLimit ?? settings.session_limit,
     defaultPolicies: settings.approval_policies, onApprovalOpened: (session, approval) => answers.autoAnswer(session, approval), log,
   });
   await manager.recover();

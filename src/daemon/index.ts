@@ -21,8 +21,7 @@ export { DEFAULT_TOLERANCE_SEC, SIGNATURE_HEADER, signatureHeader, signWebhookBo
 export type { SignatureCheck } from './webhook-signature.js';
 
 /** Notifications derived from a driver's events, fanned out to subscribers, the desktop and webhooks. */
-export { NotificationHub, SessionNotifier, toDaemonEvent } from './notifications.js';
-export type { Notification, NotificationHubOptions, SessionNotifierOptions } from './notifications.js';
+export type { Notification } from './notifications.js';
 export { DesktopNotifier, desktopMessage, safeText } from './desktop-notifier.js';
 export type { DesktopMessage, DesktopNotifierOptions, DesktopReport } from './desktop-notifier.js';
 /** The WebSocket terminal stream: snapshot + bytes by seq, backpressure, the controller lease (docs/daemon.md). */

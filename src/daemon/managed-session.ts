@@ -43,7 +43,7 @@ export interface ManagedSessionDeps {
 export class ManagedSession {
   record: SessionRecord;
   spec: CliSpecV4;
-  /** The environment overrides of this daemon run (values are never stored; a restart of the daemon loses them). */
+  /** The environment overrides (stored only sealed, ./env-seal.ts; opened again after a daemon restart). */
   env: Record<string, string> | undefined;
   policy: ApprovalPolicy | null;
   runtime: SessionRuntime | null = null;
@@ -107,6 +107,9 @@ export class ManagedSession {
       case 'spawn_error': this.fail('SPAWN_FAILED', event.message); break;
       case 'spec_error':
         this.#deps.events.append({ type: 'spec.error', session_id: this.id, at: this.#deps.now(), errors: event.errors });
+        break;
+      case 'log':
+        if (event.level === 'error') this.#deps.events.append({ type: 'session.error', session_id: this.id, at: this.#deps.now(), code: 'DRIVER_ERROR', message: event.message });
         break;
       default: break;
     }
@@ -175,6 +178,12 @@ export class ManagedSession {
     this.#deps.events.append({ type: 'session.error', session_id: this.id, at: this.#deps.now(), code, message });
   }
 
+  /** Keeps the terminal size the session was resized to (a restart, even of the daemon, uses it). */
+  rememberSize(cols: number, rows: number): void {
+    this.record = { ...this.record, cols, rows };
+    this.#deps.store.sessions.setSize(this.id, cols, rows);
+  }
+
   /** Records the exit (once) and tells subscribers. */
   markExited(code: number | null, signal: string | null): void {
     if (this.record.exitedAt !== null) return;
@@ -233,7 +242,8 @@ export class ManagedSession {
       cwd: r.cwd, branch: r.branch,
       spec: { id: this.spec.id, version: null, proven_versions: this.spec.cli_version_range ? [this.spec.cli_version_range] : [] },
       pid: this.isRunning ? (this.runtime!.transport.pid ?? null) : null,
-      cols: r.cols ?? 120, rows: r.rows ?? 40,
+      cols: this.isRunning ? this.runtime!.driver.screen.cols : (r.cols ?? 120),
+      rows: this.isRunning ? this.runtime!.driver.screen.rows : (r.rows ?? 40),
       exit: r.exitedAt === null ? null : { code: r.exitCode, signal: r.signal },
       created_at: r.createdAt, started_at: this.startedAt, exited_at: r.exitedAt, state_since: this.stateSince,
     };

@@ -18,9 +18,10 @@ import { HostError, HostTransport, type HostClient, type SessionInfo } from '../
 import type { SessionDetail } from '../protocol/index.js';
 import type { z } from 'zod';
 import type { CreateSessionRequest as CreateSchema } from '../protocol/sessions.js';
-import type { Store } from '../store/index.js';
+import type { SessionRecord, Store } from '../store/index.js';
 import type { ApprovalTracker } from './approval.js';
 import { ApprovalPolicyError, createApprovalPolicy, policyFieldPointer, type ApprovalPolicy } from './approval-policy.js';
+import type { EnvSeal } from './env-seal.js';
 import { DaemonError } from './errors.js';
 import type { EventLog } from './event-log.js';
 import { ManagedSession, stateViewOf, type ManagedSessionDeps } from './managed-session.js';
@@ -42,6 +43,8 @@ export interface SessionManagerOptions {
   now?: () => number;
   /** Sessions kept (running or exited) before creation is refused. */
   sessionLimit?: number;
+  /** Seals env overrides for the store, so a restart after a daemon restart has them (./env-seal.ts). */
+  envSeal?: EnvSeal;
   /** Auto-approve policies by spec id or session name (from the settings file). */
   defaultPolicies?: Record<string, unknown>;
   onApprovalOpened?: ManagedSessionDeps['onApprovalOpened'];
@@ -93,7 +96,7 @@ export class SessionManager {
         // Never silently widened: without its policy the session asks a person for everything.
         this.#o.log?.('warn', `session ${record.id}: ${(error as Error).message}; it runs without auto-approve`);
       }
-      const session = new ManagedSession(record, spec, this.#deps, { policy });
+      const session = new ManagedSession(record, spec, this.#deps, { policy, env: this.#openEnv(record) });
       this.#sessions.set(record.id, session);
       if (record.exitedAt !== null) continue;
       const info = hosted.get(record.id);
@@ -107,11 +110,25 @@ export class SessionManager {
     }
   }
 
+  /** The env overrides of a stored session (undefined when it had none or they cannot be opened). */
+  #openEnv(record: SessionRecord): Record<string, string> | undefined {
+    if (!record.envSealed || !this.#o.envSeal) {
+      if (record.envKeys.length > 0) this.#o.log?.('warn', `session ${record.id}: its env overrides (${record.envKeys.join(', ')}) were not kept; a restart runs without them`);
+      return undefined;
+    }
+    try {
+      return this.#o.envSeal.open(record.id, record.envSealed);
+    } catch (error) {
+      this.#o.log?.('warn', `${(error as Error).message}; a restart runs without them`);
+      return undefined;
+    }
+  }
+
   async #resume(session: ManagedSession, info: SessionInfo): Promise<void> {
     const record = session.record;
-    const cols = record.cols ?? info.cols;
-    const rows = record.rows ?? info.rows;
-    const transport = await ResumedTransport.attach(this.#o.host, record.id, cols, rows);
+    // The host's PTY has the size of the last resize, whoever made it (the API, a WS lease holder).
+    if (info.cols !== record.cols || info.rows !== record.rows) session.rememberSize(info.cols, info.rows);
+    const transport = await ResumedTransport.attach(this.#o.host, record.id, info.cols, info.rows);
     const last = this.#o.store.stateChanges.page({ sessionId: record.id, order: 'desc', by: 'id', limit: 1 }).items[0];
     const driver = this.#driver(session, transport, { resumeFrom: last ? { state: last.state, enteredAt: last.t } : undefined });
     session.startedAt = info.startedAt;
@@ -195,7 +212,8 @@ export class SessionManager {
     }
     const record = this.#o.store.sessions.insert({
       id, name: input.name ?? null, specId: spec.builtinId ?? spec.spec.id, specPath: spec.path, cwd, branch, worktree,
-      args: input.args, labels: input.labels ?? {}, envKeys: Object.keys(input.env ?? {}), cols: input.cols, rows: input.rows, policy: input.policy ?? null, createdAt: this.#now(),
+      args: input.args, labels: input.labels ?? {}, envKeys: Object.keys(input.env ?? {}), cols: input.cols, rows: input.rows, policy: input.policy ?? null,
+      envSealed: input.env && Object.keys(input.env).length > 0 && this.#o.envSeal ? this.#o.envSeal.seal(id, input.env) : null, createdAt: this.#now(),
     });
     const session = new ManagedSession(record, spec.spec, this.#deps, { env: input.env, policy });
     this.#sessions.set(id, session);
@@ -239,6 +257,9 @@ export class SessionManager {
 
   /** Ends the agent (if running) and starts it again with the same spec, cwd, args and env. */
   async restart(idOrName: string): Promise<SessionDetail> {
+    const running = this.get(idOrName).driver;
+    // The size it runs at now (a WS lease holder may have resized it): the new run keeps it.
+    if (running) this.get(idOrName).rememberSize(running.screen.cols, running.screen.rows);
     const session = await this.#stopAndForgetInHost(idOrName);
     session.resetForRestart();
     this.#o.store.sessions.markRestarted(session.id);

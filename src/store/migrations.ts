@@ -128,9 +128,11 @@ CREATE UNIQUE INDEX tokens_active_name ON tokens (name) WHERE revoked_at IS NULL
 `;
 
 // The daemon's event stream (SSE / WebSocket resume across daemon restarts); the payload is the
-// event's JSON without its seq. A session's auto-approve policy (the create request's JSON).
+// event's JSON without its seq. A session's auto-approve policy (the create request's JSON), its
+// env overrides sealed by the daemon (AES-GCM; the key is not in this file) and its last size.
 const DURABLE_DAEMON = `
 ALTER TABLE sessions ADD COLUMN policy TEXT;
+ALTER TABLE sessions ADD COLUMN env_sealed BLOB;
 
 CREATE TABLE events (
   seq        INTEGER PRIMARY KEY AUTOINCREMENT,

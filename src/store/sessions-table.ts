@@ -1,6 +1,7 @@
 /**
- * The `sessions` table: what a session was created with and how it ended. Environment overrides
- * are recorded by name only; their values never reach the database.
+ * The `sessions` table: what a session was created with, its last size and how it ended.
+ * Environment overrides are recorded by name, and their values only sealed by the daemon
+ * (`envSealed`); they never reach the database in clear.
  *
  * @module
  */
@@ -24,6 +25,8 @@ export interface SessionInput {
   rows?: number | null;
   /** The session's auto-approve policy as the client wrote it (JSON), or null. */
   policy?: unknown;
+  /** The env overrides sealed by the daemon (never the values in clear), or null. */
+  envSealed?: Buffer | null;
   createdAt: number;
 }
 
@@ -42,6 +45,7 @@ export interface SessionRecord {
   cols: number | null;
   rows: number | null;
   policy: unknown;
+  envSealed: Buffer | null;
   createdAt: number;
   exitedAt: number | null;
   exitCode: number | null;
@@ -58,7 +62,7 @@ export interface SessionExit {
 interface SessionRow {
   id: string; name: string | null; spec_id: string | null; spec_path: string | null; cwd: string;
   branch: string | null; worktree: string | null; args: string; labels: string; env_keys: string;
-  cols: number | null; rows: number | null; policy: string | null; created_at: number; exited_at: number | null;
+  cols: number | null; rows: number | null; policy: string | null; env_sealed: Buffer | null; created_at: number; exited_at: number | null;
   exit_code: number | null; signal: string | null;
 }
 
@@ -70,16 +74,18 @@ export class SessionsTable {
   readonly #exit: Database.Statement;
   readonly #restart: Database.Statement;
   readonly #remove: Database.Statement;
+  readonly #size: Database.Statement;
 
   constructor(db: Database.Database) {
     this.#insert = db.prepare(
-      `INSERT INTO sessions (id, name, spec_id, spec_path, cwd, branch, worktree, args, labels, env_keys, cols, rows, policy, created_at)
-       VALUES (@id, @name, @spec_id, @spec_path, @cwd, @branch, @worktree, @args, @labels, @env_keys, @cols, @rows, @policy, @created_at)`);
+      `INSERT INTO sessions (id, name, spec_id, spec_path, cwd, branch, worktree, args, labels, env_keys, cols, rows, policy, env_sealed, created_at)
+       VALUES (@id, @name, @spec_id, @spec_path, @cwd, @branch, @worktree, @args, @labels, @env_keys, @cols, @rows, @policy, @env_sealed, @created_at)`);
     this.#get = db.prepare('SELECT * FROM sessions WHERE id = ?');
     this.#list = db.prepare('SELECT * FROM sessions ORDER BY created_at, id');
     this.#exit = db.prepare('UPDATE sessions SET exited_at = @at, exit_code = @exit_code, signal = @signal WHERE id = @id');
     this.#restart = db.prepare('UPDATE sessions SET exited_at = NULL, exit_code = NULL, signal = NULL WHERE id = ?');
     this.#remove = db.prepare('DELETE FROM sessions WHERE id = ?');
+    this.#size = db.prepare('UPDATE sessions SET cols = @cols, rows = @rows WHERE id = @id');
   }
 
   /**
@@ -103,6 +109,7 @@ export class SessionsTable {
       cols: input.cols ?? null,
       rows: input.rows ?? null,
       policy: jsonOrNull(input.policy),
+      env_sealed: input.envSealed ?? null,
       created_at: input.createdAt,
     }));
     return this.get(input.id)!;
@@ -129,6 +136,11 @@ export class SessionsTable {
     return this.#restart.run(id).changes > 0;
   }
 
+  /** Records the terminal size the session was last resized to; false when unknown. */
+  setSize(id: string, cols: number, rows: number): boolean {
+    return this.#size.run({ id, cols, rows }).changes > 0;
+  }
+
   /** Deletes the session and its state changes, approvals and messages; false when unknown. */
   remove(id: string): boolean {
     return this.#remove.run(id).changes > 0;
@@ -150,6 +162,7 @@ function toSession(row: SessionRow): SessionRecord {
     cols: row.cols,
     rows: row.rows,
     policy: parseOrNull(row.policy),
+    envSealed: row.env_sealed,
     createdAt: row.created_at,
     exitedAt: row.exited_at,
     exitCode: row.exit_code,

@@ -93,4 +93,36 @@ describe('specterm serve: what a restart keeps', () => {
     expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
     expect(new Set(seqs).size).toBe(seqs.length);
   }, 180_000);
+
+  it('env overrides and the last size survive a daemon SIGKILL: `restart` afterwards starts the agent with both; the env never reaches the database or the log in clear', async () => {
+    const dirs = makeDirs();
+    const first = await startDaemon(dirs);
+    const secret = 'sekrit-value-9f2c41';
+    const created = await first.client.call('createSession', { body: { spec: 'demo-agent', cwd: dirs.work, cols: 100, rows: 30, env: { DEMO_SECRET: secret } } });
+    await waitFor(async () => (await stateOf(first.client, created.id)) === 'idle', WAIT_MS, 'idle');
+    await first.client.call('resizeSession', { params: { id: created.id }, body: { cols: 90, rows: 28 } });
+
+    first.child.kill('SIGKILL');
+    await first.exited;
+    const second = await startDaemon(dirs);
+    await waitFor(async () => (await stateOf(second.client, created.id)) === 'idle', WAIT_MS, 'the resumed session');
+    expect(await second.client.call('getSession', { params: { id: created.id } })).toMatchObject({ cols: 90, rows: 28 });
+
+    const restarted = await second.client.call('restartSession', { params: { id: created.id } });
+    expect(restarted).toMatchObject({ cols: 90, rows: 28, exit: null });
+    const running = await waitFor(async () => {
+      const d = await second.client.call('getSession', { params: { id: created.id } });
+      return d.pid !== null && d.state?.id === 'idle' ? d : undefined;
+    }, WAIT_MS, 'idle after the restart');
+    const environ = fs.readFileSync(`/proc/${running.pid}/environ`, 'utf8').split('\0');
+    expect(environ).toContain(`DEMO_SECRET=${secret}`);
+    const screen = await second.client.call('getScreen', { params: { id: created.id } });
+    expect(screen).toMatchObject({ cols: 90, rows: 28 });
+
+    for (const file of fs.readdirSync(dirs.stateDir)) {
+      const full = path.join(dirs.stateDir, file);
+      if (fs.statSync(full).isFile()) expect(fs.readFileSync(full).includes(secret), file).toBe(false);
+    }
+    expect(first.stderr() + second.stderr() + first.stdout() + second.stdout()).not.toContain(secret);
+  }, 180_000);
 });

@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { EventLog } from '../../src/daemon/event-log.js';
 import { notificationFromEvent, startNotificationSinks } from '../../src/daemon/notification-sinks.js';
-import { toDaemonEvent } from '../../src/daemon/notifications.js';
 import type { DaemonEvent } from '../../src/protocol/index.js';
 import { makeTempDir, readNotifySendLog, recordingNotifySend } from './notify-send-fixture.js';
 
@@ -22,7 +21,13 @@ describe('the daemon event log feeds the notification sinks', () => {
       { seq: 10, at: 4, session_id: 's1', type: 'session.error', code: 'HOST_FAILED', message: 'lost' },
       { seq: 11, at: 5, session_id: 's1', type: 'spec.error', errors: ['states[0]: bad'] },
     ];
-    for (const e of events) expect(toDaemonEvent(notificationFromEvent(e)!, e.seq)).toEqual(e);
+    expect(events.map((e) => notificationFromEvent(e))).toEqual([
+      { type: 'approval.needed', sessionId: 's1', at: 1764600002000, approval: { id: 'a_1', fingerprint: 'sha256:ab', kind: 'approval', title: 'Run npm test?', body: 'npm test', buttons: approvalEvent.approval.buttons, firstSeenAt: 1764600001000 } },
+      { type: 'turn.finished', sessionId: 's1', at: 2, durationMs: 1500, state: { id: 'idle', label: 'Idle', title: null, status: 'idle' } },
+      { type: 'session.exited', sessionId: 's1', at: 3, exitCode: 0, signal: null },
+      { type: 'session.error', sessionId: 's1', at: 4, code: 'HOST_FAILED', message: 'lost' },
+      { type: 'spec.error', sessionId: 's1', at: 5, errors: ['states[0]: bad'] },
+    ]);
     expect(notificationFromEvent({ seq: 12, at: 6, session_id: 's1', type: 'session.removed' })).toBeNull();
   });
 

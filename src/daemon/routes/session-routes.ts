@@ -49,7 +49,7 @@ export function sessionRoutes(d: SessionRouteDeps): RouteHandlers {
       const cursor = driver.getCursorPosition();
       return {
         format: ansi ? 'ansi' as const : 'text' as const, content: ansi ? serializeScreenAnsi(driver.screen) : driver.getScreen(),
-        cols: session.record.cols ?? 120, rows: session.record.rows ?? 40,
+        cols: driver.screen.cols, rows: driver.screen.rows,
         cursor: { x: cursor.col, y: cursor.row }, title: driver.screen.windowTitle || null, seq: session.transport?.seq ?? 0,
       };
     },
@@ -61,7 +61,7 @@ export function sessionRoutes(d: SessionRouteDeps): RouteHandlers {
     resizeSession: (input) => {
       const session = manager.get(input.params.id);
       refusedUnless(runningDriver(session).resize(input.body.cols, input.body.rows));
-      session.record = { ...session.record, cols: input.body.cols, rows: input.body.rows };
+      session.rememberSize(input.body.cols, input.body.rows);
       return { cols: input.body.cols, rows: input.body.rows };
     },
     pressControl: (input) => {
