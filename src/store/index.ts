@@ -16,4 +16,5 @@ export type { MessageInput, MessageOutcome, MessageRecord, MessagesTable } from 
 export type {
   AuditInput, AuditRecord, AuditTable, NotificationInput, NotificationKind, NotificationRecord, NotificationsTable,
 } from './event-log-tables.js';
+export type { PushSubscriptionRecord, PushSubscriptionsTable } from './push-subscriptions-table.js';
 export { SqliteTokenStore, type Scope, type TokenRecord, type TokenStore } from './token-store.js';

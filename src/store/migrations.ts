@@ -9,6 +9,7 @@
  */
 import type Database from 'better-sqlite3';
 import { StoreError } from './errors.js';
+import { PUSH_SUBSCRIPTIONS_SCHEMA } from './push-subscriptions-table.js';
 
 /** One schema step. `up` runs inside a transaction the runner opens. */
 export interface Migration {
@@ -130,6 +131,7 @@ CREATE UNIQUE INDEX tokens_active_name ON tokens (name) WHERE revoked_at IS NULL
 /** Every schema step, in order. The last one's version is the schema this code writes. */
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial schema', up: (db) => db.exec(INITIAL_SCHEMA) },
+  { version: 2, name: 'push subscriptions', up: (db) => db.exec(PUSH_SUBSCRIPTIONS_SCHEMA) },
 ];
 
 /** The schema version of a database after every migration in `migrations` has run. */

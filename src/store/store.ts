@@ -9,6 +9,7 @@ import { ApprovalsTable } from './approvals-table.js';
 import { StoreError, type StoreErrorCode } from './errors.js';
 import { AuditTable, NotificationsTable } from './event-log-tables.js';
 import { MessagesTable } from './messages-table.js';
+import { PushSubscriptionsTable } from './push-subscriptions-table.js';
 import { Pruner, type PruneReport, type RetentionPolicy } from './retention.js';
 import { SessionsTable } from './sessions-table.js';
 import { StateChangesTable } from './state-changes-table.js';
@@ -39,6 +40,7 @@ export class Store {
   readonly notifications: NotificationsTable;
   readonly audit: AuditTable;
   readonly tokens: SqliteTokenStore;
+  readonly pushSubscriptions: PushSubscriptionsTable;
   readonly #db: Database.Database;
   readonly #pruner: Pruner;
   readonly #now: () => number;
@@ -57,6 +59,7 @@ export class Store {
     this.notifications = new NotificationsTable(db);
     this.audit = new AuditTable(db);
     this.tokens = new SqliteTokenStore(db, init.now);
+    this.pushSubscriptions = new PushSubscriptionsTable(db);
     this.#pruner = new Pruner(db, init.retention);
   }
 

@@ -79,6 +79,10 @@ export function fixtureHandlers(): RouteHandlers {
       if (params.id !== KNOWN_APPROVAL) throw notFound('approval', params.id);
       return { approval_id: params.id, button: { index: typeof body.button === 'number' ? body.button : 0, label: 'Yes' }, result: 'cleared' };
     },
+    getPushKey: () => ({ public_key: 'B'.padEnd(87, 'A') }),
+    subscribePush: ({ body }) => ({ id: 'push_1', endpoint_origin: new URL(body.endpoint).origin, device: 'admin', created_at: 1 }),
+    listPushSubscriptions: () => ({ subscriptions: [] }),
+    unsubscribePush: () => ({ removed: false }),
   };
 }
 
