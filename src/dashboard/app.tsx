@@ -8,6 +8,7 @@ import { lazy, Suspense } from 'preact/compat';
 import { useEffect, useMemo } from 'preact/hooks';
 import { ApiProblem, call } from './api-client.js';
 import { LiveConnection } from './live.js';
+import { NotifyButton } from './notify-button.js';
 import { takePairingCodeFromLocation } from './pairing.js';
 import { SessionsOverview } from './sessions-overview.js';
 import { SignIn } from './sign-in.js';
@@ -64,6 +65,7 @@ function SignedIn() {
       <header class="top">
         <a class="brand" href="/" onClick={(e) => { e.preventDefault(); navigate('/'); }}>specterm</a>
         <span class={`live live-${liveStatus.value}`} role="status" aria-label={`live updates: ${liveStatus.value}`}>{liveStatus.value === 'open' ? 'live' : liveStatus.value}</span>
+        <NotifyButton />
         <button type="button" onClick={() => void signOut()}>Sign out</button>
       </header>
       <main>
