@@ -21,6 +21,9 @@ import { EventLog } from './event-log.js';
 import { TerminalStream } from './terminal-topic.js';
 import { startNotificationSinks, type NotificationSinks } from './notification-sinks.js';
 import { approvalRoutes } from './routes/approval-routes.js';
+import { pushRoutes } from './routes/push-routes.js';
+import { PushKeysError } from './push-keys.js';
+import { startPushService, type PushService } from './push-service.js';
 import { eventsRoute, eventTopics } from './routes/event-routes.js';
 import { imageRoutes } from './routes/image-routes.js';
 import { sessionRoutes } from './routes/session-routes.js';
@@ -62,7 +65,7 @@ export interface Daemon {
 }
 
 /** `<state>/settings.json`: `{session_limit?, approval_policies?: {<spec id or session name>: policy}, webhooks?: [...], desktop_notifications?: false}`. */
-interface Settings { session_limit?: number; approval_policies?: Record<string, unknown>; webhooks?: unknown; desktop_notifications?: boolean }
+interface Settings { session_limit?: number; approval_policies?: Record<string, unknown>; webhooks?: unknown; desktop_notifications?: boolean; push?: unknown }
 
 function readSettings(stateDir: string): Settings {
   const file = path.join(stateDir, 'settings.json');
@@ -131,12 +134,18 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   host.onReconnect(() => log('info', 'reconnected to the PTY host; sessions reattached'));
   const events = new EventLog({ journal: store.events });
   let sinks: NotificationSinks;
+  let push: PushService;
+  // Set once the sinks run, so a push settings error stops them again.
+  let startedSinks: NotificationSinks | undefined;
   try {
-    sinks = startNotificationSinks({ events, webhooks: settings.webhooks, desktop: settings.desktop_notifications === false ? false : {}, log });
+    sinks = startedSinks = startNotificationSinks({ events, webhooks: settings.webhooks, desktop: settings.desktop_notifications === false ? false : {}, log });
+    push = startPushService({ stateDir: options.stateDir, events, subscriptions: store.pushSubscriptions, settings: settings.push, sessionName: (id) => store.sessions.get(id)?.name ?? id, log });
   } catch (error) {
+    await startedSinks?.close();
     host.close();
     store.close();
-    throw new DaemonError('SETTINGS_INVALID', `${path.join(options.stateDir, 'settings.json')}: ${(error as Error).message}`);
+    // The key file's error names its own file; a settings error is about settings.json.
+    throw new DaemonError('SETTINGS_INVALID', error instanceof PushKeysError ? error.message : `${path.join(options.stateDir, 'settings.json')}: ${(error as Error).message}`);
   }
   const tracker = new ApprovalTracker({ firstSeq: nextApprovalSeq(store) });
   const answers = new ApprovalAnswers({ manager: () => manager, tracker, store, events, now, log });
@@ -182,7 +191,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       host: options.host, port: options.port ?? DEFAULT_PORT, allowNonLoopback: options.allowNonLoopback, tls: options.tls,
       tokens: store.tokens, adminToken: admin.token, version: options.version, audit,
       log: (level, message) => log(level, message),
-      handlers: { ...sessionRoutes({ manager, store, now }), ...approvalRoutes(answers), events: eventsRoute(events, manager), ...imageRoutes({ manager }) },
+      handlers: { ...sessionRoutes({ manager, store, now }), ...approvalRoutes(answers), events: eventsRoute(events, manager), ...imageRoutes({ manager }), ...pushRoutes(push, store.pushSubscriptions, now) },
       ws: {
         subscribe: eventTopics(events, manager, options.terminalTopic ?? mapped(terminals.subscribe)),
         input: mapped(terminals.input),
@@ -191,6 +200,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       },
     });
   } catch (error) {
+    push.close();
     manager.detachAll();
     await sinks.close();
     host.close();
@@ -210,6 +220,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       await server.close();
       followTerminals();
       terminals.close();
+      push.close();
       await sinks.close();
       manager.detachAll();
       host.close();

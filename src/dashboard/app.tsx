@@ -9,6 +9,7 @@ import { lazy, Suspense } from 'preact/compat';
 import { useEffect, useMemo } from 'preact/hooks';
 import { ApiProblem, call } from './api-client.js';
 import { LiveConnection } from './live.js';
+import { NotifyButton } from './notify-button.js';
 import { takePairingCodeFromLocation } from './pairing.js';
 import { Inbox } from './inbox.js';
 import { SessionsOverview } from './sessions-overview.js';
@@ -77,6 +78,7 @@ function SignedIn() {
           </a>
         </nav>
         <span class={`live live-${liveStatus.value}`} role="status" aria-label={`live updates: ${liveStatus.value}`}>{liveStatus.value === 'open' ? 'live' : liveStatus.value}</span>
+        <NotifyButton />
         <button type="button" onClick={() => void signOut()}>Sign out</button>
       </header>
       <main>

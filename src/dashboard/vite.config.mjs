@@ -6,7 +6,8 @@ import { defineConfig } from 'vite';
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   base: '/',
-  publicDir: false,
+  // public/: the service worker (/sw.js, root scope), the PWA manifest and its icon, copied as is.
+  publicDir: fileURLToPath(new URL('./public', import.meta.url)),
   logLevel: 'warn',
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
   build: {

@@ -16,6 +16,7 @@ import {
 import { CreatePairingRequest, Pairing, PairRequest, PairResult, SignOutResult } from './pairing.js';
 import { AttachImageRequest, AttachImageResult } from './images.js';
 import { CreateTokenRequest, CreateTokenResult, Health, RevokeTokenResult, TokenList, TokenParams, WsTicket } from './tokens.js';
+import { PushKey, PushSubscribeRequest, PushSubscriptionList, PushSubscriptionView, PushUnsubscribeRequest, PushUnsubscribeResult } from './push.js';
 import { API_PREFIX } from './version.js';
 
 const S = `${API_PREFIX}/sessions/:id`;
@@ -49,6 +50,10 @@ export const ROUTES = {
   pair: defineRoute({ id: 'pair', method: 'POST', path: `${API_PREFIX}/pair`, scope: 'read', public: true, summary: 'Redeem a pairing code: creates the device token and sets the HttpOnly session cookie', body: PairRequest, response: PairResult, status: 201 }),
   signOut: defineRoute({ id: 'signOut', method: 'POST', path: `${API_PREFIX}/sign-out`, scope: 'read', summary: 'Revoke the caller\'s device token and clear the session cookie', response: SignOutResult }),
   attachImage: defineRoute({ id: 'attachImage', method: 'POST', path: `${S}/images`, scope: 'input', summary: 'Attach an image (base64, at most 700 KiB) through the spec\'s attach_image control', params: SessionParams, body: AttachImageRequest, response: AttachImageResult, keystrokes: true }),
+  getPushKey: defineRoute({ id: 'getPushKey', method: 'GET', path: `${API_PREFIX}/push/key`, scope: 'read', summary: 'The daemon\'s VAPID public key for a Web Push subscription', response: PushKey }),
+  subscribePush: defineRoute({ id: 'subscribePush', method: 'POST', path: `${API_PREFIX}/push/subscriptions`, scope: 'read', summary: 'Store this browser\'s push subscription: approval needed, turn finished and exited are pushed to it', body: PushSubscribeRequest, response: PushSubscriptionView, status: 201 }),
+  listPushSubscriptions: defineRoute({ id: 'listPushSubscriptions', method: 'GET', path: `${API_PREFIX}/push/subscriptions`, scope: 'admin', summary: 'Every stored push subscription (origins only)', response: PushSubscriptionList }),
+  unsubscribePush: defineRoute({ id: 'unsubscribePush', method: 'POST', path: `${API_PREFIX}/push/unsubscribe`, scope: 'read', summary: 'Forget the push subscription of an endpoint', body: PushUnsubscribeRequest, response: PushUnsubscribeResult }),
 } as const;
 
 export type Routes = typeof ROUTES;

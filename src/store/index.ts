@@ -17,4 +17,5 @@ export type {
   AuditInput, AuditRecord, AuditTable, NotificationInput, NotificationKind, NotificationRecord, NotificationsTable,
 } from './event-log-tables.js';
 export type { EventsTable, UnnumberedEvent } from './events-table.js';
+export type { PushSubscriptionRecord, PushSubscriptionsTable } from './push-subscriptions-table.js';
 export { SqliteTokenStore, type Scope, type TokenRecord, type TokenStore } from './token-store.js';

@@ -9,6 +9,7 @@
  */
 import type Database from 'better-sqlite3';
 import { StoreError } from './errors.js';
+import { PUSH_SUBSCRIPTIONS_SCHEMA } from './push-subscriptions-table.js';
 
 /** One schema step. `up` runs inside a transaction the runner opens. */
 export interface Migration {
@@ -149,6 +150,7 @@ CREATE INDEX events_by_t ON events (t, seq);
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial schema', up: (db) => db.exec(INITIAL_SCHEMA) },
   { version: 2, name: 'durable daemon state', up: (db) => db.exec(DURABLE_DAEMON) },
+  { version: 3, name: 'push subscriptions', up: (db) => db.exec(PUSH_SUBSCRIPTIONS_SCHEMA) },
 ];
 
 /** The schema version of a database after every migration in `migrations` has run. */

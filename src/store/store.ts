@@ -10,6 +10,7 @@ import { StoreError, type StoreErrorCode } from './errors.js';
 import { AuditTable, NotificationsTable } from './event-log-tables.js';
 import { EventsTable } from './events-table.js';
 import { MessagesTable } from './messages-table.js';
+import { PushSubscriptionsTable } from './push-subscriptions-table.js';
 import { Pruner, type PruneReport, type RetentionPolicy } from './retention.js';
 import { SessionsTable } from './sessions-table.js';
 import { StateChangesTable } from './state-changes-table.js';
@@ -41,6 +42,7 @@ export class Store {
   readonly audit: AuditTable;
   readonly events: EventsTable;
   readonly tokens: SqliteTokenStore;
+  readonly pushSubscriptions: PushSubscriptionsTable;
   readonly #db: Database.Database;
   readonly #pruner: Pruner;
   readonly #now: () => number;
@@ -60,6 +62,7 @@ export class Store {
     this.audit = new AuditTable(db);
     this.events = new EventsTable(db);
     this.tokens = new SqliteTokenStore(db, init.now);
+    this.pushSubscriptions = new PushSubscriptionsTable(db);
     this.#pruner = new Pruner(db, init.retention);
   }
 

@@ -80,6 +80,10 @@ export function fixtureHandlers(): RouteHandlers {
       return { approval_id: params.id, button: { index: typeof body.button === 'number' ? body.button : 0, label: 'Yes' }, result: 'cleared' };
     },
     attachImage: ({ params, body }) => (session(params.id), { attached_bytes: Buffer.from(body.data, 'base64').length, control_id: 'attach' }),
+    getPushKey: () => ({ public_key: 'B'.padEnd(87, 'A') }),
+    subscribePush: ({ body }) => ({ id: 'push_1', endpoint_origin: new URL(body.endpoint).origin, device: 'admin', created_at: 1 }),
+    listPushSubscriptions: () => ({ subscriptions: [] }),
+    unsubscribePush: () => ({ removed: false }),
   };
 }
 

@@ -1,0 +1,67 @@
+/**
+ * `npm start` (scripts/start.mjs over dist/, which `npm test` builds first): it starts the daemon
+ * with one demo-agent session and prints a pairing URL; Chromium opening that URL is signed in and
+ * lists the demo session; Ctrl-C (SIGINT) stops the daemon, the PTY host and the agent, and
+ * removes the temp state dir.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { launchChromium, type LaunchedChromium } from './chromium.js';
+
+const START = fileURLToPath(new URL('../../scripts/start.mjs', import.meta.url));
+const PAIRING_URL = /^ {2}(http:\/\/127\.0\.0\.1:\d+\/#pair=[A-Za-z0-9_-]+)$/m;
+
+let child: ChildProcess | undefined;
+let browser: LaunchedChromium | undefined;
+
+afterAll(async () => {
+  await browser?.close();
+  if (child && child.exitCode === null) child.kill('SIGKILL');
+});
+
+/** Processes whose environment names `dir` (the daemon, the PTY host and the agents all inherit it). */
+function processesUnder(dir: string): number[] {
+  const pids: number[] = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (fs.readFileSync(`/proc/${entry}/environ`, 'latin1').includes(`SPECTERM_RUNTIME_DIR=${dir}/run`)) pids.push(Number(entry));
+    } catch {}
+  }
+  return pids;
+}
+
+describe('npm start', () => {
+  it('prints a pairing URL that signs Chromium in to a daemon with the demo session; Ctrl-C stops it all', async () => {
+    child = spawn(process.execPath, [START, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout!.on('data', (c: Buffer) => { out += c.toString(); });
+    child.stderr!.on('data', (c: Buffer) => { err += c.toString(); });
+    const exited = new Promise<number | null>((resolve) => child!.once('exit', (code) => resolve(code)));
+    await expect.poll(() => PAIRING_URL.test(out) && out.includes('Ctrl-C stops it'), { timeout: 90_000, interval: 100 }).toBe(true);
+    const url = PAIRING_URL.exec(out)![1]!;
+    const root = /state in (\/\S+),/.exec(out)![1]!;
+    const sessionId = /demo-agent session (s_\S+) /.exec(out)![1]!;
+    expect(out).toContain('▀'); // the QR code, drawn with half blocks
+    expect(fs.statSync(root).mode & 0o777).toBe(0o700);
+
+    browser = await launchChromium();
+    const page = await browser.context.newPage();
+    await page.goto(url);
+    const row = page.locator(`li.session[data-session-id="${sessionId}"]`);
+    await row.waitFor({ timeout: 30_000 });
+    expect(await row.locator('.session-name').textContent()).toBe('demo');
+    await expect.poll(() => row.getAttribute('data-badge'), { timeout: 30_000 }).toBe('idle');
+
+    expect(processesUnder(root).length).toBeGreaterThanOrEqual(3); // the daemon, the PTY host, the agent
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
+    expect(out).toContain('stopped; the temp state is removed');
+    expect(fs.existsSync(root)).toBe(false);
+    expect(processesUnder(root)).toEqual([]);
+    expect(err).not.toMatch(/error/i);
+  }, 180_000);
+});
