@@ -19,13 +19,15 @@
  * terminal byte lag (a frame is written → a client receives its bytes) p99.
  *
  * Usage: npm run build && node bench/daemon-model.mjs [--n 10,50,100] [--window-ms 20000]
- *          [--clients 10] [--scrollback ROWS] [--history-lines 2500] [--prefix daemon]
- * Switching to `specterm serve` (once it lands): replace the fork of `bench-daemon.mjs` in `runOne` with spawning
- * `bin/specterm.js serve` on this runtime dir and creating the sessions over HTTP
- * (`POST /api/v1/sessions` with a copy of bench/fixtures/stream-agent.spec.json whose binary is
- * `cat` and args the FIFO); the clients and every measurement stay as they are.
+ *          [--clients 10] [--scrollback ROWS] [--history-lines 2500] [--prefix daemon] [--serve]
+ * `--serve` (`npm run bench:serve`, prefix `serve`): the real daemon instead of the model —
+ * `node bin/specterm.js serve --port 0` on a temp runtime + state dir (it starts the host), the
+ * admin token from its file, the sessions created over HTTP (`POST /api/v1/sessions` with a copy
+ * of bench/fixtures/stream-agent.spec.json whose binary is `cat`, the FIFO as its argument); the
+ * clients and every measurement stay as they are (RSS of the daemon from /proc, no forced GC).
+ * `--cpu-prof DIR` runs the daemon under `node --cpu-prof` and leaves the profile in DIR.
  */
-import { execFileSync, fork } from 'node:child_process';
+import { execFileSync, fork, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -57,6 +59,9 @@ const TICKS_PER_S = 100; // Linux USER_HZ
 /** 16 KiB per 100 ms tick: 160 KB/s per session at most, 20× the streaming rate. */
 const WRITE_BYTES_PER_TICK = 16 * 1024;
 const SPEC = JSON.parse(fs.readFileSync(path.join(here, 'fixtures', 'stream-agent.spec.json'), 'utf8'));
+const SERVE = args.includes('--serve');
+const CPU_PROF = opt('cpu-prof', null);
+const SPECTERM = path.join(here, '..', 'bin', 'specterm.js');
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const rssBytes = (pid) => Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) * 1024;
@@ -218,9 +223,11 @@ function print(n, { startMs, cpu, report, mem, hostRss, daemonBase, hostBase, se
   out(`${p}rss_per_session_mb`, (mem.rss - daemonBase + hostRss - hostBase) / n / 2 ** 20);
   out(`${p}daemon_rss_per_session_mb`, (mem.rss - daemonBase) / n / 2 ** 20);
   out(`${p}host_rss_per_session_mb`, (hostRss - hostBase) / n / 2 ** 20);
-  out(`${p}daemon_heap_used_mb`, mem.heapUsed / 2 ** 20);
-  out(`${p}daemon_external_mb`, mem.external / 2 ** 20);
-  out(`${p}daemon_array_buffers_mb`, mem.arrayBuffers / 2 ** 20);
+  if (!SERVE) {
+    out(`${p}daemon_heap_used_mb`, mem.heapUsed / 2 ** 20);
+    out(`${p}daemon_external_mb`, mem.external / 2 ** 20);
+    out(`${p}daemon_array_buffers_mb`, mem.arrayBuffers / 2 ** 20);
+  }
   out(`${p}event_lag_samples`, report.state.n);
   out(`${p}event_lag_p50_ms`, report.state.p50 ?? -1);
   out(`${p}event_lag_p99_ms`, report.state.p99 ?? -1);
@@ -236,10 +243,108 @@ function print(n, { startMs, cpu, report, mem, hostRss, daemonBase, hostBase, se
 
 }
 
+/** `runOne` on the real `specterm serve`: the daemon is its process, its host the one it starts. */
+async function runServe(n) {
+  const dir = fs.mkdtempSync('/tmp/specterm-bench-');
+  fs.chmodSync(dir, 0o700);
+  const runtimeDir = path.join(dir, 'run');
+  const stateDir = path.join(dir, 'state');
+  for (const d of [runtimeDir, stateDir]) fs.mkdirSync(d, { mode: 0o700 });
+  const env = { ...process.env, SPECTERM_RUNTIME_DIR: runtimeDir, SPECTERM_STATE_DIR: stateDir, HOME: dir };
+  const execArgv = CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(CPU_PROF)] : [];
+  const daemon = spawn(process.execPath, [...execArgv, SPECTERM, 'serve', '--port', '0', '--session-limit', String(n + 10)], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  daemon.stderr.on('data', (d) => { stderr += d; });
+  const exited = new Promise((resolve) => daemon.once('exit', resolve));
+  const helpers = [];
+  let agents;
+  let hostPid = 0;
+  try {
+    const state = await waitFor(() => readJson(path.join(runtimeDir, 'daemon.json')), 60_000, () => `the daemon's state file (stderr: ${stderr.slice(-500)})`);
+    hostPid = Number(/listening on .* \(pid (\d+),/.exec(fs.readFileSync(path.join(runtimeDir, 'host.log'), 'utf8'))?.[1]);
+    const token = fs.readFileSync(path.join(stateDir, 'admin-token'), 'utf8').trim();
+    const base = state.url ?? `http://127.0.0.1:${state.port}`;
+    const port = Number(new URL(base).port);
+    const api = async (method, route, body) => {
+      const res = await fetch(`${base}/api/v1${route}`, { method, headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+      const json = await res.json();
+      if (!res.ok) throw new Error(`${method} ${route}: ${res.status} ${JSON.stringify(json)}`);
+      return json;
+    };
+    await sleep(300);
+    const daemonBase = rssBytes(daemon.pid);
+    const hostBase = rssBytes(hostPid);
+    const specFile = path.join(dir, 'stream-agent.spec.json');
+    fs.writeFileSync(specFile, JSON.stringify({ ...SPEC, binary: 'cat', spawn_args: [] }));
+    agents = startAgents(dir, n);
+    const t0 = performance.now();
+    const ids = [];
+    for (const s of agents.sessions) ids.push((await api('POST', '/sessions', { spec: specFile, cwd: dir, args: [s.fifo], cols: COLS, rows: ROWS, name: s.id })).id);
+    await waitFor(async () => {
+      const { sessions } = await api('GET', '/sessions');
+      const starting = sessions.filter((x) => !x.state || x.state.id === 'starting').length;
+      return starting === 0;
+    }, 300_000, 'every session to leave starting');
+    const startMs = performance.now() - t0;
+    const clients = helper('bench-clients.mjs');
+    helpers.push(clients);
+    await clients.next('hello');
+    clients.send({ type: 'start', port, token, sessions: ids, clients: CLIENTS });
+    await clients.next('subscribed');
+    await sleep(3000);
+    clients.send({ type: 'reset' });
+    const before = { host: cpuTicks(hostPid), daemon: cpuTicks(daemon.pid), clients: cpuTicks(clients.child.pid), self: process.cpuUsage() };
+    const w0 = performance.now();
+    await sleep(WINDOW_MS);
+    const seconds = (performance.now() - w0) / 1000;
+    const cpu = {
+      host: (cpuTicks(hostPid) - before.host) / TICKS_PER_S / seconds,
+      daemon: (cpuTicks(daemon.pid) - before.daemon) / TICKS_PER_S / seconds,
+      clients: (cpuTicks(clients.child.pid) - before.clients) / TICKS_PER_S / seconds,
+      generator: ((u) => (u.user + u.system) / 1e6 / seconds)(process.cpuUsage(before.self)),
+    };
+    clients.send({ type: 'report' });
+    const report = await clients.next('report');
+    const rss = rssBytes(daemon.pid);
+    const mem = { rss, heapUsed: NaN, external: NaN, arrayBuffers: NaN };
+    if (/PTY host connection dropped/.test(stderr)) console.error(`daemon-model: n=${n}: the host dropped the daemon's connection during the run; it reconnected (see the daemon log)`);
+    print(n, { startMs, cpu, report, mem, hostRss: rssBytes(hostPid), daemonBase, hostBase, seconds });
+    clients.send({ type: 'stop' });
+  } finally {
+    agents?.stop();
+    for (const h of helpers) if (h.child.exitCode === null) h.child.kill('SIGKILL');
+    // SIGTERM lets the daemon write its CPU profile; the host then ends its children.
+    daemon.kill('SIGTERM');
+    await Promise.race([exited, sleep(10_000)]);
+    if (daemon.exitCode === null) daemon.kill('SIGKILL');
+    if (hostPid) try { process.kill(hostPid, 'SIGTERM'); } catch {}
+    await sleep(500);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function readJson(file) {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+async function waitFor(get, timeoutMs, what) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await get();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${typeof what === 'function' ? what() : what}`);
+    await sleep(100);
+  }
+}
+
 let failed = false;
 for (const n of SIZES) {
   try {
-    await runOne(n);
+    await (SERVE ? runServe(n) : runOne(n));
   } catch (error) {
     failed = true;
     console.error(`daemon-model: n=${n}: ${error.message}`);

@@ -13,7 +13,7 @@ import type { Disposable } from '../terminal/index.js';
 import { TerminalStreamError, unknownSession } from './terminal-errors.js';
 import { TerminalFeed, type TerminalFeedOptions } from './terminal-feed.js';
 import { TerminalLeases, type LeaseHolder, type LeaseView } from './terminal-lease.js';
-import { DEFAULT_VIEWER_LIMITS, TerminalViewer, type ViewerLimits, type ViewerSink } from './terminal-viewer.js';
+import { DEFAULT_VIEWER_LIMITS, FrameTicker, TerminalViewer, type ViewerLimits, type ViewerSink } from './terminal-viewer.js';
 
 /** What the stream needs of a session. */
 export interface TerminalSession {
@@ -27,6 +27,8 @@ export interface TerminalStreamOptions {
   sessions: TerminalSessionLookup;
   limits?: Partial<ViewerLimits>;
   feed?: TerminalFeedOptions;
+  /** How long bytes are coalesced into one frame per viewer (see terminal-viewer.ts). */
+  frameTickMs?: number;
 }
 
 type Msg<T extends ClientMessage['type']> = Extract<ClientMessage, { type: T }>;
@@ -48,12 +50,15 @@ export class TerminalStream {
   readonly #limits: ViewerLimits;
   readonly #feedOptions: TerminalFeedOptions;
   readonly #feeds = new Map<string, SessionFeed>();
+  /** One timer for every viewer of the stream. */
+  readonly #ticker: FrameTicker;
   readonly leases = new TerminalLeases((id) => this.#announceLease(id));
 
   constructor(options: TerminalStreamOptions) {
     this.#sessions = options.sessions;
     this.#limits = { ...DEFAULT_VIEWER_LIMITS, ...options.limits };
     this.#feedOptions = options.feed ?? {};
+    this.#ticker = new FrameTicker(options.frameTickMs);
   }
 
   /**
@@ -71,7 +76,7 @@ export class TerminalStream {
     }
     const sessionId = message.topic.slice(TOPIC_PREFIX.length);
     const entry = this.#feedOf(sessionId, '/topic');
-    const viewer = new TerminalViewer(entry.feed, sink, sessionId, this.#limits);
+    const viewer = new TerminalViewer(entry.feed, sink, sessionId, this.#limits, this.#ticker);
     const feedListener = entry.feed.add(viewer);
     entry.viewers.set(ctx, { viewer, sink, feedListener });
     viewer.start(message.since);
@@ -81,6 +86,7 @@ export class TerminalStream {
       dispose: () => {
         if (disposed) return;
         disposed = true;
+        viewer.close();
         feedListener.dispose();
         if (entry.viewers.get(ctx)?.viewer === viewer) entry.viewers.delete(ctx);
         this.leases.release(sessionId, ctx);
@@ -119,7 +125,12 @@ export class TerminalStream {
     const entry = this.#feeds.get(sessionId);
     if (!entry) return;
     this.#feeds.delete(sessionId);
-    for (const { feedListener } of entry.viewers.values()) feedListener.dispose();
+    for (const { feedListener, viewer } of entry.viewers.values()) {
+      // The session's last bytes still reach its viewers.
+      viewer.flush();
+      viewer.close();
+      feedListener.dispose();
+    }
     entry.feed.dispose();
     this.leases.forget(sessionId);
   }

@@ -6,6 +6,11 @@
  * acked, or the socket's own backlog over `maxBufferedBytes`) stops getting frames; once it
  * has acked everything it was sent, it gets a fresh snapshot and goes on from there. Nothing
  * here waits: the PTY and the other viewers never slow down for a slow one.
+ *
+ * Frames are coalesced: the bytes of one tick (a {@link FrameTicker}, ~10 ms) go out as one
+ * binary frame per viewer, not one per PTY chunk (a TUI repaint arrives in many small chunks;
+ * each frame costs a WebSocket send and a client render). The bytes stay contiguous and in
+ * order; anything else the viewer sends (a snapshot) flushes them first.
  * @module
  */
 import type { ServerMessage, TerminalFrame } from '../protocol/index.js';
@@ -27,6 +32,45 @@ export interface ViewerLimits {
 
 export const DEFAULT_VIEWER_LIMITS: ViewerLimits = { maxUnackedBytes: 1024 * 1024, maxBufferedBytes: 1024 * 1024 };
 
+/** How long bytes wait to be coalesced into one frame (10 ms: well inside a 60 Hz render, far below the 50 ms lag target). */
+export const DEFAULT_FRAME_TICK_MS = 10;
+
+/** Something with bytes to flush at the next tick. */
+interface Flushable { flush(): void }
+
+/**
+ * One timer for every viewer of a stream: a viewer with queued bytes asks for the next tick,
+ * and the tick flushes each such viewer once. No timer runs while nothing is queued.
+ */
+export class FrameTicker {
+  readonly #due = new Set<Flushable>();
+  #timer: NodeJS.Timeout | null = null;
+
+  constructor(readonly tickMs: number = DEFAULT_FRAME_TICK_MS) {}
+
+  schedule(target: Flushable): void {
+    this.#due.add(target);
+    this.#timer ??= setTimeout(() => this.#tick(), this.tickMs);
+  }
+
+  cancel(target: Flushable): void {
+    this.#due.delete(target);
+  }
+
+  /** Flushes everything now (shutdown, tests). */
+  flushAll(): void {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#tick();
+  }
+
+  #tick(): void {
+    this.#timer = null;
+    const due = [...this.#due];
+    this.#due.clear();
+    for (const target of due) target.flush();
+  }
+}
+
 /** `waiting`: for a moment a snapshot can be taken; `live`: sending; `behind`: dropped until it acks. */
 export type ViewerState = 'waiting' | 'live' | 'behind';
 
@@ -41,12 +85,19 @@ export class TerminalViewer implements FeedListener {
   #sent = 0;
   /** Highest seq the client acked (≤ `#sent`). */
   #acked = 0;
+  readonly #ticker: FrameTicker;
+  /** Bytes queued for the next tick, from seq `#queuedFrom` to `#sent`. */
+  #queued: Buffer[] = [];
+  #queuedFrom = 0;
+  /** Frames sent (for tests and stats). */
+  frames = 0;
   /** Snapshots sent, and how many of them because the viewer fell behind (for tests and stats). */
   snapshots = 0;
   resyncs = 0;
 
-  constructor(feed: TerminalFeed, sink: ViewerSink, sessionId: string, limits: ViewerLimits = DEFAULT_VIEWER_LIMITS) {
+  constructor(feed: TerminalFeed, sink: ViewerSink, sessionId: string, limits: ViewerLimits = DEFAULT_VIEWER_LIMITS, ticker: FrameTicker = new FrameTicker()) {
     this.#feed = feed;
+    this.#ticker = ticker;
     this.#sink = sink;
     this.#sessionId = sessionId;
     this.#topic = `terminal/${sessionId}`;
@@ -81,10 +132,28 @@ export class TerminalViewer implements FeedListener {
     if (skip >= bytes.length) return;
     const fresh = skip > 0 ? bytes.subarray(skip) : bytes;
     if (this.#sent + fresh.length - this.#acked > this.#limits.maxUnackedBytes || this.#sink.bufferedBytes > this.#limits.maxBufferedBytes) {
+      // What is queued still goes out (it is in order); the acks then have to reach it.
+      this.flush();
       this.#state = 'behind';
       return;
     }
     this.#sendBytes(this.#sent, fresh);
+  }
+
+  /** Sends the queued bytes as one frame (the ticker calls it; so does anything sent after them). */
+  flush(): void {
+    if (this.#queued.length === 0) return;
+    const data = this.#queued.length === 1 ? this.#queued[0]! : Buffer.concat(this.#queued);
+    this.#queued = [];
+    this.#ticker.cancel(this);
+    this.frames += 1;
+    this.#sink.sendTerminal({ sessionId: this.#sessionId, seq: this.#queuedFrom, data });
+  }
+
+  /** The subscription ended: queued bytes are dropped, the ticker forgets this viewer. */
+  close(): void {
+    this.#queued = [];
+    this.#ticker.cancel(this);
   }
 
   settled(): void {
@@ -104,6 +173,7 @@ export class TerminalViewer implements FeedListener {
     }
     if (this.#state === 'behind') this.resyncs += 1;
     this.snapshots += 1;
+    this.flush();
     this.#sink.send({ type: 'snapshot', topic: this.#topic, seq: snapshot.seq, data: snapshot.data, cols: snapshot.cols, rows: snapshot.rows });
     this.#acked = snapshot.seq;
     this.#sent = snapshot.seq;
@@ -112,9 +182,15 @@ export class TerminalViewer implements FeedListener {
     if (after) this.#sendBytes(after.from, after.bytes);
   }
 
+  /** Queues bytes for the next tick (a copy: the feed's array is only valid during its call). */
   #sendBytes(seq: number, bytes: Uint8Array): void {
     if (bytes.length === 0) return;
-    this.#sink.sendTerminal({ sessionId: this.#sessionId, seq, data: bytes });
+    if (this.#queued.length > 0 && seq !== this.#sent) this.flush();
+    if (this.#queued.length === 0) {
+      this.#queuedFrom = seq;
+      this.#ticker.schedule(this);
+    }
+    this.#queued.push(Buffer.from(bytes));
     this.#sent = seq + bytes.length;
   }
 }

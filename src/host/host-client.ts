@@ -91,6 +91,8 @@ export class HostClient {
   #queued: Buffer[] = [];
   readonly #output = new ListenerSet<OutputEvent>('output');
   readonly #exit = new ListenerSet<ExitEvent>('exit');
+  /** Listeners of one session: a frame goes to its session's only, not through every transport. */
+  readonly #bySession = new Map<string, { output: ListenerSet<OutputEvent>; exit: ListenerSet<ExitEvent> }>();
   readonly #close = new ListenerSet<HostError>('close');
   readonly #reconnected = new ListenerSet<void>('reconnect');
   readonly #disconnected = new ListenerSet<HostError>('disconnect');
@@ -173,12 +175,39 @@ export class HostClient {
     return this.#request({ type: 'shutdown' }).then(() => undefined);
   }
 
+  /** Output of every session (see {@link onSessionOutput} for one). */
   onOutput(listener: (event: OutputEvent) => void): Disposable {
     return this.#output.add(listener);
   }
 
   onExit(listener: (event: ExitEvent) => void): Disposable {
     return this.#exit.add(listener);
+  }
+
+  /** Output of session `id` only: with N transports on one client, a frame costs one lookup, not N listener calls. */
+  onSessionOutput(id: string, listener: (event: OutputEvent) => void): Disposable {
+    return this.#sessionListeners(id, 'output', listener);
+  }
+
+  /** The exit of session `id` only. */
+  onSessionExit(id: string, listener: (event: ExitEvent) => void): Disposable {
+    return this.#sessionListeners(id, 'exit', listener);
+  }
+
+  #sessionListeners<K extends 'output' | 'exit'>(id: string, kind: K, listener: (event: K extends 'output' ? OutputEvent : ExitEvent) => void): Disposable {
+    let entry = this.#bySession.get(id);
+    if (!entry) {
+      entry = { output: new ListenerSet<OutputEvent>('output'), exit: new ListenerSet<ExitEvent>('exit') };
+      this.#bySession.set(id, entry);
+    }
+    const added = (entry[kind] as ListenerSet<unknown>).add(listener as (event: unknown) => void);
+    const owner = entry;
+    return {
+      dispose: () => {
+        added.dispose();
+        if (owner.output.size === 0 && owner.exit.size === 0 && this.#bySession.get(id) === owner) this.#bySession.delete(id);
+      },
+    };
   }
 
   /** Fires once when the connection ends for good, with the reason. */
@@ -319,12 +348,15 @@ export class HostClient {
     }
     for (const frame of frames) {
       if (frame.kind !== 'json') {
-        this.#output.emit({ id: frame.id, seq: frame.seq, bytes: frame.bytes, replay: frame.kind === 'replay' });
+        const event: OutputEvent = { id: frame.id, seq: frame.seq, bytes: frame.bytes, replay: frame.kind === 'replay' };
+        this.#output.emit(event);
+        this.#bySession.get(frame.id)?.output.emit(event);
         continue;
       }
       const message = frame.message as HostMessage;
       if (message.type === 'exit') {
         this.#exit.emit(message);
+        this.#bySession.get(message.id)?.exit.emit(message);
       } else if (message.type === 'ok' || message.type === 'error') {
         if (message.type === 'error' && message.req === null) {
           this.#lost(this.#socket, new HostError(message.code as HostErrorCode, `the host closed this connection: ${message.message}`, message.detail));

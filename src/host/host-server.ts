@@ -15,8 +15,13 @@ import { listenExclusive } from './host-listen.js';
 import { HostSession } from './host-session.js';
 import type { SpawnParams } from './wire.js';
 
-/** Output bytes kept per session (1 MiB): several full repaints of a large TUI screen. */
-export const DEFAULT_RING_BYTES = 1024 * 1024;
+/**
+ * Output bytes kept per session (512 KiB). A full repaint of a 200×60 TUI is 12–40 KB, so this
+ * is still a dozen or more repaints (a restart rebuilds the screen from the last one), and the
+ * host's share of RSS per session halves against 1 MiB: a streaming session fills its ring in
+ * minutes, after which the host holds the whole capacity (docs/performance.md, daemon section).
+ */
+export const DEFAULT_RING_BYTES = 512 * 1024;
 
 /** Unread bytes queued to one client before it is dropped (8 MiB): it reattaches with `since`. */
 export const DEFAULT_MAX_CLIENT_BACKLOG_BYTES = 8 * 1024 * 1024;

@@ -114,8 +114,8 @@ export class HostTransport implements PtyTransport {
     }
     this.#started = true;
     this.#subscriptions.push(
-      this.#client.onOutput((event) => this.#handleOutput(event)),
-      this.#client.onExit((event) => this.#handleExit(event)),
+      this.#client.onSessionOutput(this.sessionId, (event) => this.#handleOutput(event)),
+      this.#client.onSessionExit(this.sessionId, (event) => this.#handleExit(event)),
       this.#client.onReconnect(() => this.#reattach()),
       this.#client.onClose((error) => this.#lostHost(error)),
     );

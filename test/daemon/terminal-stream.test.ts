@@ -111,3 +111,25 @@ describe('terminal stream: snapshot + bytes by seq', () => {
     expect(await a.next((m) => 'ref' in m && m.ref === 'bad')).toMatchObject({ type: 'error', code: 'TERMINAL_SESSION_NOT_FOUND' });
   }, TEST_MS);
 });
+
+describe('terminal stream: frames coalesced per viewer per tick', () => {
+  it('sends fewer frames than the PTY made chunks, contiguous and in seq order, and the screens still end equal', async () => {
+    server = await startStreamServer({ frameTickMs: 15 });
+    const session = await torture(server, 's_coalesce', ['--rounds', '20']);
+    let chunks = 0;
+    const a = viewer(server, session.id);
+    const b = viewer(server, session.id);
+    await a.subscribe();
+    await b.subscribe();
+    // Chunks made after both viewers were live: without coalescing each would be a frame to each.
+    session.transport.onBytes(() => { chunks += 1; });
+    // expectSameScreens also checks each frame starts where the previous one ended (no gap, no duplicate).
+    await expectSameScreens(session, [a, b], 'TORTURE-DONE');
+    const [serverA, serverB] = server.stream.viewersOf(session.id);
+    expect(a.frames).toBe(serverA!.frames);
+    expect(b.frames).toBe(serverB!.frames);
+    expect(chunks).toBeGreaterThan(20);
+    expect(a.frames, `${a.frames} frames for ${chunks} PTY chunks`).toBeLessThan(chunks / 2);
+    expect(b.frames).toBeLessThan(chunks / 2);
+  }, TEST_MS);
+});

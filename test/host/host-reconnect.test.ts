@@ -112,7 +112,7 @@ async function burstThroughADrop(host: TestHost, id: string, kib: number): Promi
 
 describe('the host connection under load', () => {
   it('reconnects after the host dropped a client that stopped reading, and resumes from the last byte applied: no gap, no duplicate', async () => {
-    const host = await startTestHost({ maxDaemonBacklogBytes: 16 * 1024 });
+    const host = await startTestHost({ maxDaemonBacklogBytes: 16 * 1024, ringBytes: 4 * 1024 * 1024 });
     const session = await burstThroughADrop(host, 'busy', 512);
 
     const ring = await ringReplay(host, 'busy');

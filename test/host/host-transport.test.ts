@@ -83,3 +83,26 @@ describe('HostTransport errors', () => {
     expect(errors[0]).toMatchObject({ code: 'HOST_UNKNOWN_SESSION' });
   });
 });
+
+describe('HostClient output demultiplexed by session id', () => {
+  it('a session listener gets its own session\'s frames and exit only; onOutput still sees every session', async () => {
+    const host = await startTestHost();
+    const client = await host.connect();
+    const seen = { a: [] as string[], b: [] as string[], all: new Set<string>(), exits: [] as string[] };
+    client.onSessionOutput('a', (e) => seen.a.push(e.id));
+    const b = client.onSessionOutput('b', (e) => seen.b.push(e.id));
+    client.onSessionExit('a', (e) => seen.exits.push(e.id));
+    client.onOutput((e) => seen.all.add(e.id));
+    for (const id of ['a', 'b']) {
+      const info = await client.spawn({ id, file: process.execPath, args: [EMITTER, '--lines', '20', '--interval-ms', '1', '--exit-code', '0'], cwd: '/', env: ENV, cols: 80, rows: 24 });
+      trackPid(info.pid);
+      await client.attach(id, 0);
+    }
+    await waitFor(() => seen.exits.length === 1 && seen.all.size === 2, 20_000, 'both sessions\' output and the exit of a');
+    b.dispose();
+    expect(seen.a.length).toBeGreaterThan(0);
+    expect(new Set(seen.a)).toEqual(new Set(['a']));
+    expect(new Set(seen.b)).toEqual(new Set(['b']));
+    expect(seen.exits).toEqual(['a']);
+  });
+});
