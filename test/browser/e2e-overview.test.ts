@@ -36,7 +36,8 @@ describe('the overview against a real daemon', () => {
     web = await e.createIdleSession({ name: 'web-one', labels: { team: 'web', ci: '' } });
     const page = e.page;
     await page.locator(`li.session[data-session-id="${web.id}"][data-badge="idle"]`).waitFor({ timeout: E2E_WAIT_MS });
-    expect(await page.locator(`li.session[data-session-id="${web.id}"] .time-in-state`).textContent()).toMatch(/^\d+ (s|min) in Idle$/);
+    // The spec's Starting state is idle too (same badge): the label tells them apart.
+    await expect.poll(() => page.locator(`li.session[data-session-id="${web.id}"] .time-in-state`).textContent(), { timeout: E2E_WAIT_MS }).toMatch(/^\d+ (s|min) in Idle$/);
     const filter = page.getByLabel('Filter by label');
     const shown = () => page.locator('li.session').evaluateAll((items) => items.map((li) => li.getAttribute('data-session-id')));
     await filter.fill('team=web');
@@ -68,6 +69,9 @@ describe('the overview against a real daemon', () => {
     const page = e.page;
     await page.goto(`${e.url}/`);
     await page.locator('li.session').nth(2).waitFor({ timeout: E2E_WAIT_MS });
+    // The order follows the states: read it once every session has settled in Idle.
+    await expect.poll(() => page.locator('li.session .time-in-state').allTextContents(), { timeout: E2E_WAIT_MS })
+      .toEqual([expect.stringMatching(/ in Idle$/), expect.stringMatching(/ in Idle$/), expect.stringMatching(/ in Idle$/)]);
     const ids = await page.locator('li.session').evaluateAll((items) => items.map((li) => li.getAttribute('data-session-id')!));
     expect(await page.locator('li.session.selected').getAttribute('data-session-id')).toBe(ids[0]);
     await page.keyboard.press('j');

@@ -1,0 +1,27 @@
+import { describe, expect, it, vi } from 'vitest';
+
+// state.ts reads the location and listens to popstate at load, as in a page.
+vi.stubGlobal('location', { pathname: '/' });
+vi.stubGlobal('addEventListener', () => {});
+const { notificationText, routeOf } = await import('./state.js');
+
+describe('routes', () => {
+  it('maps paths to views, the session tab defaulting to the terminal', () => {
+    expect(routeOf('/')).toEqual({ view: 'overview' });
+    expect(routeOf('/inbox')).toEqual({ view: 'inbox' });
+    expect(routeOf('/sessions/s_1')).toEqual({ view: 'session', id: 's_1', tab: 'terminal' });
+    expect(routeOf('/sessions/s_1/history')).toEqual({ view: 'session', id: 's_1', tab: 'history' });
+    expect(routeOf('/sessions/../etc')).toEqual({ view: 'overview' });
+  });
+});
+
+describe('last notifications', () => {
+  const base = { seq: 1, at: 5, session_id: 's_1' };
+  it('words the notification events and ignores the others', () => {
+    expect(notificationText({ ...base, type: 'turn.finished', state: { id: 'idle', label: 'Idle', title: null, status: 'idle' }, duration_ms: 12_400 })).toBe('turn finished in 12 s');
+    expect(notificationText({ ...base, type: 'session.exited', code: 3, signal: null })).toBe('exited with code 3');
+    expect(notificationText({ ...base, type: 'session.exited', code: null, signal: 'SIGKILL' })).toBe('exited on SIGKILL');
+    expect(notificationText({ ...base, type: 'approval.answered', approval_id: 'a', button: 'Yes', by: 'phone' })).toBe('answered "Yes" (phone)');
+    expect(notificationText({ ...base, type: 'session.removed' })).toBeNull();
+  });
+});
