@@ -22,6 +22,7 @@ import { startNotificationSinks, type NotificationSinks } from './notification-s
 import { approvalRoutes } from './routes/approval-routes.js';
 import { eventsRoute, eventTopics } from './routes/event-routes.js';
 import { sessionRoutes } from './routes/session-routes.js';
+import { debugRoutes } from './routes/debug-routes.js';
 import { asApiError } from './routes/api-errors.js';
 import { SessionManager } from './session-manager.js';
 
@@ -163,6 +164,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     if (event.type === 'session.created') terminals.follow(event.session_id);
     else if (event.type === 'session.removed') terminals.forget(event.session_id);
   });
+  const debug = debugRoutes({ manager, events, now });
   const mapped = <A extends unknown[], R>(fn: (...args: A) => R) => (...args: A): R => {
     try {
       return fn(...args);
@@ -176,7 +178,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       host: options.host, port: options.port ?? DEFAULT_PORT, allowNonLoopback: options.allowNonLoopback, tls: options.tls,
       tokens: store.tokens, adminToken: admin.token, version: options.version, audit,
       log: (level, message) => log(level, message),
-      handlers: { ...sessionRoutes({ manager, store, now }), ...approvalRoutes(answers), events: eventsRoute(events, manager) },
+      handlers: { ...sessionRoutes({ manager, store, now }), ...approvalRoutes(answers), ...debug.handlers, events: eventsRoute(events, manager) },
       ws: {
         subscribe: eventTopics(events, manager, options.terminalTopic ?? mapped(terminals.subscribe)),
         input: mapped(terminals.input),
@@ -203,6 +205,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       clearInterval(pruneTimer);
       await server.close();
       followTerminals();
+      debug.close();
       terminals.close();
       await sinks.close();
       manager.detachAll();

@@ -14,6 +14,7 @@ import { SignIn } from './sign-in.js';
 import { auth, liveStatus, navigate, route, sessions, sessionsError } from './state.js';
 
 const TerminalView = lazy(() => import('./terminal-view.js'));
+const DebuggerView = lazy(() => import('./debugger-view.js'));
 
 /**
  * Taken at load, before anything renders, so the fragment leaves the address bar at once; and
@@ -68,11 +69,13 @@ function SignedIn() {
       </header>
       <main>
         <h1 class="visually-hidden">specterm dashboard</h1>
+        {current.view === 'debug' ? <Suspense fallback={<p role="status">Loading the debugger…</p>}><DebuggerView sessionId={current.id} live={live} /></Suspense> : null}
         {current.view === 'overview'
           ? <SessionsOverview sessions={sessions.value} error={sessionsError.value} onRetry={() => void loadSessions()} />
-          : (
+          : current.view === 'session' && (
             <section aria-labelledby="session-title">
               <h2 id="session-title">Session {current.id}</h2>
+              <a href={`/sessions/${current.id}/debug`} onClick={(e) => { e.preventDefault(); navigate(`/sessions/${current.id}/debug`); }}>Debugger</a>
               <Suspense fallback={<p role="status">Loading the terminal…</p>}>
                 <TerminalView sessionId={current.id} live={live} />
               </Suspense>

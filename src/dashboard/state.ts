@@ -7,7 +7,8 @@ import { signal } from '@preact/signals';
 import type { SessionDetail } from '../protocol/sessions.js';
 import type { LiveStatus } from './live.js';
 
-export type Route = { view: 'overview' } | { view: 'session'; id: string };
+export type Route = { view: 'overview' } | { view: 'session'; id: string } | { view: 'debug'; id: string }
+  | { view: 'recordings'; name: string | null };
 
 /** `unknown` until the first answer says whether the cookie works. */
 export const auth = signal<'unknown' | 'signed-in' | 'signed-out'>('unknown');
@@ -17,6 +18,10 @@ export const liveStatus = signal<LiveStatus>('connecting');
 export const route = signal<Route>(routeOf(location.pathname));
 
 export function routeOf(pathname: string): Route {
+  const debug = /^\/sessions\/([A-Za-z0-9_-]{1,64})\/debug$/.exec(pathname);
+  if (debug) return { view: 'debug', id: debug[1]! };
+  const recordings = /^\/recordings(?:\/([A-Za-z0-9_-]{1,64}))?$/.exec(pathname);
+  if (recordings) return { view: 'recordings', name: recordings[1] ?? null };
   const match = /^\/sessions\/([A-Za-z0-9_-]{1,64})$/.exec(pathname);
   return match ? { view: 'session', id: match[1]! } : { view: 'overview' };
 }

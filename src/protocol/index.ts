@@ -15,6 +15,7 @@ export * from './approvals.js';
 export * from './events.js';
 export * from './tokens.js';
 export * from './pairing.js';
+export * from './debug.js';
 /** The WebSocket messages and binary terminal frames. */
 export * from './ws.js';
 export * from './terminal-frame.js';

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { Ok } from './common.js';
 import { AnswerApprovalRequest, AnswerApprovalResult, ApprovalList, ApprovalParams } from './approvals.js';
 import { DaemonEvent, EventsQuery } from './events.js';
+import { DebugMoments, LiveDebug, SpecGraph } from './debug.js';
 import { defineRoute, type RouteDef } from './route-def.js';
 import {
   ControlParams, ControlRequest, CreateSessionRequest, DebugView, Explain, ExplainQuery, HistoryPage, HistoryQuery,
@@ -47,6 +48,9 @@ export const ROUTES = {
   createPairing: defineRoute({ id: 'createPairing', method: 'POST', path: `${API_PREFIX}/pairings`, scope: 'admin', summary: 'A one-time pairing code (10 minutes, single use) and its URL for a named device', body: CreatePairingRequest, response: Pairing, status: 201 }),
   pair: defineRoute({ id: 'pair', method: 'POST', path: `${API_PREFIX}/pair`, scope: 'read', public: true, summary: 'Redeem a pairing code: creates the device token and sets the HttpOnly session cookie', body: PairRequest, response: PairResult, status: 201 }),
   signOut: defineRoute({ id: 'signOut', method: 'POST', path: `${API_PREFIX}/sign-out`, scope: 'read', summary: 'Revoke the caller\'s device token and clear the session cookie', response: SignOutResult }),
+  getLiveDebug: defineRoute({ id: 'getLiveDebug', method: 'GET', path: `${S}/debug/live`, scope: 'read', summary: 'The debugger\'s view: the explained transition table with due times, sections as rows, the last edge', params: SessionParams, response: LiveDebug }),
+  getSpecGraph: defineRoute({ id: 'getSpecGraph', method: 'GET', path: `${S}/graph`, scope: 'read', summary: 'The session spec\'s state graph (the model `specterm graph` renders)', params: SessionParams, response: SpecGraph }),
+  getDebugMoments: defineRoute({ id: 'getDebugMoments', method: 'GET', path: `${S}/debug/moments`, scope: 'read', summary: 'The driver\'s history and snapshot rings, with the screen each transition fired on', params: SessionParams, response: DebugMoments }),
 } as const;
 
 export type Routes = typeof ROUTES;

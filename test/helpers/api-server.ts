@@ -74,6 +74,12 @@ export function fixtureHandlers(): RouteHandlers {
     getHistory: ({ params }) => (session(params.id), { entries: [], next_before: null }),
     getDebug: ({ params }) => (session(params.id), { state: 'idle' }),
     explainState: ({ params, query }) => (session(params.id), { at: query.at ?? 0, state: null, matched_rules: [], transitions: [] }),
+    getLiveDebug: ({ params }) => (session(params.id), {
+      server_now: 1_000_000, state: { id: 'idle', label: 'Idle', status: 'idle' }, state_entered_at: 999_000, transitions: [], sections: [],
+      cursor: { row: 0, col: 2 }, rows: 40, eval_count: 1, last_edge: null,
+    }),
+    getSpecGraph: ({ params }) => (session(params.id), { spec_id: 'demo-agent', nodes: [], edges: [], missing: [] }),
+    getDebugMoments: ({ params }) => (session(params.id), { history: [], snapshots: [] }),
     listApprovals: () => ({ approvals: [] }),
     answerApproval: ({ params, body }) => {
       if (params.id !== KNOWN_APPROVAL) throw notFound('approval', params.id);
