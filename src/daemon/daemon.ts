@@ -23,6 +23,8 @@ import { approvalRoutes } from './routes/approval-routes.js';
 import { eventsRoute, eventTopics } from './routes/event-routes.js';
 import { sessionRoutes } from './routes/session-routes.js';
 import { debugRoutes } from './routes/debug-routes.js';
+import { recordingRoutes } from './routes/recording-routes.js';
+import { Recordings } from './recordings.js';
 import { asApiError } from './routes/api-errors.js';
 import { SessionManager } from './session-manager.js';
 
@@ -165,6 +167,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     else if (event.type === 'session.removed') terminals.forget(event.session_id);
   });
   const debug = debugRoutes({ manager, events, now });
+  const recordings = new Recordings(options.stateDir, now, events);
   const mapped = <A extends unknown[], R>(fn: (...args: A) => R) => (...args: A): R => {
     try {
       return fn(...args);
@@ -178,7 +181,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       host: options.host, port: options.port ?? DEFAULT_PORT, allowNonLoopback: options.allowNonLoopback, tls: options.tls,
       tokens: store.tokens, adminToken: admin.token, version: options.version, audit,
       log: (level, message) => log(level, message),
-      handlers: { ...sessionRoutes({ manager, store, now }), ...approvalRoutes(answers), ...debug.handlers, events: eventsRoute(events, manager) },
+      handlers: { ...sessionRoutes({ manager, store, now }), ...approvalRoutes(answers), ...debug.handlers, ...recordingRoutes(manager, recordings), events: eventsRoute(events, manager) },
       ws: {
         subscribe: eventTopics(events, manager, options.terminalTopic ?? mapped(terminals.subscribe)),
         input: mapped(terminals.input),
@@ -206,6 +209,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       await server.close();
       followTerminals();
       debug.close();
+      recordings.close();
       terminals.close();
       await sinks.close();
       manager.detachAll();

@@ -16,6 +16,7 @@ export * from './events.js';
 export * from './tokens.js';
 export * from './pairing.js';
 export * from './debug.js';
+export * from './recordings.js';
 /** The WebSocket messages and binary terminal frames. */
 export * from './ws.js';
 export * from './terminal-frame.js';
