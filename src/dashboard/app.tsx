@@ -15,6 +15,7 @@ import { auth, liveStatus, navigate, route, sessions, sessionsError } from './st
 
 const TerminalView = lazy(() => import('./terminal-view.js'));
 const DebuggerView = lazy(() => import('./debugger-view.js'));
+const RecordingsView = lazy(() => import('./recordings-view.js'));
 
 /**
  * Taken at load, before anything renders, so the fragment leaves the address bar at once; and
@@ -64,11 +65,13 @@ function SignedIn() {
     <>
       <header class="top">
         <a class="brand" href="/" onClick={(e) => { e.preventDefault(); navigate('/'); }}>specterm</a>
+        <a href="/recordings" onClick={(e) => { e.preventDefault(); navigate('/recordings'); }}>Recordings</a>
         <span class={`live live-${liveStatus.value}`} role="status" aria-label={`live updates: ${liveStatus.value}`}>{liveStatus.value === 'open' ? 'live' : liveStatus.value}</span>
         <button type="button" onClick={() => void signOut()}>Sign out</button>
       </header>
       <main>
         <h1 class="visually-hidden">specterm dashboard</h1>
+        {current.view === 'recordings' ? <Suspense fallback={<p role="status">Loading the recordings…</p>}><RecordingsView name={current.name} /></Suspense> : null}
         {current.view === 'debug' ? <Suspense fallback={<p role="status">Loading the debugger…</p>}><DebuggerView sessionId={current.id} live={live} /></Suspense> : null}
         {current.view === 'overview'
           ? <SessionsOverview sessions={sessions.value} error={sessionsError.value} onRetry={() => void loadSessions()} />

@@ -20,6 +20,7 @@ import { TransitionTable } from './debugger-transitions.js';
 import { GraphView } from './graph-view.js';
 import type { LiveConnection } from './live.js';
 import { ScreenOverlay } from './overlay.js';
+import { RecordButton } from './recordings-view.js';
 
 const POLL_MS = 1000;
 const TICK_MS = 50;
@@ -76,6 +77,7 @@ export default function DebuggerView(props: { sessionId: string; live: LiveConne
   return (
     <section class="debugger" aria-labelledby="debugger-title">
       <h2 id="debugger-title">Debugger · session {sessionId}</h2>
+      <RecordButton sessionId={sessionId} />
       {error.value ? <p class="problem" role="alert">{error.value}</p> : null}
       {d === null ? <p role="status">Loading the debug view…</p> : (
         <>
