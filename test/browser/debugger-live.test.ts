@@ -8,35 +8,23 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DaemonClient } from '../../src/client/index.js';
-import { makeDirs, startDaemon, stopAll, waitFor, type DaemonDirs } from '../daemon/daemon-harness.js';
-import { axeViolations, launchChromium, type LaunchedChromium } from './chromium.js';
+import { waitFor } from '../daemon/daemon-harness.js';
+import { axeViolations } from './chromium.js';
+import { openDaemonPage, type DaemonPage } from './daemon-page.js';
 
 const WAIT_MS = 60_000;
 
-let dirs: DaemonDirs;
+let t: DaemonPage;
 let client: DaemonClient;
-let browser: LaunchedChromium;
 let page: Page;
 let sessionId: string;
 
 beforeAll(async () => {
-  dirs = makeDirs();
-  const daemon = await startDaemon(dirs);
-  client = daemon.client;
-  const created = await client.call('createSession', { body: { spec: 'demo-agent', cwd: dirs.work, cols: 100, rows: 30 } });
-  sessionId = created.id;
-  await waitFor(async () => (await client.call('getSession', { params: { id: sessionId } })).state?.id === 'idle', WAIT_MS, 'idle');
-  browser = await launchChromium();
-  page = await browser.context.newPage();
-  const pairing = await client.call('createPairing', { body: { device_name: 'debugger-test', scope: 'read' } });
-  await page.goto(pairing.url);
-  await page.getByRole('heading', { name: 'Sessions' }).waitFor();
+  t = await openDaemonPage('debugger-test', 'read', WAIT_MS);
+  ({ client, page, sessionId } = t);
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await stopAll();
-}, 60_000);
+afterAll(async () => { await t?.close(); }, 60_000);
 
 interface Sample { t: number; state: string | null; remaining: number | null; dueAt: number | null }
 

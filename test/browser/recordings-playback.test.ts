@@ -8,32 +8,21 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DaemonClient } from '../../src/client/index.js';
-import { makeDirs, startDaemon, stopAll, waitFor, type DaemonDirs } from '../daemon/daemon-harness.js';
-import { axeViolations, launchChromium, type LaunchedChromium } from './chromium.js';
+import { axeViolations } from './chromium.js';
+import { openDaemonPage, type DaemonPage } from './daemon-page.js';
 
 const WAIT_MS = 60_000;
-let dirs: DaemonDirs;
+let t: DaemonPage;
 let client: DaemonClient;
-let browser: LaunchedChromium;
 let page: Page;
 let sessionId: string;
 
 beforeAll(async () => {
-  dirs = makeDirs();
-  client = (await startDaemon(dirs)).client;
-  sessionId = (await client.call('createSession', { body: { spec: 'demo-agent', cwd: dirs.work, cols: 100, rows: 30 } })).id;
-  await waitFor(async () => (await client.call('getSession', { params: { id: sessionId } })).state?.id === 'idle', WAIT_MS, 'idle');
-  browser = await launchChromium();
-  page = await browser.context.newPage();
-  const pairing = await client.call('createPairing', { body: { device_name: 'recordings-test', scope: 'input' } });
-  await page.goto(pairing.url);
-  await page.getByRole('heading', { name: 'Sessions' }).waitFor();
+  t = await openDaemonPage('recordings-test', 'input', WAIT_MS);
+  ({ client, page, sessionId } = t);
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await stopAll();
-}, 60_000);
+afterAll(async () => { await t?.close(); }, 60_000);
 
 describe('recordings in Chromium against a real daemon', () => {
   it('records from the debugger, lists the recording and plays it back with its state timeline', async () => {
