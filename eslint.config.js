@@ -53,6 +53,8 @@ export default tseslint.config(
   layer(['src/daemon/**/*.ts'], outside('server', 'cli', 'harness', 'demo')),
   // The daemon's composition root and its route handlers sit on the server (they build it).
   layer(['src/daemon/daemon.ts', 'src/daemon/routes/**/*.ts'], outside('cli', 'harness', 'demo')),
+  // A recording replayed on the daemon runs the harness's replay and explain (one module only).
+  layer(['src/daemon/recordings-replay.ts'], outside('server', 'cli', 'demo')),
   // The CLI's client of the daemon: the wire protocol only (and Node).
   layer(['src/client/**/*.ts'], outside('terminal', 'recording', 'catalog', 'driver', 'harness', 'cli', 'demo', 'host', 'server', 'store', 'daemon')),
   // The PTY host: a long-lived process that holds PTYs and bytes, no spec logic (issue 15).

@@ -30,6 +30,7 @@ function concretePath(route: RouteDef): string {
   const ids: Record<string, string> = {
     id: route.path.includes('/approvals/') ? KNOWN_APPROVAL : route.path.includes('/tokens/') ? t.tokens.create({ name: 'x', scope: 'read' }).record.id : KNOWN_SESSION,
     control_id: 'approve',
+    name: 'greeting',
   };
   return route.path.replace(/:([A-Za-z_]+)/g, (_m, name: string) => ids[name]!);
 }

@@ -27,6 +27,9 @@ import { startPushService, type PushService } from './push-service.js';
 import { eventsRoute, eventTopics } from './routes/event-routes.js';
 import { imageRoutes } from './routes/image-routes.js';
 import { sessionRoutes } from './routes/session-routes.js';
+import { debugRoutes } from './routes/debug-routes.js';
+import { recordingRoutes } from './routes/recording-routes.js';
+import { Recordings } from './recordings.js';
 import { asApiError } from './routes/api-errors.js';
 import { SessionManager } from './session-manager.js';
 
@@ -178,6 +181,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     if (event.type === 'session.created') terminals.follow(event.session_id);
     else if (event.type === 'session.removed') terminals.forget(event.session_id);
   });
+  const debug = debugRoutes({ manager, events, now });
+  const recordings = new Recordings(options.stateDir, now, events);
   const mapped = <A extends unknown[], R>(fn: (...args: A) => R) => (...args: A): R => {
     try {
       return fn(...args);
@@ -191,7 +196,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       host: options.host, port: options.port ?? DEFAULT_PORT, allowNonLoopback: options.allowNonLoopback, tls: options.tls,
       tokens: store.tokens, adminToken: admin.token, version: options.version, audit,
       log: (level, message) => log(level, message),
-      handlers: { ...sessionRoutes({ manager, store, now }), ...approvalRoutes(answers), events: eventsRoute(events, manager), ...imageRoutes({ manager }), ...pushRoutes(push, store.pushSubscriptions, now) },
+      handlers: { ...sessionRoutes({ manager, store, now }), ...approvalRoutes(answers), events: eventsRoute(events, manager), ...imageRoutes({ manager }), ...pushRoutes(push, store.pushSubscriptions, now), ...debug.handlers, ...recordingRoutes(manager, recordings) },
       ws: {
         subscribe: eventTopics(events, manager, options.terminalTopic ?? mapped(terminals.subscribe)),
         input: mapped(terminals.input),
@@ -219,6 +224,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       clearInterval(pruneTimer);
       await server.close();
       followTerminals();
+      debug.close();
+      recordings.close();
       terminals.close();
       push.close();
       await sinks.close();

@@ -17,6 +17,7 @@ import { SignIn } from './sign-in.js';
 import { auth, liveStatus, navigate, noteEvent, route, scope, sessions, sessionsError } from './state.js';
 
 const SessionView = lazy(() => import('./session-view.js'));
+const RecordingsView = lazy(() => import('./recordings-view.js'));
 
 /**
  * Taken at load, before anything renders, so the fragment leaves the address bar at once; and
@@ -76,6 +77,7 @@ function SignedIn() {
           <a href="/inbox" aria-current={current.view === 'inbox' ? 'page' : undefined} onClick={(e) => { e.preventDefault(); navigate('/inbox'); }}>
             Inbox{waiting > 0 && <span class="count" aria-label={`${waiting} waiting`}>{waiting}</span>}
           </a>
+          <a href="/recordings" aria-current={current.view === 'recordings' ? 'page' : undefined} onClick={(e) => { e.preventDefault(); navigate('/recordings'); }}>Recordings</a>
         </nav>
         <span class={`live live-${liveStatus.value}`} role="status" aria-label={`live updates: ${liveStatus.value}`}>{liveStatus.value === 'open' ? 'live' : liveStatus.value}</span>
         <NotifyButton />
@@ -90,6 +92,7 @@ function SignedIn() {
             <SessionView sessionId={current.id} tab={current.tab} live={live} />
           </Suspense>
         )}
+        {current.view === 'recordings' && <Suspense fallback={<p role="status">Loading the recordings…</p>}><RecordingsView name={current.name} /></Suspense>}
       </main>
     </>
   );

@@ -5,6 +5,7 @@
  * @module
  */
 import type { ComponentChild } from 'preact';
+import { lazy, Suspense } from 'preact/compat';
 import type { DaemonEvent } from '../protocol/events.js';
 import type { SessionDetail } from '../protocol/sessions.js';
 import { HistoryView } from './history-view.js';
@@ -20,11 +21,18 @@ export interface SessionTabContext {
   reload: () => void;
 }
 
+/** The debugger loads on demand: most visits never open it. */
+const DebuggerView = lazy(() => import('./debugger-view.js'));
+
 export interface SessionTab { id: string; label: string; render: (ctx: SessionTabContext) => ComponentChild }
 
 export const SESSION_TABS: readonly SessionTab[] = [
   { id: 'terminal', label: 'Terminal', render: (ctx) => <TerminalTab {...ctx} /> },
   { id: 'history', label: 'History', render: (ctx) => <HistoryView sessionId={ctx.session.id} /> },
+  {
+    id: 'debug', label: 'Debugger',
+    render: (ctx) => <Suspense fallback={<p role="status">Loading the debugger…</p>}><DebuggerView sessionId={ctx.session.id} lastEvent={ctx.lastEvent} /></Suspense>,
+  },
 ];
 
 /** The path of tab `tab` of session `id` (the first tab is the session's own path). */

@@ -13,6 +13,7 @@ import type { LiveStatus } from './live.js';
 export type Route =
   | { view: 'overview' }
   | { view: 'inbox' }
+  | { view: 'recordings'; name: string | null }
   | { view: 'session'; id: string; tab: string };
 
 /** `unknown` until the first answer says whether the cookie works. */
@@ -28,6 +29,8 @@ export const route = signal<Route>(routeOf(location.pathname));
 
 export function routeOf(pathname: string): Route {
   if (pathname === '/inbox') return { view: 'inbox' };
+  const recordings = /^\/recordings(?:\/([A-Za-z0-9_-]{1,64}))?$/.exec(pathname);
+  if (recordings) return { view: 'recordings', name: recordings[1] ?? null };
   const match = /^\/sessions\/([A-Za-z0-9_-]{1,64})(?:\/([a-z-]{1,32}))?$/.exec(pathname);
   return match ? { view: 'session', id: match[1]!, tab: match[2] ?? 'terminal' } : { view: 'overview' };
 }

@@ -17,6 +17,8 @@ export * from './tokens.js';
 export * from './pairing.js';
 export * from './images.js';
 export * from './push.js';
+export * from './debug.js';
+export * from './recordings.js';
 /** The WebSocket messages and binary terminal frames. */
 export * from './ws.js';
 export * from './terminal-frame.js';

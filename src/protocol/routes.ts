@@ -7,6 +7,8 @@ import { z } from 'zod';
 import { Ok } from './common.js';
 import { AnswerApprovalRequest, AnswerApprovalResult, ApprovalList, ApprovalParams } from './approvals.js';
 import { DaemonEvent, EventsQuery } from './events.js';
+import { DebugMoments, LiveDebug, SpecGraph } from './debug.js';
+import { RecordingExplain, RecordingExplainQuery, RecordingInfo, RecordingList, RecordingParams, RecordingTimeline, StartRecordingRequest } from './recordings.js';
 import { defineRoute, type RouteDef } from './route-def.js';
 import {
   ControlParams, ControlRequest, CreateSessionRequest, DebugView, Explain, ExplainQuery, HistoryPage, HistoryQuery,
@@ -54,6 +56,14 @@ export const ROUTES = {
   subscribePush: defineRoute({ id: 'subscribePush', method: 'POST', path: `${API_PREFIX}/push/subscriptions`, scope: 'read', summary: 'Store this browser\'s push subscription: approval needed, turn finished and exited are pushed to it', body: PushSubscribeRequest, response: PushSubscriptionView, status: 201 }),
   listPushSubscriptions: defineRoute({ id: 'listPushSubscriptions', method: 'GET', path: `${API_PREFIX}/push/subscriptions`, scope: 'admin', summary: 'Every stored push subscription (origins only)', response: PushSubscriptionList }),
   unsubscribePush: defineRoute({ id: 'unsubscribePush', method: 'POST', path: `${API_PREFIX}/push/unsubscribe`, scope: 'read', summary: 'Forget the push subscription of an endpoint', body: PushUnsubscribeRequest, response: PushUnsubscribeResult }),
+  getLiveDebug: defineRoute({ id: 'getLiveDebug', method: 'GET', path: `${S}/debug/live`, scope: 'read', summary: 'The debugger\'s view: the explained transition table with due times, sections as rows, the last edge', params: SessionParams, response: LiveDebug }),
+  getSpecGraph: defineRoute({ id: 'getSpecGraph', method: 'GET', path: `${S}/graph`, scope: 'read', summary: 'The session spec\'s state graph (the model `specterm graph` renders)', params: SessionParams, response: SpecGraph }),
+  getDebugMoments: defineRoute({ id: 'getDebugMoments', method: 'GET', path: `${S}/debug/moments`, scope: 'read', summary: 'The driver\'s history and snapshot rings, with the screen each transition fired on', params: SessionParams, response: DebugMoments }),
+  startRecording: defineRoute({ id: 'startRecording', method: 'POST', path: `${S}/recording`, scope: 'input', summary: 'Start recording the session as an asciicast v2 file (0600) under the state dir', params: SessionParams, body: StartRecordingRequest, response: RecordingInfo, status: 201 }),
+  stopRecording: defineRoute({ id: 'stopRecording', method: 'DELETE', path: `${S}/recording`, scope: 'input', summary: 'Stop the session\'s recording and keep its file', params: SessionParams, response: RecordingInfo }),
+  listRecordings: defineRoute({ id: 'listRecordings', method: 'GET', path: `${API_PREFIX}/recordings`, scope: 'read', summary: 'Recordings, the ones being written first', response: RecordingList }),
+  getRecordingTimeline: defineRoute({ id: 'getRecordingTimeline', method: 'GET', path: `${API_PREFIX}/recordings/:name/timeline`, scope: 'read', summary: 'Replay a recording on the daemon: the states over time', params: RecordingParams, response: RecordingTimeline }),
+  explainRecording: defineRoute({ id: 'explainRecording', method: 'GET', path: `${API_PREFIX}/recordings/:name/explain`, scope: 'read', summary: 'A recording replayed to one instant, explained (what `specterm explain` prints)', params: RecordingParams, query: RecordingExplainQuery, response: RecordingExplain }),
 } as const;
 
 export type Routes = typeof ROUTES;

@@ -74,6 +74,19 @@ export function fixtureHandlers(): RouteHandlers {
     getHistory: ({ params }) => (session(params.id), { entries: [], next_before: null }),
     getDebug: ({ params }) => (session(params.id), { state: 'idle' }),
     explainState: ({ params, query }) => (session(params.id), { at: query.at ?? 0, state: null, matched_rules: [], transitions: [] }),
+    getLiveDebug: ({ params }) => (session(params.id), {
+      server_now: 1_000_000, state: { id: 'idle', label: 'Idle', status: 'idle' }, state_entered_at: 999_000, transitions: [], sections: [],
+      cursor: { row: 0, col: 2 }, rows: 40, eval_count: 1, last_edge: null,
+    }),
+    getSpecGraph: ({ params }) => (session(params.id), { spec_id: 'demo-agent', nodes: [], edges: [], missing: [] }),
+    getDebugMoments: ({ params }) => (session(params.id), { history: [], snapshots: [] }),
+    startRecording: ({ params, body }) => (session(params.id), { ...{ name: 'greeting', session_id: KNOWN_SESSION, spec_id: 'demo-agent', active: true, bytes: 0, created_at: 1_000_000, duration_ms: null }, name: body.name ?? 'greeting' }),
+    stopRecording: ({ params }) => (session(params.id), { ...{ name: 'greeting', session_id: KNOWN_SESSION, spec_id: 'demo-agent', active: true, bytes: 0, created_at: 1_000_000, duration_ms: null }, active: false, bytes: 10, duration_ms: 5 }),
+    listRecordings: () => ({ recordings: [] }),
+    getRecordingTimeline: ({ params }) => ({ name: params.name, spec_id: 'demo-agent', end_ms: 0, states: [] }),
+    explainRecording: ({ query }) => ({
+      at_ms: query.at_ms ?? 0, end_ms: query.at_ms ?? 0, state: { id: 'idle', label: 'Idle', status: 'idle' }, state_age_ms: 0, screen: [], cursor_row: 0, sections: [], transitions: [], text: '',
+    }),
     listApprovals: () => ({ approvals: [] }),
     answerApproval: ({ params, body }) => {
       if (params.id !== KNOWN_APPROVAL) throw notFound('approval', params.id);

@@ -96,14 +96,21 @@ function escapeDot(text: string): string {
   return text.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\r?\n|\r/g, '\\n');
 }
 
-interface GraphModel {
-  nodes: Array<{ key: string; lines: string[]; modal: boolean; status: StateStatus; initial: boolean }>;
+/**
+ * The diagram as data, before any syntax: what `specterm graph` renders and what the dashboard's
+ * debugger draws as SVG (one model for both). Node keys are `s<index>`; `__any` is the `"*"`
+ * source and `__missing<n>` a target the spec does not define.
+ */
+export interface GraphModel {
+  nodes: Array<{ key: string; id: string; lines: string[]; modal: boolean; status: StateStatus; initial: boolean }>;
   edges: Array<{ from: string; to: string; lines: string[]; wildcard: boolean }>;
   hasWildcard: boolean;
+  /** Undefined target state id → its node key. */
   missing: Map<string, string>;
 }
 
-function buildModel(spec: CliSpecV4): GraphModel {
+/** The graph of a spec's states and transitions (tolerates a malformed spec: missing states become nodes). */
+export function buildGraphModel(spec: CliSpecV4): GraphModel {
   const states = Array.isArray(spec?.states) ? spec.states : [];
   const transitions = Array.isArray(spec?.transitions) ? spec.transitions : [];
   const keyOf = new Map<string, string>();
@@ -116,7 +123,7 @@ function buildModel(spec: CliSpecV4): GraphModel {
     .map((s) => {
       const status = statusForState(s);
       const second = [s.label && s.label !== s.id ? s.label : '', status].filter(Boolean).join(' · ');
-      return { key: keyOf.get(s.id)!, lines: [s.id === initialId ? `▶ ${s.id}` : s.id, second], modal: s.modal === true, status, initial: s.id === initialId };
+      return { key: keyOf.get(s.id)!, id: s.id, lines: [s.id === initialId ? `▶ ${s.id}` : s.id, second], modal: s.modal === true, status, initial: s.id === initialId };
     });
   const missing = new Map<string, string>();
   const nodeFor = (id: string): string => {
@@ -190,6 +197,6 @@ function renderDot(spec: CliSpecV4, g: GraphModel): string {
  * @example renderGraph(spec, 'mermaid') // "flowchart TD\n  s0(\"▶ starting<br/>idle\")\n…"
  */
 export function renderGraph(spec: CliSpecV4, format: GraphFormat): string {
-  const model = buildModel(spec);
+  const model = buildGraphModel(spec);
   return format === 'dot' ? renderDot(spec, model) : renderMermaid(spec, model);
 }

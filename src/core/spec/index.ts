@@ -21,4 +21,4 @@ export { oscNumbersOf } from './osc-numbers.js';
 /** The JSON Schema of the format, for editors and external tools. */
 export { SPEC_JSON_SCHEMA } from './schema.js';
 /** Mermaid / Graphviz rendering of the state machine. */
-export { renderGraph, type GraphFormat } from './graph.js';
+export { buildGraphModel, renderGraph, type GraphFormat, type GraphModel } from './graph.js';

@@ -1,0 +1,158 @@
+/**
+ * Recordings (`/recordings`, `/recordings/<name>`): the list, and one recording played back on
+ * the daemon — a scrubber over its time, the state timeline under it (replayed through the
+ * harness), and at the scrubbed instant the explain view: the screen with its sections, the
+ * transitions, and the report `specterm explain` prints. A play button walks the scrubber on.
+ */
+import { useSignal } from '@preact/signals';
+import { useEffect } from 'preact/hooks';
+import type { RecordingExplain, RecordingInfo, RecordingTimeline } from '../protocol/recordings.js';
+import { call } from './api-client.js';
+import { formatDuration } from './countdown.js';
+import { TransitionTable } from './debugger-transitions.js';
+import { ScreenOverlay } from './overlay.js';
+import { navigate } from './state.js';
+
+const PLAY_STEP_MS = 250;
+
+function RecordingList() {
+  const list = useSignal<RecordingInfo[] | null>(null);
+  const error = useSignal<string | null>(null);
+  useEffect(() => {
+    call('listRecordings').then((r) => { list.value = r.recordings; }, (e: Error) => { error.value = e.message; });
+  }, []);
+  if (error.value) return <p class="problem" role="alert">{error.value}</p>;
+  if (list.value === null) return <p role="status">Loading the recordings…</p>;
+  if (list.value.length === 0) return <p class="empty">No recordings yet: open a session's debugger and press Record.</p>;
+  return (
+    <ul class="recordings">
+      {list.value.map((r) => (
+        <li key={r.name} data-recording={r.name}>
+          {r.active ? <span>{r.name} <span class="badge badge-generating">recording</span></span> : (
+            <a href={`/recordings/${r.name}`} onClick={(e) => { e.preventDefault(); navigate(`/recordings/${r.name}`); }}>{r.name}</a>
+          )}
+          <span class="muted"> {r.spec_id} · {new Date(r.created_at).toLocaleString()}{r.duration_ms !== null ? ` · ${formatDuration(r.duration_ms)}` : ''}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The state in force at `atMs` on the timeline. */
+function stateAt(timeline: RecordingTimeline, atMs: number) {
+  let current = timeline.states[0];
+  for (const s of timeline.states) if (s.at_ms <= atMs) current = s;
+  return current;
+}
+
+function Playback(props: { name: string }) {
+  const timeline = useSignal<RecordingTimeline | null>(null);
+  const at = useSignal(0);
+  const explained = useSignal<RecordingExplain | null>(null);
+  const playing = useSignal(false);
+  const error = useSignal<string | null>(null);
+  useEffect(() => {
+    call('getRecordingTimeline', { params: { name: props.name } }).then((t) => { timeline.value = t; }, (e: Error) => { error.value = e.message; });
+  }, [props.name]);
+  // Each instant is one replay on the daemon: ask for the latest only, after the scrubber rests.
+  useEffect(() => {
+    if (!timeline.value) return;
+    const controller = new AbortController();
+    const timer = setTimeout(() => {
+      call('explainRecording', { params: { name: props.name }, query: { at_ms: at.value }, signal: controller.signal })
+        .then((e) => { explained.value = e; error.value = null; }, (e: Error) => { if (!controller.signal.aborted) error.value = e.message; });
+    }, 120);
+    return () => { clearTimeout(timer); controller.abort(); };
+  }, [props.name, timeline.value, at.value]);
+  useEffect(() => {
+    if (!playing.value || !timeline.value) return;
+    const end = timeline.value.end_ms;
+    const timer = setInterval(() => {
+      if (at.value >= end) { playing.value = false; return; }
+      at.value = Math.min(end, at.value + PLAY_STEP_MS);
+    }, PLAY_STEP_MS);
+    return () => clearInterval(timer);
+  }, [playing.value, timeline.value]);
+  const t = timeline.value;
+  if (error.value && !t) return <p class="problem" role="alert">{error.value}</p>;
+  if (!t) return <p role="status">Replaying the recording on the daemon…</p>;
+  const end = Math.max(1, t.end_ms);
+  const now = stateAt(t, at.value);
+  const e = explained.value;
+  return (
+    <div class="playback">
+      <div class="scrubber">
+        <button type="button" onClick={() => { if (at.value >= t.end_ms) at.value = 0; playing.value = !playing.value; }}>{playing.value ? 'Pause' : 'Play'}</button>
+        <label>
+          <span class="visually-hidden">Instant in the recording</span>
+          <input type="range" min={0} max={t.end_ms} step={10} value={at.value} aria-valuetext={`${formatDuration(at.value)}, state ${now?.state ?? '?'}`}
+            onInput={(ev) => { playing.value = false; at.value = Number((ev.target as HTMLInputElement).value); }} />
+        </label>
+        <span class="scrub-time" data-at-ms={at.value}>{(at.value / 1000).toFixed(3)} s / {(t.end_ms / 1000).toFixed(3)} s</span>
+      </div>
+      <ol class="state-timeline" aria-label="State timeline">
+        {t.states.map((s, i) => {
+          const until = t.states[i + 1]?.at_ms ?? t.end_ms;
+          return (
+            <li key={`${s.at_ms}-${i}`} class={`segment segment-${s.status}${s === now ? ' segment-current' : ''}`} data-state={s.state} data-at-ms={s.at_ms}
+              style={{ left: `${(s.at_ms / end) * 100}%`, width: `${(Math.max(0, until - s.at_ms) / end) * 100}%` }}>
+              <button type="button" title={`${s.state} from ${(s.at_ms / 1000).toFixed(3)} s`} onClick={() => { playing.value = false; at.value = s.at_ms; }}>{s.state}</button>
+            </li>
+          );
+        })}
+      </ol>
+      {error.value ? <p class="problem" role="alert">{error.value}</p> : null}
+      {e ? (
+        <div class="explain" data-explained-at={e.at_ms}>
+          <p role="status">At {(e.at_ms / 1000).toFixed(3)} s: state <strong data-state={e.state.id}>{e.state.label}</strong> <code>{e.state.id}</code> for {formatDuration(e.state_age_ms)}</p>
+          <div class="debugger-grid">
+            <ScreenOverlay lines={e.screen} sections={e.sections} cursorRow={e.cursor_row} label={`Screen at ${(e.at_ms / 1000).toFixed(3)} s`} />
+            <TransitionTable transitions={e.transitions} now={e.at_ms} from={e.state.id} />
+          </div>
+          <details>
+            <summary>The report of <code>specterm explain</code></summary>
+            <pre class="explain-text" tabIndex={0}>{e.text}</pre>
+          </details>
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+export default function RecordingsView(props: { name: string | null }) {
+  return (
+    <section class="recordings-view" aria-labelledby="recordings-title">
+      <h2 id="recordings-title">{props.name ? `Recording ${props.name}` : 'Recordings'}</h2>
+      {props.name ? <Playback name={props.name} /> : <RecordingList />}
+    </section>
+  );
+}
+
+/** Start/stop recording a session (shown in its debugger). */
+export function RecordButton(props: { sessionId: string }) {
+  const active = useSignal<RecordingInfo | null>(null);
+  const error = useSignal<string | null>(null);
+  useEffect(() => {
+    call('listRecordings').then((r) => { active.value = r.recordings.find((x) => x.active && x.session_id === props.sessionId) ?? null; }, () => {});
+  }, [props.sessionId]);
+  const toggle = async () => {
+    try {
+      if (active.value) {
+        const done = await call('stopRecording', { params: { id: props.sessionId } });
+        active.value = null;
+        navigate(`/recordings/${done.name}`);
+      } else {
+        active.value = await call('startRecording', { params: { id: props.sessionId }, body: {} });
+      }
+      error.value = null;
+    } catch (e) {
+      error.value = e instanceof Error ? e.message : String(e);
+    }
+  };
+  return (
+    <span class="record">
+      <button type="button" aria-pressed={active.value !== null} onClick={() => void toggle()}>{active.value ? `Stop recording ${active.value.name}` : 'Record'}</button>
+      {error.value ? <span class="problem" role="alert"> {error.value}</span> : null}
+    </span>
+  );
+}

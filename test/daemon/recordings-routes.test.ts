@@ -1,0 +1,119 @@
+/**
+ * Recordings through the real daemon: record a demo-agent session over the API, the file is an
+ * asciicast v2 file with mode 0600 in a 0700 dir under the state dir, the list shows it, its
+ * timeline (replayed on the daemon) goes idle → busy → done, the explanation at an instant is
+ * what `specterm explain` prints for it, and names that could leave the dir are refused at the
+ * edge with problem+json.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DaemonClient } from '../../src/client/index.js';
+import { makeDirs, startDaemon, stopAll, waitFor, type DaemonDirs, type RunningDaemon } from './daemon-harness.js';
+
+const WAIT_MS = 60_000;
+const BIN = path.resolve('bin/specterm.js');
+let dirs: DaemonDirs;
+let daemon: RunningDaemon;
+let client: DaemonClient;
+let sessionId: string;
+
+function adminFetch(pathname: string, init: RequestInit = {}): Promise<Response> {
+  const token = fs.readFileSync(path.join(dirs.stateDir, 'admin-token'), 'utf8').trim();
+  return fetch(`${daemon.url}${pathname}`, { ...init, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...(init.headers ?? {}) } });
+}
+
+function cli(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env: dirs.env, cwd: dirs.work });
+    let out = ''; let err = '';
+    child.stdout.on('data', (c: Buffer) => { out += c; });
+    child.stderr.on('data', (c: Buffer) => { err += c; });
+    child.on('exit', (code) => resolve({ code, out, err }));
+  });
+}
+
+beforeAll(async () => {
+  dirs = makeDirs();
+  daemon = await startDaemon(dirs);
+  client = daemon.client;
+  sessionId = (await client.call('createSession', { body: { spec: 'demo-agent', cwd: dirs.work, cols: 100, rows: 30 } })).id;
+  await waitFor(async () => (await client.call('getSession', { params: { id: sessionId } })).state?.id === 'idle', WAIT_MS, 'idle');
+}, 90_000);
+afterAll(stopAll, 60_000);
+
+describe('recordings through the daemon', () => {
+  it('records a session to a private asciicast file, lists it and replays its states', async () => {
+    const started = await client.call('startRecording', { params: { id: sessionId }, body: { name: 'greeting' } });
+    expect(started).toMatchObject({ name: 'greeting', session_id: sessionId, spec_id: 'demo-agent', active: true });
+    const again = await adminFetch(`/api/v1/sessions/${sessionId}/recording`, { method: 'POST', body: '{}' });
+    expect(again.status).toBe(409);
+    expect(await again.json()).toMatchObject({ code: 'RECORDING_ACTIVE' });
+    expect((await client.call('listRecordings')).recordings).toEqual([expect.objectContaining({ name: 'greeting', active: true })]);
+
+    const sent = await client.call('sendMessage', { params: { id: sessionId }, body: { text: 'hello there', wait: 'idle', timeout_ms: 45_000 } });
+    expect(sent.delivery).toBe('idle');
+    const stopped = await client.call('stopRecording', { params: { id: sessionId } });
+    expect(stopped).toMatchObject({ name: 'greeting', active: false, spec_id: 'demo-agent' });
+    expect(stopped.bytes).toBeGreaterThan(100);
+
+    const dir = path.join(dirs.stateDir, 'recordings');
+    expect(fs.statSync(dir).mode & 0o777).toBe(0o700);
+    expect(fs.statSync(path.join(dir, 'greeting.cast')).mode & 0o777).toBe(0o600);
+    expect(fs.statSync(path.join(dir, 'greeting.spec.json')).mode & 0o777).toBe(0o600);
+    expect(fs.readdirSync(dir).sort()).toEqual(['greeting.cast', 'greeting.spec.json']);
+    expect(JSON.parse(fs.readFileSync(path.join(dir, 'greeting.cast'), 'utf8').split('\n')[0]!)).toMatchObject({ version: 2, width: 100, height: 30 });
+    expect((await client.call('listRecordings')).recordings).toEqual([expect.objectContaining({ name: 'greeting', active: false, duration_ms: expect.any(Number) })]);
+
+    const timeline = await client.call('getRecordingTimeline', { params: { name: 'greeting' } });
+    const states = timeline.states.map((s) => s.state);
+    expect(states[0]).toBe('starting');
+    expect(states).toEqual(expect.arrayContaining(['idle', 'busy', 'done']));
+    expect(states.indexOf('busy')).toBeLessThan(states.lastIndexOf('done'));
+    for (let i = 1; i < timeline.states.length; i += 1) expect(timeline.states[i]!.at_ms).toBeGreaterThanOrEqual(timeline.states[i - 1]!.at_ms);
+    expect(timeline.end_ms).toBeGreaterThanOrEqual(timeline.states.at(-1)!.at_ms);
+  });
+
+  it('explains an instant exactly as `specterm explain` does', async () => {
+    const timeline = await client.call('getRecordingTimeline', { params: { name: 'greeting' } });
+    const busy = timeline.states.find((s) => s.state === 'busy')!;
+    const next = timeline.states[timeline.states.indexOf(busy) + 1]!;
+    const at = Math.round((busy.at_ms + next.at_ms) / 2);
+    const explained = await client.call('explainRecording', { params: { name: 'greeting' }, query: { at_ms: at } });
+    expect(explained.state.id).toBe('busy');
+    expect(explained.screen.join('\n')).toContain('hello there');
+    expect(explained.transitions.map((t) => t.to)).toContain('done');
+    expect(explained.sections.map((s) => s.id)).toEqual(expect.arrayContaining(['status', 'footer']));
+    const printed = await cli(['explain', path.join(dirs.stateDir, 'recordings', 'greeting.cast'), '--spec', 'demo-agent', '--at', String(at / 1000)]);
+    expect(printed.code, printed.err).toBe(0);
+    expect(printed.out.split('\n').slice(1).join('\n')).toBe(explained.text);
+
+    const late = await adminFetch(`/api/v1/recordings/greeting/explain?at_ms=${timeline.end_ms + 1}`);
+    expect(late.status).toBe(422);
+    expect(await late.json()).toMatchObject({ code: 'RECORDING_AT_OUT_OF_RANGE', errors: [expect.objectContaining({ path: '/at_ms' })] });
+  });
+
+  it('refuses names that could leave the recordings dir, and unknown ones, with problem+json', async () => {
+    fs.writeFileSync(path.join(dirs.stateDir, 'secret.cast'), '{"version":2,"width":80,"height":24}\n', { mode: 0o600 });
+    for (const name of ['..%2Fsecret', '..', '.%2E%2Fsecret', 'a.b', '%2Fetc%2Fpasswd']) {
+      const res = await adminFetch(`/api/v1/recordings/${name}/timeline`);
+      expect([404, 422], name).toContain(res.status);
+      expect(res.headers.get('content-type'), name).toMatch(/application\/problem\+json/);
+    }
+    const traversal = await adminFetch('/api/v1/recordings/..%2Fsecret/timeline');
+    expect(traversal.status).toBe(422);
+    for (const name of ['../secret', 'a/b', '.hidden', 'x'.repeat(65), '']) {
+      const res = await adminFetch(`/api/v1/sessions/${sessionId}/recording`, { method: 'POST', body: JSON.stringify({ name }) });
+      expect(res.status, name).toBe(422);
+      expect(await res.json()).toMatchObject({ errors: [expect.objectContaining({ path: '/name' })] });
+    }
+    expect(fs.readdirSync(path.join(dirs.stateDir, 'recordings')).sort()).toEqual(['greeting.cast', 'greeting.spec.json']);
+    const unknown = await adminFetch('/api/v1/recordings/nope/timeline');
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toMatchObject({ code: 'RECORDING_NOT_FOUND' });
+    const notRecording = await adminFetch(`/api/v1/sessions/${sessionId}/recording`, { method: 'DELETE' });
+    expect(notRecording.status).toBe(409);
+    expect(await notRecording.json()).toMatchObject({ code: 'NOT_RECORDING' });
+  });
+});
