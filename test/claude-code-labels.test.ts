@@ -56,6 +56,15 @@ describe('claude-code: AskUserQuestion labels from the recordings', () => {
     expect(want[1]!.length + 5).toBeGreaterThan(60);
     for (const name of names) expect(firstPickerLabels(name).labels, name).toEqual(want);
   });
+
+  it('ask-multi: each `[ ]` label as sent, none with its description, the long one joined from its rows', () => {
+    const names = castsOf('ask-multi');
+    expect(names.map((n) => firstPickerLabels(n).cols)).toEqual(expect.arrayContaining([60, 80, 200]));
+    const want = [...askedLabels('ask-multi').map((l) => `[ ] ${l}`), '[ ] Type something', 'Chat about this'];
+    // Claude Code indents a multi-select label's text to column 9 (after `N. [ ] `): 51 columns a row at 60.
+    expect(Math.max(...askedLabels('ask-multi').map((l) => l.length)), 'a label wraps over three rows at 60 columns').toBeGreaterThan(2 * (60 - 9));
+    for (const name of names) expect(firstPickerLabels(name).labels, name).toEqual(want);
+  });
 });
 
 // ── Screens drawn by a real terminal in Claude Code's picker layout ───────────────────────────
