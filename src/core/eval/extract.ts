@@ -96,10 +96,10 @@ export function extractButtons(rule: ExtractButtons, haystack: string, cells?: F
   const continuation = rule.label_continuation;
   if (continuation && typeof continuation === 'object') {
     const matchStyle = continuation.match_style === true;
-    buttons.forEach((b, i) => {
+    for (let i = 0; i < buttons.length; i += 1) {
       const wrap = parsed.wraps[i];
-      if (wrap) b.label = joinWrappedLabel(b.label, wrap, matchStyle, cells, rowOffset);
-    });
+      if (wrap) buttons[i]!.label = joinWrappedLabel(buttons[i]!.label, wrap, matchStyle, cells, rowOffset);
+    }
   }
   return buttons;
 }
