@@ -11,7 +11,8 @@
  *                        once, and exit 1 only when it fails again
  *   --scenario NAME      run only this scenario (repeatable)
  *   --size COLSxROWS     run at this size only (repeatable; default 80x24 and 160x50)
- *   --record-to DIR      copy the recordings into DIR with server-derived <name>.expect.json files
+ *   --record-to DIR      copy the recordings into DIR with server-derived <name>.expect.json and
+ *                        ground-truth <name>.labels.json files
  *   --accuracy           write docs/accuracy/claude-code.md (status accuracy, buttons, latency, flaps)
  *   --version X.Y.Z      CLI version to install (default: the pinned one)
  *   --keep               keep the temporary directory (HOME, work dir, recordings, logs)
@@ -27,6 +28,7 @@ import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ensureCli } from '../lib/install-cli.mjs';
+import { writeLabels } from '../lib/lab-kit.mjs';
 import { loadScenario, startServer } from './server.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -248,6 +250,7 @@ async function runScenario(sc, size, ctx) {
       mark('picker opened', { status: 'approval', kind: 'picker' });
       session.driver.dispatch({ kind: 'pty_write', data: '\r' });
       const view = await session.waitForState('picker', WAIT_MS);
+      mark('picker on screen', null);
       const want = sc.expect_picker ?? {};
       check(view.modal?.kind === 'picker', `picker: modal kind picker (got ${view.modal?.kind})`);
       if (want.title) check(view.modal?.title === want.title, `picker: title "${want.title}" (got ${JSON.stringify(view.modal?.title)})`);
@@ -356,6 +359,31 @@ async function runScenario(sc, size, ctx) {
 }
 
 /**
+ * Each ground-truth mark with an expectation and where its span ends: at the next change of
+ * expectation (the lab's own notes, e.g. 'prompt on screen', do not end it) or the run's end.
+ * `sorted` is the marks in time order.
+ */
+function expectationSpans(sorted) {
+  const spans = [];
+  for (let i = 0; i < sorted.length - 1; i++) {
+    const mark = sorted[i];
+    if (!mark.expect) continue;
+    spans.push({ mark, end: (sorted.slice(i + 1).find((n) => n.expect || n.label === 'end') ?? sorted[i + 1]).atAbs });
+  }
+  return spans;
+}
+
+/**
+ * The run's ground-truth labels for `<name>.labels.json` (lab/lib/lab-kit.mjs writeLabels): the
+ * spans `measure` scores, by status, in ms from the recording's start — so lab/accuracy-index.mjs
+ * scores the committed recording against the same truth the live run was scored on.
+ */
+export function labelIntervals(marks, startAbs) {
+  const sorted = [...marks].sort((a, b) => a.atAbs - b.atAbs);
+  return expectationSpans(sorted).map(({ mark, end }) => ({ from: mark.atAbs - startAbs, to: end - startAbs, status: mark.expect.status }));
+}
+
+/**
  * Status accuracy, latency and flaps of one run, from the ground-truth marks.
  * Labelled time runs from each mark with an expectation to the next such mark (or the end).
  */
@@ -364,11 +392,7 @@ function measure(marks, timeline, check, screenObs = []) {
   let labelled = 0;
   let right = 0;
   const latencies = [];
-  for (let i = 0; i < sorted.length - 1; i++) {
-    const m = sorted[i];
-    if (!m.expect) continue;
-    // To the next change of expectation (the lab's own notes, e.g. 'prompt on screen', do not end it).
-    const end = (sorted.slice(i + 1).find((n) => n.expect || n.label === 'end') ?? sorted[i + 1]).atAbs;
+  for (const { mark: m, end } of expectationSpans(sorted)) {
     for (let t = m.atAbs; t < end; t += 10) {
       labelled += 10;
       if (viewMatches(statusAt(timeline, t), m.expect)) right += 10;
@@ -440,9 +464,11 @@ function expectationFor(run) {
     const want = sc.expect_picker ?? {};
     seq.push({ state: 'picker', status: 'approval', modal: { kind: 'picker', ...(want.title ? { title: want.title } : {}) } });
     seq.push({ state: 'idle', modal: null });
-    const open = marks.find((m) => m.label === 'picker opened');
+    // Halfway between the moment the picker was on screen (a loaded box takes seconds to open
+    // /model after Enter) and the lab's Esc: an instant where it is certainly up.
+    const shown = marks.find((m) => m.label === 'picker on screen');
     const close = marks.find((m) => m.label.startsWith('picker closed'));
-    if (open && close) at.push({ t: rel((open.atAbs + close.atAbs) / 2 + 500), state: 'picker' });
+    if (shown && close) at.push({ t: rel((shown.atAbs + close.atAbs) / 2), state: 'picker' });
   } else {
     seq.push({ state: 'busy', status: 'generating' });
     if (sc.action === 'approve' || sc.action === 'deny') {
@@ -619,7 +645,8 @@ export async function main(args) {
       copyFileSync(r.castPath, join(opts.recordTo, `${base}.cast`));
       chmodSync(join(opts.recordTo, `${base}.cast`), 0o644);
       writeFileSync(join(opts.recordTo, `${base}.expect.json`), `${JSON.stringify(expectationFor(r), null, 2)}\n`);
-      say(`recorded ${base}.cast + ${base}.expect.json`);
+      writeLabels(opts.recordTo, base, { intervals: labelIntervals(r.marks, r.startAbs), source: `lab/claude-code Claude Code ${r.version}: the server's log and the lab's actions` });
+      say(`recorded ${base}.cast + ${base}.expect.json + ${base}.labels.json`);
     }
   }
   if (opts.accuracy) {

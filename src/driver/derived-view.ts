@@ -10,7 +10,7 @@
 import type { CliSpecV4, FsmState } from '../core/spec/types.js';
 import { modalKindForState, statusForState } from '../core/spec/model.js';
 import type { ModalSnapshot, ResolvedSection } from '../core/eval/types.js';
-import { deriveModal, extractTitle, resolveSections, type RowCache } from '../core/eval/index.js';
+import { deriveModal, extractTitle, resolveSections, type FrameCells, type RowCache } from '../core/eval/index.js';
 import type { ControlView, ModalView, StateView } from './events.js';
 import type { LatchedModal } from './screen-commands.js';
 
@@ -34,6 +34,8 @@ export interface DerivedViewHost {
   stateId(): string;
   /** The viewport's rows (for a non-modal state's buttons). */
   viewportLines(): readonly string[];
+  /** The screen's cells under the guard frame or the viewport (wrapped labels read them). */
+  frameCells(frame: 'guard' | 'viewport'): FrameCells;
   warn(message: string): void;
 }
 
@@ -92,10 +94,10 @@ export class DerivedView {
     }
     let m: ModalSnapshot | null;
     if (state.modal) {
-      m = deriveModal(state, frame.sections, frame.text);
+      m = deriveModal(state, frame.sections, frame.text, this.#host.frameCells('guard'));
     } else {
       const lines = this.#host.viewportLines() as string[];
-      m = deriveModal(state, resolveSections(this.#host.spec().sections, lines, undefined, this.#viewportRowCache), lines.join('\n'));
+      m = deriveModal(state, resolveSections(this.#host.spec().sections, lines, undefined, this.#viewportRowCache), lines.join('\n'), this.#host.frameCells('viewport'));
     }
     return m ? { title: m.title, buttons: m.buttons, kind: modalKindForState(state), stateId: state.id } : null;
   }

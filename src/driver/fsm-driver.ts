@@ -255,6 +255,7 @@ export class FsmDriver {
       spec: () => this.#spec,
       stateId: () => this.#stateId,
       viewportLines: () => this.#screen.viewportLines(),
+      frameCells: (frame) => this.#screen.frameCells(frame),
       warn: (message) => this.#emit({ kind: 'log', level: 'warn', message }),
     }, this.#viewportRowCache);
     this.#inspection = new Inspection({

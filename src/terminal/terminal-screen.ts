@@ -16,6 +16,8 @@ import { OscTracker } from './osc-tracker.js';
 import type { Disposable } from './transport.js';
 import { CELL_WORDS, cellText, rowText, xtermRowText, type CellLine } from './row-text.js';
 import { GUARD_FRAME_SCROLLBACK_LINES, type GuardFrame } from '../core/screen/guard-frame.js';
+import type { FrameCells } from '../core/eval/label-continuation.js';
+import { BufferFrameCells } from './frame-cells.js';
 
 const { Terminal } = xtermHeadless;
 
@@ -125,7 +127,9 @@ export class TerminalScreen implements Disposable {
   #viewport: ViewportCache | undefined;
   #scrollback: { seq: number; lines: string[] } | undefined;
   #tail: { seq: number; maxLines: number; lines: string[] } | undefined;
-  #guard: { seq: number; frame: GuardFrame } | undefined;
+  /** The guard frame of write `seq`, and the buffer row of its frame row 0 (negative under its blank padding). */
+  #guard: { seq: number; frame: GuardFrame; top: number } | undefined;
+  #cells: { seq: number; guard: FrameCells | null; viewport: FrameCells | null } | undefined;
   /**
    * Text of rows above the row window (deep scrollback), by line id: absolute buffer row + rows
    * trimmed off the top so far (scrollback overflow shifts absolute rows but not ids). Output only
@@ -475,17 +479,39 @@ export class TerminalScreen implements Disposable {
    * the frame is the viewport, its `lines` is the `viewportLines()` array itself. Do not mutate.
    */
   guardFrame(): GuardFrame {
-    const cached = this.#guard;
-    if (cached && cached.seq === this.#writeSeq) return cached.frame;
-    const frame = this.#buildGuardFrame(GUARD_FRAME_SCROLLBACK_LINES);
-    this.#guard = { seq: this.#writeSeq, frame };
-    return frame;
+    return this.#guardEntry().frame;
   }
 
-  #buildGuardFrame(n: number): GuardFrame {
+  /**
+   * The cells under the current guard frame (`'guard'`) or `viewportLines()` (`'viewport'`): where
+   * each character of a frame row is drawn and how, for `label_continuation` (spec-format §5.2).
+   * Rows and text indices are those of that frame's lines; once the screen changes (a write, a
+   * resize) every answer is "unknown". Cached per `writeSeq`.
+   */
+  frameCells(frame: 'guard' | 'viewport'): FrameCells {
+    let cached = this.#cells;
+    if (!cached || cached.seq !== this.#writeSeq) cached = this.#cells = { seq: this.#writeSeq, guard: null, viewport: null };
+    if (frame === 'guard') return (cached.guard ??= new BufferFrameCells(this.#term, this, this.#guardEntry().top));
+    return (cached.viewport ??= new BufferFrameCells(this.#term, this, this.#viewportTop()));
+  }
+
+  #guardEntry(): { seq: number; frame: GuardFrame; top: number } {
+    const cached = this.#guard;
+    if (cached && cached.seq === this.#writeSeq) return cached;
+    const entry = { seq: this.#writeSeq, ...this.#buildGuardFrame(GUARD_FRAME_SCROLLBACK_LINES) };
+    this.#guard = entry;
+    return entry;
+  }
+
+  /** The buffer row of `viewportLines()[0]`. */
+  #viewportTop(): number {
+    return this.#baseY() + this.leadingBlankRows();
+  }
+
+  #buildGuardFrame(n: number): { frame: GuardFrame; top: number } {
     const viewport = this.viewportLines() as string[];
     const cursor = this.cursor();
-    const asViewport: GuardFrame = { lines: viewport, cursor, viewportStartRow: 0 };
+    const asViewport = { frame: { lines: viewport, cursor, viewportStartRow: 0 }, top: this.#viewportTop() };
     // The alternate screen has no scrollback: the tail is the viewport, which adds nothing.
     if (this.isAltScreen()) return asViewport;
     const vlen = viewport.length;
@@ -498,7 +524,7 @@ export class TerminalScreen implements Disposable {
     const pad = n - extra;
     const rows = this.#translateRows(first, last + 1);
     const lines = pad === 0 ? rows : new Array<string>(pad).fill('').concat(rows);
-    return { lines, cursor: { row: cursor.row + n, col: cursor.col }, viewportStartRow: n };
+    return { frame: { lines, cursor: { row: cursor.row + n, col: cursor.col }, viewportStartRow: n }, top: first - pad };
   }
 
   /** Releases the emulator. Idempotent; later writes and resizes are ignored. */

@@ -6,7 +6,8 @@ import type { ExtractButtons, ExtractTitle, FsmState } from '../spec/types.js';
 import { modalKindForState } from '../spec/model.js';
 import type { ModalButton, ModalSnapshot, ResolvedSection } from './types.js';
 import { compileRegex, execAll, execRegex, testRegex } from './regex-cache.js';
-import { sectionText } from './sections.js';
+import { findSection, sectionText } from './sections.js';
+import { joinWrappedLabel, wrapCandidates, type FrameCells, type LabelWrap } from './label-continuation.js';
 
 /** Cursor glyphs recognised when a rule names no `cursor_marker`. */
 const DEFAULT_CURSOR_MARKERS = '❯›>';
@@ -55,6 +56,14 @@ interface ParsedRow {
   key: string;
   /** The text whose start is checked for a cursor glyph. */
   markerText: string;
+  /** With `label_continuation`: where the label sits and the rows that may continue it. */
+  wrap?: LabelWrap;
+}
+
+/** A parse of one haystack: the buttons, and per button the rows that may continue its label (or null). */
+interface ParsedButtons {
+  buttons: ModalButton[];
+  wraps: Array<LabelWrap | null>;
 }
 
 /**
@@ -68,15 +77,30 @@ interface ParsedRow {
  * with an unknown token is dropped (fail closed).
  * `current` marks the row that starts with a cursor glyph (`cursor_marker`, default `❯›>`);
  * when a custom marker finds no row, exactly one row flagged by the default glyphs is used.
+ * `label_continuation` joins the rows a wrapped label goes on over (see label-continuation.ts),
+ * reading `cells` — the screen's cells under the haystack, whose line 0 is frame row `rowOffset`.
  */
-export function extractButtons(rule: ExtractButtons, haystack: string): ModalButton[] {
+export function extractButtons(rule: ExtractButtons, haystack: string, cells?: FrameCells, rowOffset = 0): ModalButton[] {
   if (!rule || typeof rule !== 'object' || typeof rule.pattern !== 'string' || typeof haystack !== 'string') return [];
   // A modal state re-reads the same modal on every evaluation while it is up: the last parse is
   // kept per rule object (checked against the fields it depends on) and handed out as copies.
+  // The text decides it all but which wrapped rows join a label: that reads the cells each time.
   const last = lastButtons.get(rule);
-  if (last && last.haystack === haystack && sameButtonRule(last.fields, rule)) return last.buttons.map(copyButton);
-  const buttons = parseButtons(rule, haystack);
-  lastButtons.set(rule, { haystack, fields: buttonRuleFields(rule), buttons: buttons.map(copyButton) });
+  let parsed: ParsedButtons;
+  if (last && last.haystack === haystack && sameButtonRule(last.fields, rule)) parsed = last.parsed;
+  else {
+    parsed = parseButtons(rule, haystack);
+    lastButtons.set(rule, { haystack, fields: buttonRuleFields(rule), parsed });
+  }
+  const buttons = parsed.buttons.map(copyButton);
+  const continuation = rule.label_continuation;
+  if (continuation && typeof continuation === 'object') {
+    const matchStyle = continuation.match_style === true;
+    for (let i = 0; i < buttons.length; i += 1) {
+      const wrap = parsed.wraps[i];
+      if (wrap) buttons[i]!.label = joinWrappedLabel(buttons[i]!.label, wrap, matchStyle, cells, rowOffset);
+    }
+  }
   return buttons;
 }
 
@@ -85,10 +109,10 @@ function copyButton(b: ModalButton): ModalButton {
   return { index: b.index, label: b.label, key: b.key, current: b.current };
 }
 
-const lastButtons = new WeakMap<object, { haystack: string; fields: unknown[]; buttons: ModalButton[] }>();
+const lastButtons = new WeakMap<object, { haystack: string; fields: unknown[]; parsed: ParsedButtons }>();
 
 /** The fields of a buttons rule its parse depends on. */
-const BUTTON_RULE_KEYS = ['pattern', 'flags', 'label_group', 'key_group', 'key_for_index', 'continuation_lines', 'cursor_marker', 'select_mode'] as const;
+const BUTTON_RULE_KEYS = ['pattern', 'flags', 'label_group', 'key_group', 'key_for_index', 'continuation_lines', 'label_continuation', 'cursor_marker', 'select_mode'] as const;
 
 function buttonRuleFields(rule: ExtractButtons): unknown[] {
   return BUTTON_RULE_KEYS.map((k) => rule[k]);
@@ -100,16 +124,18 @@ function sameButtonRule(fields: unknown[], rule: ExtractButtons): boolean {
   return true;
 }
 
-function parseButtons(rule: ExtractButtons, haystack: string): ModalButton[] {
+function parseButtons(rule: ExtractButtons, haystack: string): ParsedButtons {
   const ordinal = rule.label_group !== undefined || rule.key_group !== undefined;
   const template = typeof rule.key_for_index === 'string' ? rule.key_for_index : DEFAULT_KEY_TEMPLATE;
   const accept = ordinal ? ordinalRow(rule, template) : numberedRow(template);
-  let rows = rule.continuation_lines ? parseWithContinuation(rule, haystack, accept) : parseWhole(rule, haystack, accept);
+  let rows: ParsedRow[];
+  if (rule.label_continuation && typeof rule.label_continuation === 'object') rows = parseWithLabelWraps(rule, haystack, accept, ordinal ? groupNumber(rule.label_group, 1) : 2);
+  else rows = rule.continuation_lines ? parseWithContinuation(rule, haystack, accept) : parseWhole(rule, haystack, accept);
   if (!ordinal) {
     rows = bottomContiguousBlock(rows);
     rows.sort((a, b) => a.index - b.index);
   }
-  return markCurrent(rows, rule.cursor_marker);
+  return { buttons: markCurrent(rows, rule.cursor_marker), wraps: rows.map((r) => r.wrap ?? null) };
 }
 
 /**
@@ -118,17 +144,20 @@ function parseButtons(rule: ExtractButtons, haystack: string): ModalButton[] {
  * and used if it meets `min_count` (a clipped section must not hide real choices, §13.11).
  * The title uses the state's title rule; `kind` is the state's modal kind.
  * `fullScreen` may be a function: the whole screen is then joined only if a rule reads it.
+ * `cells` are the screen's cells under the frame the sections were resolved on (frame rows =
+ * the whole screen's lines), read by `label_continuation` only.
  */
-export function deriveModal(state: FsmState, sections: ResolvedSection[], fullScreen: string | (() => string)): ModalSnapshot | null {
+export function deriveModal(state: FsmState, sections: ResolvedSection[], fullScreen: string | (() => string), cells?: FrameCells): ModalSnapshot | null {
   const extract = state && typeof state === 'object' ? state.extract : undefined;
   const rule = extract && typeof extract === 'object' ? extract.buttons : undefined;
   if (!rule || typeof rule !== 'object') return null;
   let joined: string | undefined;
   const screen = (): string => (joined ??= screenText(fullScreen));
   const minCount = typeof rule.min_count === 'number' && !Number.isNaN(rule.min_count) ? rule.min_count : DEFAULT_MIN_COUNT;
-  let buttons = extractButtons(rule, rule.section ? sectionText(sections, rule.section, '') : screen());
+  const fromLine = rule.section ? findSection(sections, rule.section)?.fromLine ?? 0 : 0;
+  let buttons = extractButtons(rule, rule.section ? sectionText(sections, rule.section, '') : screen(), cells, fromLine);
   if (buttons.length < minCount && rule.section) {
-    const whole = extractButtons(rule, screen());
+    const whole = extractButtons(rule, screen(), cells, 0);
     if (whole.length >= minCount) buttons = whole;
   }
   if (buttons.length < minCount) return null;
@@ -190,8 +219,49 @@ function parseWhole(rule: ExtractButtons, hay: string, accept: AcceptRow): Parse
  * pattern are appended to the label and consumed.
  */
 function parseWithContinuation(rule: ExtractButtons, hay: string, accept: AcceptRow): ParsedRow[] {
+  return parsePerLine(rule, hay, accept, '', (row, _m, lines, i, re) => {
+    let j = i + 1;
+    while (j < lines.length) {
+      const next = lines[j]!;
+      if (!next.trim() || testRegex(re, next) || !/^\s/.test(next)) break;
+      row.label += ` ${next.trim()}`;
+      j += 1;
+    }
+    return j;
+  });
+}
+
+/**
+ * `label_continuation`: matched per line as with `continuation_lines` (`d` added for the
+ * label's position). Each accepted row notes where its label (capture group `labelGroup`)
+ * starts and ends and the indented rows below it that are not option rows; nothing is
+ * consumed, and which of them join is decided with the cells.
+ */
+function parseWithLabelWraps(rule: ExtractButtons, hay: string, accept: AcceptRow, labelGroup: number): ParsedRow[] {
+  return parsePerLine(rule, hay, accept, 'd', (row, m, lines, i, re) => {
+    const span = labelGroup >= 0 ? m.indices?.[labelGroup] : undefined;
+    if (span) {
+      const raw = m[labelGroup]!;
+      const start = span[0] + raw.length - raw.trimStart().length;
+      row.wrap = { line: i, start, end: start + row.label.length - 1, rows: wrapCandidates(lines, i + 1, (line) => testRegex(re, line)) };
+    }
+    return i + 1;
+  });
+}
+
+/**
+ * The pattern matched line by line (flags default `m`, `g` removed, `extraFlag` added): each
+ * accepted row is handed to `follow`, which returns the next line to read (past any it consumed).
+ */
+function parsePerLine(
+  rule: ExtractButtons,
+  hay: string,
+  accept: AcceptRow,
+  extraFlag: string,
+  follow: (row: ParsedRow, m: RegExpExecArray, lines: string[], i: number, re: RegExp) => number,
+): ParsedRow[] {
   const flags = (typeof rule.flags === 'string' ? rule.flags : 'm').replace(/g/g, '');
-  const re = compileRegex(rule.pattern, flags);
+  const re = compileRegex(rule.pattern, extraFlag && !flags.includes(extraFlag) ? flags + extraFlag : flags);
   if (!re) return [];
   const lines = hay.split('\n');
   const rows: ParsedRow[] = [];
@@ -200,15 +270,8 @@ function parseWithContinuation(rule: ExtractButtons, hay: string, accept: Accept
     if (!m) continue;
     const row = accept(m, lines[i]!, rows.length);
     if (!row) continue;
-    let j = i + 1;
-    while (j < lines.length) {
-      const next = lines[j]!;
-      if (!next.trim() || testRegex(re, next) || !/^\s/.test(next)) break;
-      row.label += ` ${next.trim()}`;
-      j += 1;
-    }
     rows.push(row);
-    i = j - 1;
+    i = follow(row, m, lines, i, re) - 1;
   }
   return rows;
 }

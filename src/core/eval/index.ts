@@ -27,6 +27,7 @@ export { decideFsmLines, evaluateFsm, evaluateFsmLines, soonestFlipMs, type FsmD
 
 /** Extraction for modal states. */
 export { extractTitle, extractButtons, deriveModal, mapKeyToken } from './extract.js';
+export type { FrameCells } from './label-continuation.js';
 
 /** Editor preview with a synthetic clock. */
 export { evaluateConditionPreview } from './preview.js';

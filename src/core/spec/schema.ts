@@ -131,6 +131,9 @@ const buttonRule = obj('How modal buttons are read (spec-format §5.2).', {
   key_for_index: str('Keys sent to press a button; "{index}" is replaced by its display index, e.g. "{index}\\r".'),
   min_count: count('Fewest buttons that make a modal (default 2).'),
   continuation_lines: bool('Append following indented, non-matching lines to the label.'),
+  label_continuation: obj('Join the rows a wrapped label goes on over: rows starting at or right of the label\'s column that are not option rows (matched per line, as with continuation_lines; not with it).', {
+    match_style: bool('Only rows whose first character is drawn like the text they continue (colours, bold, dim, italic, underline, inverse), so a description in another colour stays out.'),
+  }),
   select_mode: { enum: ['index', 'arrow_keys'], description: '"index": send key_for_index; "arrow_keys": move from the current row with arrows, then confirm.' },
   cursor_keys: cursorKeys,
   cursor_marker: nonEmpty('Glyphs marking the current row, replacing the default ❯›>.'),

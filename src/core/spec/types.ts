@@ -145,6 +145,8 @@ export interface ExtractButtons {
   key_for_index?: string;
   min_count?: number;
   continuation_lines?: boolean;
+  /** Joins the rows a wrapped label goes on over (rows under the label, not options; §5.2). */
+  label_continuation?: LabelContinuation;
   select_mode?: 'index' | 'arrow_keys';
   cursor_keys?: CursorKeys;
   /** Glyphs that mark the current row, replacing the default `❯›>`. */
@@ -153,6 +155,12 @@ export interface ExtractButtons {
   label_group?: number;
   /** Ordinal mode: the capture group holding the key token (`y`, `tab`, `esc`, …). */
   key_group?: number;
+}
+
+/** `extract.buttons.label_continuation`: which rows under an option row continue its label. */
+export interface LabelContinuation {
+  /** Only rows whose first character is drawn like the text they continue (colours, bold, dim, …): a description drawn in another colour is not joined. */
+  match_style?: boolean;
 }
 
 // ── States and transitions ──────────────────────────────────────────────────

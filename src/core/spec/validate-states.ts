@@ -18,7 +18,7 @@ const TRANSITION_FIELDS = ['from', 'to', 'when', 'min_hold_ms', 'priority', 'lab
 const TITLE_FIELDS = ['section', 'first_line', 'regex', 'flags'];
 const BUTTON_FIELDS = [
   'section', 'pattern', 'flags', 'key_for_index', 'min_count', 'continuation_lines', 'select_mode',
-  'cursor_keys', 'cursor_marker', 'label_group', 'key_group',
+  'cursor_keys', 'cursor_marker', 'label_group', 'key_group', 'label_continuation',
 ];
 
 /** Rules 8 and 9. Fills `ctx.stateIds` with the valid, unique ids. */
@@ -113,13 +113,17 @@ function validateButtonRule(ctx: ValidationContext, rule: unknown, path: string)
   ctx.unknownKeys(rule, path, BUTTON_FIELDS, 'a button rule');
   if (hasKey(rule, 'section')) ctx.sectionRef(rule, 'section', path);
   const continuation = ctx.boolean(rule, 'continuation_lines', path) === true;
+  const wrapped = hasKey(rule, 'label_continuation') && validateLabelContinuation(ctx, rule.label_continuation, `${path}.label_continuation`);
+  if (continuation && wrapped) {
+    ctx.error('SPEC_FIELD_CONFLICT', `${path}.label_continuation`, 'cannot be combined with "continuation_lines": true (both decide which rows join a label)', showValue(rule.label_continuation), 'keep label_continuation (it leaves descriptions out) and remove continuation_lines');
+  }
   const flags = ctx.flags(rule, 'flags', path);
   const pattern = ctx.string(rule, 'pattern', path, { required: true, nonEmpty: true, fix: 'group 1 = index, group 2 = label' });
   const labelGroup = ctx.number(rule, 'label_group', path, { integer: true, min: 1 });
   const keyGroup = ctx.number(rule, 'key_group', path, { integer: true, min: 1 });
   if (pattern !== undefined && flags !== false) {
     // The engine forces "g" in the default mode and strips it per line (§5.2).
-    const effective = continuation ? (flags ?? 'm').replace('g', '') : ((f) => (f.includes('g') ? f : `${f}g`))(flags ?? 'gm');
+    const effective = continuation || wrapped ? (flags ?? 'm').replace('g', '') : ((f) => (f.includes('g') ? f : `${f}g`))(flags ?? 'gm');
     if (ctx.regex(`${path}.pattern`, pattern, effective)) {
       const groups = countCaptureGroups(pattern, effective);
       const patternPath = `${path}.pattern`;
@@ -143,6 +147,17 @@ function validateButtonRule(ctx: ValidationContext, rule: unknown, path: string)
   }
   if (hasKey(rule, 'cursor_keys')) validateCursorKeys(ctx, rule.cursor_keys, `${path}.cursor_keys`);
   ctx.string(rule, 'cursor_marker', path, { nonEmpty: true });
+}
+
+/** `label_continuation`: `{match_style?}`. True when it is an object (the rule then joins wrapped rows). */
+function validateLabelContinuation(ctx: ValidationContext, value: unknown, path: string): boolean {
+  if (!isRecord(value)) {
+    ctx.error('SPEC_TYPE', path, 'must be an object {match_style?}', showGot(value), 'use {"match_style": true} to join only rows drawn like the label');
+    return false;
+  }
+  ctx.unknownKeys(value, path, ['match_style'], 'label_continuation');
+  ctx.boolean(value, 'match_style', path);
+  return true;
 }
 
 /** `{up?, down?}` key strings (shared with open_picker controls). */

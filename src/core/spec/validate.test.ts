@@ -393,6 +393,18 @@ describe('rule 11 and extraction rules', () => {
     expectWarning(edit((s) => (s.states[3].extract.buttons.key_for_index = '\r')), 'states[3].extract.buttons.key_for_index: has no "{index}"');
   });
 
+  it('checks label_continuation: an object {match_style?}, not with continuation_lines', () => {
+    expect(errorsOf(edit((s) => (s.states[3].extract.buttons.label_continuation = { match_style: true })))).toEqual([]);
+    expect(errorsOf(edit((s) => (s.states[3].extract.buttons.label_continuation = {})))).toEqual([]);
+    expectError(edit((s) => (s.states[3].extract.buttons.label_continuation = true)), 'states[3].extract.buttons.label_continuation: must be an object {match_style?}');
+    expectError(edit((s) => (s.states[3].extract.buttons.label_continuation = { match_style: 'yes' })), 'states[3].extract.buttons.label_continuation.match_style: must be true or false');
+    expectWarning(edit((s) => (s.states[3].extract.buttons.label_continuation = { match_colour: true })), 'states[3].extract.buttons.label_continuation');
+    expectError(
+      edit((s) => Object.assign(s.states[3].extract.buttons, { continuation_lines: true, label_continuation: { match_style: true } })),
+      'states[3].extract.buttons.label_continuation: cannot be combined with "continuation_lines": true',
+    );
+  });
+
   it('warns about a modal state without a buttons rule', () => {
     expectWarning(edit((s) => delete s.states[3].extract), 'states[3]: is modal but has no extract.buttons rule');
     expectWarning(edit((s) => (s.states[3].extract = { title: { first_line: true } })), 'states[3]: is modal but has no extract.buttons rule');

@@ -1,0 +1,72 @@
+/**
+ * The cells under a frame of the headless screen: where a character of a frame row is drawn and
+ * how (colours and attributes). The evaluation core reads text; `label_continuation` also needs to
+ * tell a wrapped label's next row from a description drawn under it in another colour
+ * (spec-format §5.2), and reads that here through the core's {@link FrameCells}.
+ *
+ * @module
+ */
+import type { Terminal as XtermTerminal, IBufferCell, IBufferLine } from '@xterm/headless';
+import type { FrameCells } from '../core/eval/label-continuation.js';
+
+/** What the cells need of the screen: its change counter, so a frame read after a later write answers "unknown". */
+export interface WriteCounter {
+  readonly writeSeq: number;
+}
+
+/**
+ * A frame's cells: frame row `r` is buffer row `top + r` of the active buffer as it stood at
+ * write `seq`. After any later write (or resize) every answer is "unknown" (-1 / null).
+ */
+export class BufferFrameCells implements FrameCells {
+  readonly #term: XtermTerminal;
+  readonly #screen: WriteCounter;
+  readonly #seq: number;
+  readonly #top: number;
+  #a: IBufferCell | undefined;
+  #b: IBufferCell | undefined;
+
+  constructor(term: XtermTerminal, screen: WriteCounter, top: number) {
+    this.#term = term;
+    this.#screen = screen;
+    this.#seq = screen.writeSeq;
+    this.#top = top;
+  }
+
+  columnAt(row: number, index: number): number {
+    const line = this.#line(row);
+    if (!line || !Number.isInteger(index) || index < 0) return -1;
+    // The row's text is built as xterm's translateToString builds it: each cell's characters (a
+    // blank cell is one space), a wide character once for both its cells.
+    let pos = 0;
+    for (let x = 0; x < line.length;) {
+      const cell = (this.#a = line.getCell(x, this.#a));
+      if (!cell) return -1;
+      const chars = cell.getChars() || ' ';
+      if (index < pos + chars.length) return x;
+      pos += chars.length;
+      x += cell.getWidth() || 1;
+    }
+    return -1;
+  }
+
+  sameStyle(rowA: number, indexA: number, rowB: number, indexB: number): boolean | null {
+    const colA = this.columnAt(rowA, indexA);
+    const colB = this.columnAt(rowB, indexB);
+    if (colA < 0 || colB < 0) return null;
+    const a = (this.#a = this.#line(rowA)?.getCell(colA, this.#a));
+    const b = (this.#b = this.#line(rowB)?.getCell(colB, this.#b));
+    if (!a || !b) return null;
+    return a.getFgColorMode() === b.getFgColorMode() && a.getFgColor() === b.getFgColor()
+      && a.getBgColorMode() === b.getBgColorMode() && a.getBgColor() === b.getBgColor()
+      && a.isBold() === b.isBold() && a.isDim() === b.isDim() && a.isItalic() === b.isItalic()
+      && a.isUnderline() === b.isUnderline() && a.isInverse() === b.isInverse();
+  }
+
+  /** The buffer line under frame row `row`, or undefined when unknown (a later write, outside the buffer). */
+  #line(row: number): IBufferLine | undefined {
+    if (this.#screen.writeSeq !== this.#seq || !Number.isInteger(row)) return undefined;
+    const y = this.#top + row;
+    return y < 0 ? undefined : this.#term.buffer.active.getLine(y);
+  }
+}
