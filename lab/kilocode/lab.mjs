@@ -98,8 +98,6 @@ export const KILOCODE = {
   ...OPENCODE,
   id: 'kilocode', cliName: 'Kilo Code', pkg: '@kilocode/cli', bin: 'kilo', pinnedVersion: PINNED_VERSION,
   models: [MODEL], prepare,
-  // Kilo shows the error's message alone, without OpenCode's "Error: 400" prefix.
-  apiErrorShown: /lab server: scripted bad request/,
   sessions: OPENCODE.sessions.map(kiloSession),
   picker: { ...OPENCODE.picker, buttons: PICKER_OPTIONS },
   approvals: Object.fromEntries(Object.entries(OPENCODE.approvals).map(([kind, a]) => [kind, { ...a, title: TITLES[kind] }])),

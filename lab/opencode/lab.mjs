@@ -133,6 +133,8 @@ export const OPENCODE = {
   marks: { approval: /⇆ select/, spinner: /esc (?:again to )?interrupt/, picker: /Select model/ },
   approvals: { shell: { title: SHELL_TITLE, buttonsOk }, edit: { title: EDIT_TITLE, buttonsOk } },
   picker: { title: 'Select model', buttons: PICKER_OPTIONS },
+  // 1.18.33 shows the error's message under the prompt, without an "Error: 400" prefix (in both recordings made).
+  apiErrorShown: /lab server: scripted bad request/,
   // idleMs: OpenCode itself takes 5–15 s (loaded box) from the stream's end to repainting the idle
   // footer; the screen-based idle latency in the report is specterm's own share.
   limits: { startMs: 180_000, requestMs: 150_000, toolCallMs: 150_000, confirmDrawnMs: 90_000, idleMs: 30_000, toolResultMs: 90_000 },

@@ -53,17 +53,17 @@ export function resolveWriteTarget(file: string): string | { error: string } {
  * touch", and a rename over it would succeed.
  */
 export function readOnlyRefusal(target: string, file: string, ws: string): TrustResult | null {
-  const fileMode = writeBitsOf(target);
+  const fileMode = readOnlyModeOf(target);
   if (fileMode !== null) return { status: 'skipped', file, path: ws, message: `${file} is read-only (mode ${fileMode.toString(8)}), so it was left untouched; make it writable (chmod u+w) to let specterm record the trust, or pass --no-trust` };
   // The temp file and the rename live in the directory: a read-only one is the same "don't touch".
   const dir = path.dirname(target);
-  const dirMode = writeBitsOf(dir);
+  const dirMode = readOnlyModeOf(dir);
   if (dirMode !== null) return { status: 'skipped', file, path: ws, message: `${dir} is read-only (mode ${dirMode.toString(8)}), so ${file} was left as it is; make the directory writable (chmod u+w) to let specterm record the trust, or pass --no-trust` };
   return null;
 }
 
-/** The permission bits of `p` when it exists and has no write bit at all, else null. */
-function writeBitsOf(p: string): number | null {
+/** The permission bits of `p` when it exists with no write bit at all (read-only), else null. */
+function readOnlyModeOf(p: string): number | null {
   let mode: number;
   try {
     mode = fs.statSync(p).mode;
