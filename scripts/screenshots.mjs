@@ -28,7 +28,7 @@ try {
   fs.mkdirSync(OUT, { recursive: true });
   const shoot = async (name) => { await page.screenshot({ path: path.join(OUT, `${name}.png`) }); process.stdout.write(`screenshot=${name}.png\n`); };
   await shoot('overview');
-  const views = [['session', `/sessions/${ids[1]}`, '.xterm'], ['inbox', '/approvals', '[data-view="inbox"]'], ['debugger', `/sessions/${ids[1]}/debug`, '[data-view="debugger"]']];
+  const views = [['session', `/sessions/${ids[1]}`, '.xterm'], ['inbox', '/inbox', '[data-view="inbox"]'], ['debugger', `/sessions/${ids[1]}/debug`, '[data-view="debugger"]'], ['recordings', '/recordings', '[data-view="recordings"]']];
   for (const [name, route, selector] of views) {
     await page.goto(`${daemon.url}${route}`);
     try {

@@ -79,7 +79,7 @@ export default function DebuggerView(props: { sessionId: string; lastEvent: Daem
   const d = debug.value;
   const serverNow = Math.max(now.value, d?.server_now ?? 0);
   return (
-    <section class="debugger" aria-labelledby="debugger-title">
+    <section class="debugger" data-view="debugger" aria-labelledby="debugger-title">
       <h2 id="debugger-title">Debugger · session {sessionId}</h2>
       <RecordButton sessionId={sessionId} />
       {error.value ? <p class="problem" role="alert">{error.value}</p> : null}

@@ -116,7 +116,7 @@ export function Inbox(props: { sessions: SessionDetail[] | null }) {
   const keep = (a: Approval) => { answered.value = new Map(answered.value).set(a.id, a); void load(); };
   const dismiss = (id: string) => { const next = new Map(answered.value); next.delete(id); answered.value = next; };
   return (
-    <section aria-labelledby="inbox-title">
+    <section data-view="inbox" aria-labelledby="inbox-title">
       <h2 id="inbox-title">Approvals inbox</h2>
       {error.value !== null && <div class="problem" role="alert"><p>The approvals could not be read: {error.value}</p><button type="button" onClick={() => void load()}>Retry</button></div>}
       {list === null && error.value === null && <p role="status">Loading…</p>}

@@ -121,7 +121,7 @@ function Playback(props: { name: string }) {
 
 export default function RecordingsView(props: { name: string | null }) {
   return (
-    <section class="recordings-view" aria-labelledby="recordings-title">
+    <section class="recordings-view" data-view="recordings" aria-labelledby="recordings-title">
       <h2 id="recordings-title">{props.name ? `Recording ${props.name}` : 'Recordings'}</h2>
       {props.name ? <Playback name={props.name} /> : <RecordingList />}
     </section>

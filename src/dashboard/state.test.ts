@@ -11,6 +11,10 @@ describe('routes', () => {
     expect(routeOf('/inbox')).toEqual({ view: 'inbox' });
     expect(routeOf('/sessions/s_1')).toEqual({ view: 'session', id: 's_1', tab: 'terminal' });
     expect(routeOf('/sessions/s_1/history')).toEqual({ view: 'session', id: 's_1', tab: 'history' });
+    expect(routeOf('/sessions/s_1/debug')).toEqual({ view: 'session', id: 's_1', tab: 'debug' });
+    expect(routeOf('/recordings')).toEqual({ view: 'recordings', name: null });
+    expect(routeOf('/recordings/run-1')).toEqual({ view: 'recordings', name: 'run-1' });
+    expect(routeOf('/recordings/../x')).toEqual({ view: 'overview' });
     expect(routeOf('/sessions/../etc')).toEqual({ view: 'overview' });
   });
 });
