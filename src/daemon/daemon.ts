@@ -141,7 +141,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   // Set once the sinks run, so a push settings error stops them again.
   let startedSinks: NotificationSinks | undefined;
   try {
-    sinks = startedSinks = startNotificationSinks({ events, webhooks: settings.webhooks, desktop: settings.desktop_notifications === false ? false : {}, log });
+    sinks = startedSinks = startNotificationSinks({ events, webhooks: settings.webhooks, desktop: settings.desktop_notifications === false ? false : {}, journal: store.notifications, log });
     push = startPushService({ stateDir: options.stateDir, events, subscriptions: store.pushSubscriptions, settings: settings.push, sessionName: (id) => store.sessions.get(id)?.name ?? id, log });
   } catch (error) {
     await startedSinks?.close();

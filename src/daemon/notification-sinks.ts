@@ -1,13 +1,16 @@
 /**
  * The daemon's notifications leave through the event log: every `approval.needed`,
  * `turn.finished`, `session.exited`, `session.error` and `spec.error` the session manager appends
- * also goes to the desktop (`notify-send`, when present) and to the webhooks of
- * `<state>/settings.json`. One derivation (the manager's), many sinks.
+ * also goes to the desktop (`notify-send`, when present), to the webhooks of
+ * `<state>/settings.json`, and into the store's `notifications` table (the same safe text the
+ * desktop shows: a modal's body — the command — is never stored as text). One derivation (the
+ * manager's), many sinks.
  * @module
  */
 import type { DaemonEvent } from '../protocol/index.js';
 import { RealScheduler } from '../driver/schedulers.js';
-import { DesktopNotifier, type DesktopNotifierOptions } from './desktop-notifier.js';
+import type { NotificationKind, NotificationsTable } from '../store/index.js';
+import { desktopMessage, DesktopNotifier, type DesktopNotifierOptions } from './desktop-notifier.js';
 import type { EventLog } from './event-log.js';
 import type { Notification } from './notifications.js';
 import { checkWebhookConfigs } from './webhook-config.js';
@@ -42,6 +45,8 @@ export interface NotificationSinksOptions {
   /** `settings.json`'s `webhooks` (checked here: a bad entry names its field). */
   webhooks?: unknown;
   desktop?: DesktopNotifierOptions | false;
+  /** Where each notification is kept (the daemon passes `store.notifications`). */
+  journal?: NotificationsTable;
   log: (level: 'warn' | 'error', message: string) => void;
 }
 
@@ -67,6 +72,7 @@ export function startNotificationSinks(options: NotificationSinksOptions): Notif
     if (!n) return;
     desktop?.notify(n);
     dispatcher?.notify(n);
+    if (options.journal) keep(options.journal, n, event.seq, options.log);
   });
   return {
     desktopAvailable: desktop?.available ?? false,
@@ -76,4 +82,20 @@ export function startNotificationSinks(options: NotificationSinksOptions): Notif
       await dispatcher?.shutdown();
     },
   };
+}
+
+const STORED_KIND: Record<Notification['type'], NotificationKind> = {
+  'approval.needed': 'approval_needed', 'turn.finished': 'turn_finished', 'session.exited': 'exited',
+  'session.error': 'error', 'spec.error': 'spec_error',
+};
+
+/** A failed insert (disk full, a locked file) is reported and skipped: it never stops the other sinks. */
+function keep(journal: NotificationsTable, n: Notification, eventSeq: number, log: NotificationSinksOptions['log']): void {
+  const { title, body } = desktopMessage(n);
+  const data = n.type === 'approval.needed' ? { event_seq: eventSeq, approval_id: n.approval.id } : { event_seq: eventSeq };
+  try {
+    journal.insert({ t: n.at, kind: STORED_KIND[n.type], sessionId: n.sessionId, title, body, data });
+  } catch (error) {
+    log('warn', `could not store a ${n.type} notification: ${(error as Error).message}`);
+  }
 }

@@ -2,6 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { EventLog } from '../../src/daemon/event-log.js';
 import { notificationFromEvent, startNotificationSinks } from '../../src/daemon/notification-sinks.js';
 import type { DaemonEvent } from '../../src/protocol/index.js';
+import { openStore } from '../../src/store/index.js';
+import path from 'node:path';
 import { makeTempDir, readNotifySendLog, recordingNotifySend } from './notify-send-fixture.js';
 
 const cleanups: Array<() => void | Promise<void>> = [];
@@ -51,6 +53,25 @@ describe('the daemon event log feeds the notification sinks', () => {
     expect(calls[0]).toContain('s1: Run npm test?');
     expect(calls[0]).toContain('specterm: approval needed');
     expect(warnings).toEqual([]);
+  });
+
+  it('keeps every notification in the SQLite notifications table (safe text, the event seq and approval id as data), and nothing else', () => {
+    const tmp = makeTempDir('st-sinks-db-');
+    cleanups.push(tmp.remove);
+    const store = openStore(path.join(tmp.dir, 'specterm.db'));
+    cleanups.push(() => store.close());
+    const log = new EventLog();
+    const sinks = startNotificationSinks({ events: log, desktop: false, journal: store.notifications, log: () => {} });
+    cleanups.push(() => sinks.close());
+    const { seq: _seq, ...input } = approvalEvent;
+    const appended = log.append(input);
+    log.append({ at: 9, session_id: 's1', type: 'session.removed' });
+    log.append({ at: 10, session_id: 's1', type: 'session.exited', code: 3, signal: null });
+    const rows = store.notifications.page({ by: 'id' }).items;
+    expect(rows.map((r) => [r.kind, r.sessionId, r.t])).toEqual([['approval_needed', 's1', approvalEvent.at], ['exited', 's1', 10]]);
+    expect(rows[0]!.title).toBe('specterm: approval needed');
+    expect(rows[0]!.body).toBe('s1: Run npm test?'); // the command (the modal's body) is not stored as text
+    expect(rows[0]!.data).toEqual({ event_seq: appended.seq, approval_id: 'a_1' });
   });
 
   it('refuses a bad webhook entry by its field', () => {
