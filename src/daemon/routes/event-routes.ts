@@ -39,14 +39,19 @@ export function eventTopics(events: EventLog, manager: SessionManager, terminalT
     }
     const from = events.resumePoint(message.since ?? 0);
     let last = from;
+    // Until the backlog has gone out, live events wait in the log: they are part of the replay.
+    let replayed = false;
     const forward = (event: Parameters<Parameters<EventLog['subscribe']>[0]>[0]) => {
       if (event.seq <= last || (sessionId !== undefined && event.session_id !== sessionId)) return;
       last = event.seq;
       sink.send({ type: 'event', topic, event });
     };
-    const unsubscribe = events.subscribe(forward);
+    const unsubscribe = events.subscribe((event) => { if (replayed) forward(event); });
     // Subscribed first, then the backlog: the hub sends `subscribed` before our first event.
-    queueMicrotask(() => { for (const event of events.since(from, sessionId)) forward(event); });
+    queueMicrotask(() => {
+      for (const event of events.since(from, sessionId)) forward(event);
+      replayed = true;
+    });
     return { dispose: unsubscribe };
   };
 }
