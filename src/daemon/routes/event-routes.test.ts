@@ -15,7 +15,7 @@ describe('the sessions topic over the WebSocket', () => {
     const sent: ServerMessage[] = [];
     const sink: WsSink = { send: (m) => sent.push(m), sendTerminal: () => {}, bufferedBytes: 0 };
     // The sessions topic never looks a session up: no manager is needed for it.
-    const subscribe = eventTopics(events, undefined as unknown as SessionManager, undefined);
+    const subscribe = eventTopics(events, undefined as unknown as SessionManager, undefined)!;
     const subscription = subscribe({ type: 'subscribe', topic: 'sessions', since: 0 }, { principal: ADMIN_PRINCIPAL, requestId: 'r', remoteAddress: '127.0.0.1' }, sink);
     // Synchronously after subscribing, before the backlog's microtask (a driver commit can do this).
     events.append(exited('c'));
