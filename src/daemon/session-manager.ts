@@ -12,7 +12,7 @@ import path from 'node:path';
 import { loadSpecRef } from '../catalog/builtin.js';
 import { screenRegexWithRecheck } from '../catalog/redos.js';
 import type { CliSpecV4 } from '../core/spec/types.js';
-import { FsmDriver } from '../driver/fsm-driver.js';
+import { FsmDriver, type SpecSource } from '../driver/fsm-driver.js';
 import { RealScheduler } from '../driver/schedulers.js';
 import { HostError, HostTransport, type HostClient, type SessionInfo } from '../host/index.js';
 import type { SessionDetail } from '../protocol/index.js';
@@ -48,6 +48,8 @@ export interface SessionManagerOptions {
   /** Auto-approve policies by spec id or session name (from the settings file). */
   defaultPolicies?: Record<string, unknown>;
   onApprovalOpened?: ManagedSessionDeps['onApprovalOpened'];
+  /** Where a session's driver reloads its spec from (the spec editor's saves; ./spec-files.ts). */
+  specSource?: (session: ManagedSession) => SpecSource;
   log?: (level: 'info' | 'warn', message: string) => void;
 }
 
@@ -157,6 +159,7 @@ export class SessionManager {
       rows: r.rows ?? 40,
       extraArgs: r.args,
       extraEnv: session.env,
+      specSource: this.#o.specSource?.(session),
       ...extra,
     });
   }
