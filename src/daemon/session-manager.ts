@@ -100,6 +100,7 @@ export class SessionManager {
       }
       const session = new ManagedSession(record, spec, this.#deps, { policy, env: this.#openEnv(record) });
       this.#sessions.set(record.id, session);
+      this.#useEditedSpec(session);
       if (record.exitedAt !== null) continue;
       const info = hosted.get(record.id);
       if (!info) { session.markExited(null, null); continue; }
@@ -110,6 +111,15 @@ export class SessionManager {
         this.#o.log?.('warn', `session ${record.id}: could not re-attach: ${(error as Error).message}`);
       }
     }
+  }
+
+  /** A session whose spec was edited (a built-in's override) resumes on the edit, when it loads. */
+  #useEditedSpec(session: ManagedSession): void {
+    const source = this.#o.specSource?.(session);
+    if (!source || source.path === session.record.specPath) return;
+    const r = source.load();
+    if (r.ok) session.spec = r.spec;
+    else this.#o.log?.('warn', `session ${session.id}: its edited spec ${source.path} cannot be loaded (${r.errors.join('; ')}); it runs its original spec`);
   }
 
   /** The env overrides of a stored session (undefined when it had none or they cannot be opened). */

@@ -102,6 +102,20 @@ describe('the spec editor routes', () => {
     expect(await bad.json()).toMatchObject({ errors: [expect.objectContaining({ path: '/condition' })] });
   });
 
+  it('resumes the session on its override after a daemon restart', async () => {
+    await client.call('saveSessionSpec', { params: { id: sessionId }, body: { text: withIdleLabel(fs.readFileSync(PACKAGE_SPEC, 'utf8'), 'Kept across restarts') } });
+    await waitFor(async () => (await client.call('getSession', { params: { id: sessionId } })).state?.label === 'Kept across restarts', WAIT_MS, 'the saved label');
+    daemon.child.kill('SIGKILL');
+    await daemon.exited;
+    daemon = await startDaemon(dirs);
+    client = daemon.client;
+    const resumed = await waitFor(async () => {
+      const d = await client.call('getSession', { params: { id: sessionId } });
+      return d.lifecycle === 'running' ? d : undefined;
+    }, WAIT_MS, 'the resumed session');
+    expect(resumed.state).toMatchObject({ id: 'idle', label: 'Kept across restarts' });
+  }, 120_000);
+
   it('answers 404 for an unknown session', async () => {
     for (const [method, suffix, body] of [['GET', '', undefined], ['PUT', '', '{"text":"{}"}'], ['POST', '/validate', '{"text":"{}"}'], ['POST', '/preview', '{"condition":{}}']] as const) {
       const res = await adminFetch(`/api/v1/sessions/s_nope/spec${suffix}`, { method, body });
