@@ -182,7 +182,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   });
   const followTerminals = events.subscribe((event) => {
     if (event.type === 'session.created') terminals.follow(event.session_id);
-    else if (event.type === 'session.removed') terminals.forget(event.session_id);
+    else if (event.type === 'session.removed') { terminals.forget(event.session_id); specFiles.forget(event.session_id); }
   });
   const debug = debugRoutes({ manager, events, now });
   const recordings = new Recordings(options.stateDir, now, events);

@@ -85,7 +85,11 @@ export class SessionSpecFiles {
 
   /** Forgets a removed session's override. */
   forget(sessionId: string): void {
-    fs.rmSync(path.join(this.#overridesDir, `${sessionId}.json`), { force: true });
+    try {
+      fs.rmSync(path.join(this.#overridesDir, `${sessionId}.json`), { force: true });
+    } catch {
+      // Unreadable dir: the stale copy is harmless (ids are never reused) and removal must not fail.
+    }
   }
 }
 

@@ -124,3 +124,12 @@ describe('the spec editor routes', () => {
     }
   });
 });
+
+describe('removing an edited session', () => {
+  it('deletes its spec override', async () => {
+    const override = path.join(dirs.stateDir, 'spec-overrides', `${sessionId}.json`);
+    expect(fs.existsSync(override)).toBe(true);
+    await client.call('removeSession', { params: { id: sessionId }, query: {} });
+    await waitFor(() => !fs.existsSync(override), 10_000, 'the override to go');
+  }, 60_000);
+});
