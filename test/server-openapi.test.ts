@@ -119,7 +119,7 @@ describe('docs/protocol.md', () => {
   it('lists every route of the table with its scope, and no other', async () => {
     const fs = await import('node:fs');
     const text = fs.readFileSync(new URL('../docs/protocol.md', import.meta.url), 'utf8');
-    const documented = [...text.matchAll(/^\| `(GET|POST|DELETE)` \| `([^`]+)` \| (\w+) \|/gm)].map((m) => `${m[1]} ${m[2]} ${m[3]}`);
+    const documented = [...text.matchAll(/^\| `(GET|POST|PUT|DELETE)` \| `([^`]+)` \| (\w+) \|/gm)].map((m) => `${m[1]} ${m[2]} ${m[3]}`);
     expect(documented.sort()).toEqual(ROUTE_LIST.map((r) => `${r.method} ${r.path} ${r.scope}`).sort());
   });
 });

@@ -30,6 +30,8 @@ import { sessionRoutes } from './routes/session-routes.js';
 import { debugRoutes } from './routes/debug-routes.js';
 import { recordingRoutes } from './routes/recording-routes.js';
 import { Recordings } from './recordings.js';
+import { specRoutes } from './routes/spec-routes.js';
+import { SessionSpecFiles } from './spec-files.js';
 import { asApiError } from './routes/api-errors.js';
 import { SessionManager } from './session-manager.js';
 
@@ -152,8 +154,9 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   }
   const tracker = new ApprovalTracker({ firstSeq: nextApprovalSeq(store) });
   const answers = new ApprovalAnswers({ manager: () => manager, tracker, store, events, now, log });
+  const specFiles = new SessionSpecFiles(options.stateDir);
   const manager: SessionManager = new SessionManager({
-    store, host, events, tracker, now, envSeal: openEnvSeal(options.stateDir), sessionLimit: options.sessionLimit ?? settings.session_limit,
+    store, host, events, tracker, now, specSource: (session) => specFiles.source(session), envSeal: openEnvSeal(options.stateDir), sessionLimit: options.sessionLimit ?? settings.session_limit,
     defaultPolicies: settings.approval_policies, onApprovalOpened: (session, approval) => answers.autoAnswer(session, approval), log,
   });
   await manager.recover();
@@ -179,7 +182,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   });
   const followTerminals = events.subscribe((event) => {
     if (event.type === 'session.created') terminals.follow(event.session_id);
-    else if (event.type === 'session.removed') terminals.forget(event.session_id);
+    else if (event.type === 'session.removed') { terminals.forget(event.session_id); specFiles.forget(event.session_id); }
   });
   const debug = debugRoutes({ manager, events, now });
   const recordings = new Recordings(options.stateDir, now, events);
@@ -196,7 +199,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       host: options.host, port: options.port ?? DEFAULT_PORT, allowNonLoopback: options.allowNonLoopback, tls: options.tls,
       tokens: store.tokens, adminToken: admin.token, version: options.version, audit,
       log: (level, message) => log(level, message),
-      handlers: { ...sessionRoutes({ manager, store, now }), ...approvalRoutes(answers), events: eventsRoute(events, manager), ...imageRoutes({ manager }), ...pushRoutes(push, store.pushSubscriptions, now), ...debug.handlers, ...recordingRoutes(manager, recordings) },
+      handlers: { ...sessionRoutes({ manager, store, now }), ...approvalRoutes(answers), events: eventsRoute(events, manager), ...imageRoutes({ manager }), ...pushRoutes(push, store.pushSubscriptions, now), ...debug.handlers, ...recordingRoutes(manager, recordings), ...specRoutes({ manager, files: specFiles, now }) },
       ws: {
         subscribe: eventTopics(events, manager, options.terminalTopic ?? mapped(terminals.subscribe)),
         input: mapped(terminals.input),

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { loadSpecRef } from '../catalog/builtin.js';
 import { screenRegexWithRecheck } from '../catalog/redos.js';
 import type { CliSpecV4 } from '../core/spec/types.js';
-import { FsmDriver } from '../driver/fsm-driver.js';
+import { FsmDriver, type SpecSource } from '../driver/fsm-driver.js';
 import { RealScheduler } from '../driver/schedulers.js';
 import { HostError, HostTransport, type HostClient, type SessionInfo } from '../host/index.js';
 import type { SessionDetail } from '../protocol/index.js';
@@ -48,6 +48,8 @@ export interface SessionManagerOptions {
   /** Auto-approve policies by spec id or session name (from the settings file). */
   defaultPolicies?: Record<string, unknown>;
   onApprovalOpened?: ManagedSessionDeps['onApprovalOpened'];
+  /** Where a session's driver reloads its spec from (the spec editor's saves; ./spec-files.ts). */
+  specSource?: (session: ManagedSession) => SpecSource;
   log?: (level: 'info' | 'warn', message: string) => void;
 }
 
@@ -98,6 +100,7 @@ export class SessionManager {
       }
       const session = new ManagedSession(record, spec, this.#deps, { policy, env: this.#openEnv(record) });
       this.#sessions.set(record.id, session);
+      this.#useEditedSpec(session);
       if (record.exitedAt !== null) continue;
       const info = hosted.get(record.id);
       if (!info) { session.markExited(null, null); continue; }
@@ -108,6 +111,15 @@ export class SessionManager {
         this.#o.log?.('warn', `session ${record.id}: could not re-attach: ${(error as Error).message}`);
       }
     }
+  }
+
+  /** A session whose spec was edited (a built-in's override) resumes on the edit, when it loads. */
+  #useEditedSpec(session: ManagedSession): void {
+    const source = this.#o.specSource?.(session);
+    if (!source || source.path === session.record.specPath) return;
+    const r = source.load();
+    if (r.ok) session.spec = r.spec;
+    else this.#o.log?.('warn', `session ${session.id}: its edited spec ${source.path} cannot be loaded (${r.errors.join('; ')}); it runs its original spec`);
   }
 
   /** The env overrides of a stored session (undefined when it had none or they cannot be opened). */
@@ -157,6 +169,7 @@ export class SessionManager {
       rows: r.rows ?? 40,
       extraArgs: r.args,
       extraEnv: session.env,
+      specSource: this.#o.specSource?.(session),
       ...extra,
     });
   }

@@ -23,6 +23,7 @@ export interface SessionTabContext {
 
 /** The debugger loads on demand: most visits never open it. */
 const DebuggerView = lazy(() => import('./debugger-view.js'));
+const SpecEditor = lazy(() => import('./spec-editor.js'));
 
 export interface SessionTab { id: string; label: string; render: (ctx: SessionTabContext) => ComponentChild }
 
@@ -33,6 +34,7 @@ export const SESSION_TABS: readonly SessionTab[] = [
     id: 'debug', label: 'Debugger',
     render: (ctx) => <Suspense fallback={<p role="status">Loading the debugger…</p>}><DebuggerView sessionId={ctx.session.id} lastEvent={ctx.lastEvent} /></Suspense>,
   },
+  { id: 'spec', label: 'Spec', render: (ctx) => <Suspense fallback={<p role="status">Loading the spec editor…</p>}><SpecEditor sessionId={ctx.session.id} onSaved={ctx.reload} /></Suspense> },
 ];
 
 /** The path of tab `tab` of session `id` (the first tab is the session's own path). */

@@ -94,7 +94,8 @@ export const RawTransitionTable = z.array(RawTransitionEval);
 
 const WINDOW = /(\d+)ms \/ (\d+)ms$/;
 
-function debugCondition(c: CondResult, at: number): DebugCondition {
+/** A condition's result tree as the debugger shows it, remaining times made due times at `at`. */
+export function toDebugCondition(c: CondResult, at: number): DebugCondition {
   const window = WINDOW.exec(c.detail);
   const waiting = !c.result && c.remainingMs !== undefined && c.remainingMs > 0 && Number.isFinite(c.remainingMs);
   return {
@@ -102,7 +103,7 @@ function debugCondition(c: CondResult, at: number): DebugCondition {
     window_ms: window ? Number(window[2]) : null,
     due_at: waiting ? at + c.remainingMs! : null,
     matched_text: c.matchedText || null,
-    children: (c.children ?? []).map((child) => debugCondition(child, at)),
+    children: (c.children ?? []).map((child) => toDebugCondition(child, at)),
   };
 }
 
@@ -116,6 +117,6 @@ export function toDebugTransitions(transitions: readonly TransitionEval[], at: n
     to: t.to, label: t.label, priority: t.priority, eligible: t.eligible, guard: t.condResult, fires: t.fires,
     hold_ms: Math.max(0, Math.round(holdMs(t))),
     hold_due_at: t.condResult && !t.holdSatisfied && t.holdRemainingMs > 0 ? at + t.holdRemainingMs : null,
-    cond: t.cond ? debugCondition(t.cond, at) : null,
+    cond: t.cond ? toDebugCondition(t.cond, at) : null,
   }));
 }

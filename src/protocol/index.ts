@@ -19,6 +19,7 @@ export * from './images.js';
 export * from './push.js';
 export * from './debug.js';
 export * from './recordings.js';
+export * from './spec-edit.js';
 /** The WebSocket messages and binary terminal frames. */
 export * from './ws.js';
 export * from './terminal-frame.js';

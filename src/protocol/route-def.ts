@@ -5,7 +5,7 @@
 import type { z } from 'zod';
 import type { Scope } from './scopes.js';
 
-export type HttpMethod = 'GET' | 'POST' | 'DELETE';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 /** One HTTP route. Paths use `:name` segments; each must appear in `params`. */
 export interface RouteDef<

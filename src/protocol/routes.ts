@@ -10,6 +10,7 @@ import { DaemonEvent, EventsQuery } from './events.js';
 import { DebugMoments, LiveDebug, SpecGraph } from './debug.js';
 import { RecordingExplain, RecordingExplainQuery, RecordingInfo, RecordingList, RecordingParams, RecordingTimeline, StartRecordingRequest } from './recordings.js';
 import { defineRoute, type RouteDef } from './route-def.js';
+import { ConditionPreview, PreviewConditionRequest, SaveSpecRequest, SessionSpec, SpecSaved, SpecValidation, ValidateSpecRequest } from './spec-edit.js';
 import {
   ControlParams, ControlRequest, CreateSessionRequest, DebugView, Explain, ExplainQuery, HistoryPage, HistoryQuery,
   KeysRequest, KeysResult, MessageOutcome, RemoveSessionQuery, ResizeRequest, ResizeResult, Screen, ScreenQuery,
@@ -64,6 +65,10 @@ export const ROUTES = {
   listRecordings: defineRoute({ id: 'listRecordings', method: 'GET', path: `${API_PREFIX}/recordings`, scope: 'read', summary: 'Recordings, the ones being written first', response: RecordingList }),
   getRecordingTimeline: defineRoute({ id: 'getRecordingTimeline', method: 'GET', path: `${API_PREFIX}/recordings/:name/timeline`, scope: 'read', summary: 'Replay a recording on the daemon: the states over time', params: RecordingParams, response: RecordingTimeline }),
   explainRecording: defineRoute({ id: 'explainRecording', method: 'GET', path: `${API_PREFIX}/recordings/:name/explain`, scope: 'read', summary: 'A recording replayed to one instant, explained (what `specterm explain` prints)', params: RecordingParams, query: RecordingExplainQuery, response: RecordingExplain }),
+  getSessionSpec: defineRoute({ id: 'getSessionSpec', method: 'GET', path: `${S}/spec`, scope: 'read', summary: 'The text of the spec the session runs, its file and whether it is built in', params: SessionParams, response: SessionSpec }),
+  validateSessionSpec: defineRoute({ id: 'validateSessionSpec', method: 'POST', path: `${S}/spec/validate`, scope: 'read', summary: 'Validate spec text as `specterm validate` does (nothing is written)', params: SessionParams, body: ValidateSpecRequest, response: SpecValidation }),
+  previewSpecCondition: defineRoute({ id: 'previewSpecCondition', method: 'POST', path: `${S}/spec/preview`, scope: 'read', summary: 'Evaluate one condition against the live screen with the running spec\'s sections', params: SessionParams, body: PreviewConditionRequest, response: ConditionPreview }),
+  saveSessionSpec: defineRoute({ id: 'saveSessionSpec', method: 'PUT', path: `${S}/spec`, scope: 'input', summary: 'Save the session\'s spec (a built-in one to a session-local override) and hot-reload it; 422 with the errors unless force', params: SessionParams, body: SaveSpecRequest, response: SpecSaved }),
 } as const;
 
 export type Routes = typeof ROUTES;

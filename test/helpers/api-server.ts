@@ -87,6 +87,10 @@ export function fixtureHandlers(): RouteHandlers {
     explainRecording: ({ query }) => ({
       at_ms: query.at_ms ?? 0, end_ms: query.at_ms ?? 0, state: { id: 'idle', label: 'Idle', status: 'idle' }, state_age_ms: 0, screen: [], cursor_row: 0, sections: [], transitions: [], text: '',
     }),
+    getSessionSpec: ({ params }) => (session(params.id), { text: '{}', path: '/specs/demo-agent/spec.json', builtin: true, override: false }),
+    validateSessionSpec: ({ params }) => (session(params.id), { ok: true, errors: [], warnings: [] }),
+    previewSpecCondition: ({ params }) => (session(params.id), { result: true, cond: { kind: 'matches', result: true, detail: '', window_ms: null, due_at: null, matched_text: null, children: [] } }),
+    saveSessionSpec: ({ params }) => (session(params.id), { path: '/state/spec-overrides/s.json', override: true, reloaded: true, validation: { ok: true, errors: [], warnings: [] } }),
     listApprovals: () => ({ approvals: [] }),
     answerApproval: ({ params, body }) => {
       if (params.id !== KNOWN_APPROVAL) throw notFound('approval', params.id);
