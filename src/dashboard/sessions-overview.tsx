@@ -6,7 +6,7 @@
  * when the list cannot be read.
  */
 import { useSignal } from '@preact/signals';
-import { useEffect } from 'preact/hooks';
+import { useEffect, useRef } from 'preact/hooks';
 import type { SessionDetail } from '../protocol/sessions.js';
 import { scopeAllows } from '../protocol/scopes.js';
 import { ApiProblem, call } from './api-client.js';
@@ -98,19 +98,28 @@ function isTyping(event: KeyboardEvent): boolean {
 export function SessionsOverview(props: { sessions: SessionDetail[] | null; error: string | null; onRetry: () => void; onChanged: () => void }) {
   const now = useNow(1000);
   const filterText = useSignal('');
-  const selected = useSignal(0);
+  // The selection is a session id, not a position: the list re-sorts whenever a state changes,
+  // and a person's selection must not jump to whichever session slid into its place.
+  const selectedId = useSignal<string | null>(null);
   const filter = parseLabelFilter(filterText.value);
   const shown = props.sessions === null ? [] : sortByAttention(props.sessions).filter((s) => matchesLabelFilter(s, filter));
-  const index = Math.min(selected.value, Math.max(0, shown.length - 1));
+  const index = Math.max(0, shown.findIndex((s) => s.id === selectedId.value));
+  // The key handler reads the list as last rendered, so two quick presses never act on a stale one.
+  const latest = useRef(shown);
+  latest.current = shown;
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (isTyping(event)) return;
+      const list = latest.current;
+      const at = Math.max(0, list.findIndex((s) => s.id === selectedId.value));
       if (event.key === 'j' || event.key === 'k') {
-        selected.value = Math.max(0, Math.min(shown.length - 1, index + (event.key === 'j' ? 1 : -1)));
-        document.querySelector<HTMLElement>(`li.session:nth-child(${selected.value + 1}) a`)?.focus();
-      } else if (event.key === 'Enter' && shown[index] && !(event.target instanceof HTMLAnchorElement || event.target instanceof HTMLButtonElement)) {
-        navigate(sessionPath(shown[index].id));
+        const next = Math.max(0, Math.min(list.length - 1, at + (event.key === 'j' ? 1 : -1)));
+        if (list[next] === undefined) return;
+        selectedId.value = list[next].id;
+        document.querySelector<HTMLElement>(`li.session[data-session-id="${CSS.escape(list[next].id)}"] a`)?.focus();
+      } else if (event.key === 'Enter' && list[at] && !(event.target instanceof HTMLAnchorElement || event.target instanceof HTMLButtonElement)) {
+        navigate(sessionPath(list[at].id));
       } else if (event.key === 'a') {
         navigate('/inbox');
       } else return;
@@ -118,7 +127,7 @@ export function SessionsOverview(props: { sessions: SessionDetail[] | null; erro
     };
     addEventListener('keydown', onKey);
     return () => removeEventListener('keydown', onKey);
-  }, [shown.map((s) => s.id).join(), index]);
+  }, []);
 
   if (props.error !== null) {
     return (
@@ -141,7 +150,7 @@ export function SessionsOverview(props: { sessions: SessionDetail[] | null; erro
         <label class="field">
           <span>Filter by label</span>
           <input type="search" name="label-filter" placeholder="team=core ci" value={filterText.value} spellcheck={false}
-            onInput={(e) => { filterText.value = (e.target as HTMLInputElement).value; selected.value = 0; }} />
+            onInput={(e) => { filterText.value = (e.target as HTMLInputElement).value; selectedId.value = null; }} />
         </label>
         {canAct && <SessionCreateForm onCreated={props.onChanged} />}
       </div>

@@ -78,6 +78,11 @@ describe('the overview against a real daemon', () => {
     await page.keyboard.press('j');
     await page.keyboard.press('k');
     expect(await page.locator('li.session.selected').getAttribute('data-session-id')).toBe(ids[1]);
+    // The selection follows the session, not its position: when the first session starts
+    // working it sinks below the idle ones, and the selected session stays selected.
+    await e.client.call('sendMessage', { params: { id: ids[0] }, body: { text: 'give me a long answer', wait: 'started' } });
+    await expect.poll(() => page.locator('li.session').first().getAttribute('data-session-id'), { timeout: E2E_WAIT_MS }).not.toBe(ids[0]);
+    expect(await page.locator('li.session.selected').getAttribute('data-session-id')).toBe(ids[1]);
     await page.keyboard.press('Enter');
     await page.waitForURL(`${e.url}/sessions/${ids[1]}`);
     await page.locator(`section.session-view[data-session-id="${ids[1]}"]`).waitFor({ timeout: E2E_WAIT_MS });
