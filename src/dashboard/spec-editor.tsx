@@ -2,13 +2,15 @@
  * The spec editor (`/sessions/<id>/spec`): the session's spec JSON in a textarea, validated as
  * you type (debounced, by the daemon's `…/spec/validate`, so the messages are `specterm
  * validate`'s), a condition preview on the live screen, and Save (`PUT …/spec`, which
- * hot-reloads the driver). Text with errors is not saved unless "Save anyway" is checked; even
+ * hot-reloads the driver), with completion from the spec format's JSON Schema (spec-completion.tsx).
+ * Text with errors is not saved unless "Save anyway" is checked; even
  * then the running spec stays in force, so an edit never stops the session.
  */
 import { useSignal } from '@preact/signals';
 import { useEffect, useRef } from 'preact/hooks';
 import type { ConditionPreview, SessionSpec, SpecValidation } from '../protocol/spec-edit.js';
 import { ApiProblem, call } from './api-client.js';
+import { useSchemaCompletion } from './spec-completion.js';
 
 /** Validate this long after the last keystroke (one request per pause, not per key). */
 export const VALIDATE_DEBOUNCE_MS = 300;
@@ -30,6 +32,8 @@ export default function SpecEditor(props: { sessionId: string; onSaved?: () => v
   const previewError = useSignal<string | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const latest = useRef(0);
+  const textarea = useRef<HTMLTextAreaElement>(null);
+  const completion = useSchemaCompletion(textarea, (value) => onInput(value));
   const params = { id: sessionId };
 
   useEffect(() => {
@@ -105,9 +109,15 @@ export default function SpecEditor(props: { sessionId: string; onSaved?: () => v
       ) : <p role="status">Loading the spec…</p>}
       {error.value ? <p class="problem" role="alert">{error.value}</p> : null}
       <label for="spec-text">Spec JSON</label>
-      <textarea id="spec-text" class="spec-text" spellcheck={false} rows={24} value={text.value}
-        aria-describedby="spec-validation" aria-invalid={invalid}
-        onInput={(e) => onInput((e.currentTarget as HTMLTextAreaElement).value)} />
+      <textarea id="spec-text" ref={textarea} class="spec-text" spellcheck={false} rows={24} value={text.value}
+        aria-describedby="spec-validation spec-completion-hint" aria-invalid={invalid} {...completion.textareaProps}
+        onInput={(e) => {
+          const value = (e.currentTarget as HTMLTextAreaElement).value;
+          onInput(value);
+          completion.afterInput(value, (e as InputEvent).data ?? null);
+        }} />
+      <p id="spec-completion-hint" class="hint"><kbd>Ctrl</kbd>+<kbd>Space</kbd> lists the keys and values the spec format allows at the caret.</p>
+      {completion.list}
       <div id="spec-validation" role="status" aria-live="polite">
         {v === null ? <p class="muted">Checking…</p> : v.ok ? <p class="spec-ok">Valid{v.warnings.length ? `, ${v.warnings.length} warning(s)` : ''}.</p> : (
           <p class="problem">{v.errors.length} error(s):</p>

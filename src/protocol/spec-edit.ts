@@ -63,3 +63,7 @@ export const SpecSaved = z.strictObject({
   validation: SpecValidation,
 });
 export type SpecSaved = z.infer<typeof SpecSaved>;
+
+/** `GET /api/v1/spec-schema`: the JSON Schema (draft-07) the daemon's spec loader checks structure with, for editor completion. */
+export const SpecJsonSchema = z.record(z.string(), z.unknown()).meta({ description: 'the JSON Schema of adhdev:cli/spec@4, as `specterm schema` prints it' });
+export type SpecJsonSchema = z.infer<typeof SpecJsonSchema>;

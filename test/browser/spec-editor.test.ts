@@ -78,4 +78,41 @@ describe('the spec editor tab in Chromium against a real daemon', () => {
     await page.getByRole('button', { name: 'Preview' }).click();
     await page.locator('.spec-preview strong').filter({ hasText: 'false' }).waitFor({ timeout: WAIT_MS });
   }, 120_000);
+
+  it('completes keys and values from the spec schema with Ctrl+Space, and inserts the pick', async () => {
+    const editor = page.getByLabel('Spec JSON');
+    await editor.fill('{\n  "id": "x",\n  "states": [{"id": "idle", "modal_kind": }]\n}');
+    // The caret right after `"modal_kind": `: the values of the enum.
+    const text = await editor.inputValue();
+    const caret = text.indexOf('"modal_kind": ') + '"modal_kind": '.length;
+    await editor.evaluate((el, at) => { (el as HTMLTextAreaElement).setSelectionRange(at, at); }, caret);
+    await page.keyboard.press('Control+Space');
+    const list = page.getByRole('listbox', { name: 'Values allowed here' });
+    await list.waitFor({ timeout: WAIT_MS });
+    expect(await list.getByRole('option').allTextContents()).toEqual([
+      expect.stringMatching(/^approval — /), expect.stringMatching(/^picker — /), expect.stringMatching(/^confirm — /),
+    ]);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await list.waitFor({ state: 'detached' });
+    expect(await editor.inputValue()).toContain('"modal_kind": "picker"');
+
+    // Typing the quote that opens a key lists the keys the state may still have.
+    await editor.evaluate((el) => {
+      const area = el as HTMLTextAreaElement;
+      const at = area.value.indexOf('"picker"') + '"picker"'.length;
+      area.setSelectionRange(at, at);
+    });
+    await page.keyboard.type(', "');
+    const keys = page.getByRole('listbox', { name: 'Keys allowed here' });
+    await keys.waitFor({ timeout: WAIT_MS });
+    await page.keyboard.type('lab');
+    await expect.poll(() => keys.getByRole('option').allTextContents()).toEqual([expect.stringMatching(/^label — /)]);
+    await page.keyboard.press('Tab');
+    await keys.waitFor({ state: 'detached' });
+    await expect.poll(() => editor.inputValue()).toContain('"modal_kind": "picker", "label": }]');
+    await page.keyboard.type('"Idle"');
+    expect(JSON.parse(await editor.inputValue())).toEqual({ id: 'x', states: [{ id: 'idle', modal_kind: 'picker', label: 'Idle' }] });
+  }, 120_000);
 });

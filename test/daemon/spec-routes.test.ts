@@ -44,6 +44,11 @@ describe('the spec editor routes', () => {
     expect(spec).toEqual({ text: fs.readFileSync(PACKAGE_SPEC, 'utf8'), path: PACKAGE_SPEC, builtin: true, override: false });
   });
 
+  it('serves the spec format\'s JSON Schema, the one `specterm schema` prints (the schema/ file)', async () => {
+    const schema = await client.call('getSpecSchema', {});
+    expect(schema).toEqual(JSON.parse(fs.readFileSync(path.join(REPO, 'schema/spec-v4.schema.json'), 'utf8')));
+  });
+
   it('validates text with the messages of `specterm validate`', async () => {
     const { text } = await client.call('getSessionSpec', { params: { id: sessionId } });
     expect(await client.call('validateSessionSpec', { params: { id: sessionId }, body: { text } })).toMatchObject({ ok: true, errors: [] });

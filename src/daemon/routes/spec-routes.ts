@@ -9,6 +9,7 @@
 import fs from 'node:fs';
 import { loadSpecFromText } from '../../catalog/index.js';
 import { evaluateConditionPreview } from '../../core/eval/index.js';
+import { SPEC_JSON_SCHEMA } from '../../core/spec/index.js';
 import type { Condition } from '../../core/spec/types.js';
 import { toDebugCondition, type SpecFinding, type SpecSaved, type SpecValidation } from '../../protocol/index.js';
 import { ApiError, type RouteHandlers } from '../../server/index.js';
@@ -66,6 +67,7 @@ export function specRoutes(d: SpecRouteDeps): RouteHandlers {
       }
       return { text, ...file };
     },
+    getSpecSchema: () => SPEC_JSON_SCHEMA,
     validateSessionSpec: (input) => validateSpecText(input.body.text, d.files.fileOf(d.manager.get(input.params.id)).path),
     previewSpecCondition: (input) => {
       const session = d.manager.get(input.params.id);
