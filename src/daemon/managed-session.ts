@@ -7,7 +7,7 @@
  */
 import type { CliSpecV4 } from '../core/spec/types.js';
 import { initialState, stateById, statusForState } from '../core/spec/model.js';
-import type { DashboardEvent, ModalView as DriverModalView, StateView as DriverStateView } from '../driver/events.js';
+import type { DashboardEvent, DispatchResult, ModalView as DriverModalView, StateView as DriverStateView } from '../driver/events.js';
 import type { FsmDriver } from '../driver/fsm-driver.js';
 import type { HostTransport } from '../host/index.js';
 import type { z } from 'zod';
@@ -176,6 +176,18 @@ export class ManagedSession {
   fail(code: string, message: string): void {
     this.#lifecycle = 'failed';
     this.#deps.events.append({ type: 'session.error', session_id: this.id, at: this.#deps.now(), code, message });
+  }
+
+  /**
+   * Resizes the running agent's PTY and screen and keeps the size in the session record: the
+   * one path of `POST …/resize` and the WebSocket lease holder's resize (the dashboard's fit).
+   */
+  resize(cols: number, rows: number): DispatchResult {
+    const driver = this.runtime?.driver;
+    if (!driver) return { ok: false, code: 'EXITED', reason: `session ${this.id} has no running agent` };
+    const result = driver.resize(cols, rows);
+    if (result.ok) this.rememberSize(cols, rows);
+    return result;
   }
 
   /** Keeps the terminal size the session was resized to (a restart, even of the daemon, uses it). */
