@@ -16,6 +16,7 @@ import type { SessionRecord, Store } from '../store/index.js';
 import type { Approval, ApprovalModal, ApprovalTracker } from './approval.js';
 import type { ApprovalPolicy } from './approval-policy.js';
 import type { EventLog } from './event-log.js';
+import { InputTap } from './recordings-input.js';
 
 type ModalView = z.infer<typeof ModalViewSchema>;
 
@@ -63,6 +64,9 @@ export class ManagedSession {
     this.#deps = deps;
     this.#lifecycle = record.exitedAt === null ? 'starting' : 'exited';
   }
+
+  /** What the driver types into the PTY, for a recording's `i` events (the session manager wraps the driver's transport with it). */
+  readonly input = new InputTap();
 
   get id(): string {
     return this.record.id;
