@@ -174,7 +174,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     sessions: (id) => {
       try {
         const session = manager.get(id);
-        return session.driver && session.transport ? { driver: session.driver, transport: session.transport } : undefined;
+        return session.driver && session.transport ? { driver: session.driver, transport: session.transport, resize: (cols: number, rows: number) => session.resize(cols, rows) } : undefined;
       } catch {
         return undefined;
       }

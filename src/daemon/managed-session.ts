@@ -7,7 +7,7 @@
  */
 import type { CliSpecV4 } from '../core/spec/types.js';
 import { initialState, stateById, statusForState } from '../core/spec/model.js';
-import type { DashboardEvent, ModalView as DriverModalView, StateView as DriverStateView } from '../driver/events.js';
+import type { DashboardEvent, DispatchResult, ModalView as DriverModalView, StateView as DriverStateView } from '../driver/events.js';
 import type { FsmDriver } from '../driver/fsm-driver.js';
 import type { HostTransport } from '../host/index.js';
 import type { z } from 'zod';
@@ -16,6 +16,7 @@ import type { SessionRecord, Store } from '../store/index.js';
 import type { Approval, ApprovalModal, ApprovalTracker } from './approval.js';
 import type { ApprovalPolicy } from './approval-policy.js';
 import type { EventLog } from './event-log.js';
+import { InputTap } from './recordings-input.js';
 
 type ModalView = z.infer<typeof ModalViewSchema>;
 
@@ -63,6 +64,9 @@ export class ManagedSession {
     this.#deps = deps;
     this.#lifecycle = record.exitedAt === null ? 'starting' : 'exited';
   }
+
+  /** What the driver types into the PTY, for a recording's `i` events (the session manager wraps the driver's transport with it). */
+  readonly input = new InputTap();
 
   get id(): string {
     return this.record.id;
@@ -176,6 +180,18 @@ export class ManagedSession {
   fail(code: string, message: string): void {
     this.#lifecycle = 'failed';
     this.#deps.events.append({ type: 'session.error', session_id: this.id, at: this.#deps.now(), code, message });
+  }
+
+  /**
+   * Resizes the running agent's PTY and screen and keeps the size in the session record: the
+   * one path of `POST …/resize` and the WebSocket lease holder's resize (the dashboard's fit).
+   */
+  resize(cols: number, rows: number): DispatchResult {
+    const driver = this.runtime?.driver;
+    if (!driver) return { ok: false, code: 'EXITED', reason: `session ${this.id} has no running agent` };
+    const result = driver.resize(cols, rows);
+    if (result.ok) this.rememberSize(cols, rows);
+    return result;
   }
 
   /** Keeps the terminal size the session was resized to (a restart, even of the daemon, uses it). */

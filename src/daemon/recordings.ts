@@ -1,7 +1,8 @@
 /**
- * Recordings made from the dashboard: a session's output as an asciicast v2 file under
- * `<state dir>/recordings/` (dir 0700, files 0600 — a recording holds everything the agent
- * printed), and beside it `<name>.spec.json`, the spec the session ran, so a replay judges
+ * Recordings made from the dashboard: a session's output, and as `i` events what the daemon
+ * typed into it (messages, keys, button presses, passthrough input: recordings-input.ts), as an
+ * asciicast v2 file under `<state dir>/recordings/` (dir 0700, files 0600 — a recording holds
+ * everything the agent printed and everything typed to it), and beside it `<name>.spec.json`, the spec the session ran, so a replay judges
  * the screen with the rules that were live (a later hot reload does not rewrite history).
  *
  * A recording starts mid-session: its first event redraws the screen as it was (the same ANSI
@@ -96,8 +97,10 @@ export class Recordings {
     recorder.output(`\x1b[2J\x1b[H${serializeScreenAnsi(driver.screen)}`);
     leadIn = leadInMs(driver.getSpec());
     recorder.marker('live');
-    const subscription = transport.onData((chunk) => { if (!recorder.isClosed) recorder.output(chunk); });
-    const active: Active = { name, sessionId: session.id, specId: String(driver.getSpec().id), createdAt, recorder, dispose: () => subscription.dispose() };
+    const output = transport.onData((chunk) => { if (!recorder.isClosed) recorder.output(chunk); });
+    const input = session.input.onInput((data) => { if (!recorder.isClosed) recorder.input(data); });
+    const dispose = () => { output.dispose(); input.dispose(); };
+    const active: Active = { name, sessionId: session.id, specId: String(driver.getSpec().id), createdAt, recorder, dispose };
     this.#active.set(session.id, active);
     return this.#activeInfo(active);
   }

@@ -163,7 +163,7 @@ export class SessionManager {
     return new FsmDriver({
       spec: session.spec,
       workingDir: r.cwd,
-      transport,
+      transport: session.input.wrap(transport),
       scheduler: new RealScheduler(),
       cols: r.cols ?? 120,
       rows: r.rows ?? 40,

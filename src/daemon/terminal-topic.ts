@@ -7,6 +7,7 @@
  * @module
  */
 import type { ClientMessage } from '../protocol/index.js';
+import type { DispatchResult } from '../driver/events.js';
 import type { FsmDriver } from '../driver/fsm-driver.js';
 import type { HostTransport } from '../host/host-transport.js';
 import type { Disposable } from '../terminal/index.js';
@@ -19,6 +20,8 @@ import { DEFAULT_VIEWER_LIMITS, FrameTicker, TerminalViewer, type ViewerLimits, 
 export interface TerminalSession {
   driver: Pick<FsmDriver, 'screen' | 'dispatch'>;
   transport: Pick<HostTransport, 'seq' | 'textSeq' | 'onBytes'>;
+  /** The session's own resize when it keeps the size (the daemon's session record); else the driver resizes. */
+  resize?: (cols: number, rows: number) => DispatchResult;
 }
 
 export type TerminalSessionLookup = (id: string) => TerminalSession | undefined;
@@ -105,7 +108,7 @@ export class TerminalStream {
   resize = (message: Msg<'resize'>, ctx: ConnectionContext): void => {
     const session = this.#lookup(message.session_id);
     this.leases.assertHolder(message.session_id, ctx);
-    const result = session.driver.dispatch({ kind: 'resize', cols: message.cols, rows: message.rows });
+    const result = session.resize ? session.resize(message.cols, message.rows) : session.driver.dispatch({ kind: 'resize', cols: message.cols, rows: message.rows });
     if (!result.ok) throw new TerminalStreamError('TERMINAL_RESIZE_REFUSED', `session '${message.session_id}' was not resized: ${result.reason}`);
     this.#feeds.get(message.session_id)?.feed.checkSize();
   };

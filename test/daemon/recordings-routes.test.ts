@@ -1,6 +1,7 @@
 /**
  * Recordings through the real daemon: record a demo-agent session over the API, the file is an
- * asciicast v2 file with mode 0600 in a 0700 dir under the state dir, the list shows it, its
+ * asciicast v2 file with mode 0600 in a 0700 dir under the state dir holding what the agent
+ * printed and (as `i` events) what the daemon typed into it, the list shows it, its
  * timeline (replayed on the daemon) goes idle → busy → done, the explanation at an instant is
  * what `specterm explain` prints for it, and names that could leave the dir are refused at the
  * edge with problem+json.
@@ -65,6 +66,16 @@ describe('recordings through the daemon', () => {
     expect(fs.readdirSync(dir).sort()).toEqual(['greeting.cast', 'greeting.spec.json']);
     expect(JSON.parse(fs.readFileSync(path.join(dir, 'greeting.cast'), 'utf8').split('\n')[0]!)).toMatchObject({ version: 2, width: 100, height: 30 });
     expect((await client.call('listRecordings')).recordings).toEqual([expect.objectContaining({ name: 'greeting', active: false, duration_ms: expect.any(Number) })]);
+
+    // What the daemon typed into the PTY is in the cast as `i` events, after the screen's redraw.
+    const events = fs.readFileSync(path.join(dir, 'greeting.cast'), 'utf8').trim().split('\n').slice(1).map((l) => JSON.parse(l) as [number, string, string]);
+    const typed = events.filter((e) => e[1] === 'i');
+    expect(typed.map((e) => e[2]).join('')).toContain('hello there');
+    expect(events.findIndex((e) => e[1] === 'i')).toBeGreaterThan(events.findIndex((e) => e[1] === 'm' && e[2] === 'live'));
+    // `specterm replay` reads such a cast as before: the input is not replayed as output.
+    const replayed = await cli(['replay', path.join(dir, 'greeting.cast'), '--spec', 'demo-agent', '--json']);
+    expect(replayed.code, replayed.err).toBe(0);
+    expect(replayed.out.trim().split('\n').map((l) => (JSON.parse(l) as { state: string }).state)).toEqual(expect.arrayContaining(['idle', 'busy', 'done']));
 
     const timeline = await client.call('getRecordingTimeline', { params: { name: 'greeting' } });
     const states = timeline.states.map((s) => s.state);

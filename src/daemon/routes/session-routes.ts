@@ -60,8 +60,8 @@ export function sessionRoutes(d: SessionRouteDeps): RouteHandlers {
     },
     resizeSession: (input) => {
       const session = manager.get(input.params.id);
-      refusedUnless(runningDriver(session).resize(input.body.cols, input.body.rows));
-      session.rememberSize(input.body.cols, input.body.rows);
+      runningDriver(session);
+      refusedUnless(session.resize(input.body.cols, input.body.rows));
       return { cols: input.body.cols, rows: input.body.rows };
     },
     pressControl: (input) => {
