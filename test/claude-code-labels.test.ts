@@ -2,7 +2,8 @@
  * Option labels exactly as Claude Code shows them (issue 13, item 4), at 60×20, 80×24 and 200×50:
  * - a label that wraps over two or three rows is one label, its rows joined;
  * - the description drawn under an option (same indentation, another colour) is not part of it;
- * - the cursor row's label (drawn in the accent colour) is joined the same way.
+ * - the cursor row's label (drawn in the accent colour) is joined the same way;
+ * - all of it also when Claude Code draws no colour at all (run with CI=true or NO_COLOR=1).
  * Real recordings replayed through the real driver, and screens drawn by a real headless terminal
  * in Claude Code's layout read with the built-in spec's picker rule.
  */
@@ -64,6 +65,12 @@ describe('claude-code: AskUserQuestion labels from the recordings', () => {
     // Claude Code indents a multi-select label's text to column 9 (after `N. [ ] `): 51 columns a row at 60.
     expect(Math.max(...askedLabels('ask-multi').map((l) => l.length)), 'a label wraps over three rows at 60 columns').toBeGreaterThan(2 * (60 - 9));
     for (const name of names) expect(firstPickerLabels(name).labels, name).toEqual(want);
+  });
+
+  it('model-picker: the model names only, not the description column beside them nor its wrapped rest', () => {
+    const names = castsOf('model-picker');
+    expect(names).toEqual(expect.arrayContaining(['model-picker-80x24-mono-ci.cast', 'model-picker-60x20-mono-nocolor.cast']));
+    for (const name of names) expect(firstPickerLabels(name).labels.slice(0, 2), name).toEqual(['Default (recommended) ✔', 'Opus']);
   });
 });
 
@@ -136,6 +143,18 @@ describe('claude-code: wrapped labels on screens drawn by a real terminal', () =
         const modal = pickerModalOn(cols, rows, drawPicker(cols, OPTIONS, cursor));
         expect(modal?.buttons.map((b) => b.label), `cursor on ${cursor + 1}`).toEqual([...OPTIONS.map((o) => o.label), 'Type something.', 'Chat about this']);
         expect(modal?.buttons.find((b) => b.current)?.index).toBe(cursor + 1);
+      }
+    });
+  }
+
+  for (const [cols, rows] of [[60, 20], [80, 24], [200, 50]] as const) {
+    it(`${cols}×${rows} without colour (CI=true, NO_COLOR): the same labels, by layout alone`, () => {
+      for (const cursor of [0, 1]) {
+        // eslint-disable-next-line no-control-regex -- the SGR sequences are what is removed
+        const mono = drawPicker(cols, OPTIONS, cursor).replace(/\u001b\[[0-9;]*m/g, '');
+        expect(mono).not.toContain('\u001b[3');
+        const modal = pickerModalOn(cols, rows, mono);
+        expect(modal?.buttons.map((b) => b.label), `cursor on ${cursor + 1}`).toEqual([...OPTIONS.map((o) => o.label), 'Type something.', 'Chat about this']);
       }
     });
   }

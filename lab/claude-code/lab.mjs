@@ -7,8 +7,13 @@
  * in scenarios/*.json and checks the live states against the server's log (ground truth).
  *
  * Options:
- *   --ci                 core scenarios at 80×24 only, one summary line; a failed scenario is retried
- *                        once, and exit 1 only when it fails again
+ *   --ci                 core scenarios at 80×24 only, plus the monochrome runs at 60×20 (CI itself has
+ *                        CI=true set, so its 80×24 runs are monochrome already), one summary line; a
+ *                        failed scenario is retried once, and exit 1 only when it fails again
+ *   --mono               also run the picker, question and approval scenarios without colour, at 80×24
+ *                        and 60×20: once with CI=true and once with NO_COLOR=1 (Claude Code draws no
+ *                        colour then, so no label may depend on it)
+ *   --mono-only          only those monochrome runs
  *   --scenario NAME      run only this scenario (repeatable)
  *   --size COLSxROWS     run at this size only (repeatable; default 80x24 and 160x50)
  *   --record-to DIR      copy the recordings into DIR with server-derived <name>.expect.json and
@@ -50,7 +55,7 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** Parses the lab's options; unknown options are errors (exit 2). */
 export function parseArgs(args) {
-  const o = { ci: false, scenarios: [], sizes: [], recordTo: null, accuracy: false, version: PINNED_VERSION, keep: false };
+  const o = { ci: false, mono: false, monoOnly: false, scenarios: [], sizes: [], recordTo: null, accuracy: false, version: PINNED_VERSION, keep: false };
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     const val = () => {
@@ -59,6 +64,8 @@ export function parseArgs(args) {
       return v;
     };
     if (a === '--ci') o.ci = true;
+    else if (a === '--mono') o.mono = true;
+    else if (a === '--mono-only') o.mono = o.monoOnly = true;
     else if (a === '--scenario') o.scenarios.push(val());
     else if (a === '--size') {
       const m = /^(\d+)x(\d+)$/.exec(val());
@@ -72,6 +79,19 @@ export function parseArgs(args) {
   }
   return o;
 }
+
+/**
+ * The runs without colour: with `CI` set or `NO_COLOR`, Claude Code draws no colour at all (the
+ * only SGR left is inverse video), so a label read by colour breaks there — the picker, question
+ * and approval scenarios run each way at two sizes. The NO_COLOR run clears CI (a CI box has it
+ * set) so each variant shows one cause; plain runs inherit the lab's environment.
+ */
+const MONO_VARIANTS = [
+  { name: 'mono-ci', env: { CI: 'true' } },
+  { name: 'mono-nocolor', env: { NO_COLOR: '1', CI: '' } },
+];
+const MONO_SCENARIOS = ['ask-question', 'model-picker', 'approve-yes'];
+const MONO_SIZES = [{ cols: 80, rows: 24 }, { cols: 60, rows: 20 }];
 
 /** Every scenario file, by name. */
 function loadScenarios() {
@@ -171,9 +191,9 @@ async function passGate(sc, session, screenObs, check, mark) {
  * Runs one scenario at one size against a fresh CLI. Returns the checks, the timeline and the
  * ground truth the metrics are computed from.
  */
-async function runScenario(sc, size, ctx) {
+async function runScenario(sc, size, ctx, variant = null) {
   const { startLiveSession } = await import(pathToFileURL(join(repo, 'dist', 'harness', 'live-session.js')).href);
-  const tag = `${sc.name}@${size.cols}x${size.rows}`;
+  const tag = `${sc.name}@${size.cols}x${size.rows}${variant ? `+${variant.name}` : ''}`;
   const tmp = mkdtempSync(join(os.tmpdir(), 'ccl-'));
   const cwd = join(tmp, 'w');
   mkdirSync(cwd, { mode: 0o700 });
@@ -212,6 +232,7 @@ async function runScenario(sc, size, ctx) {
       CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
       TERM: 'xterm-256color',
       ...(sc.env ?? {}),
+      ...(variant?.env ?? {}),
     },
   });
   const startAbs = Date.now() - session.elapsedMs();
@@ -342,7 +363,7 @@ async function runScenario(sc, size, ctx) {
   }
   const timeline = session.changes.map((c) => ({ atAbs: startAbs + Math.round(c.t * 1000), t: c.t, state: c.state, status: c.status, modal: c.modal }));
   const metrics = measure(marks, timeline, ctx.goalChecks ? check : null, screenObs);
-  const result = { sc, size, tag, tmp, castPath, checks, timeline, marks, metrics, serverEvents: server.events, startAbs, realCwd, error, version: ctx.version };
+  const result = { sc, size, variant, tag, tmp, castPath, checks, timeline, marks, metrics, serverEvents: server.events, startAbs, realCwd, error, version: ctx.version };
   if (!error) {
     // Live, the state ids must be exactly what the server knows happened: nothing missing, nothing extra.
     // A startup gate, once answered, goes back to starting while the CLI loads: that is not a change
@@ -489,7 +510,8 @@ function expectationFor(run) {
       seq.push({ state: 'idle' });
     }
   }
-  return { description: `${sc.description} (${run.size.cols}×${run.size.rows}, Claude Code ${run.version}, recorded by npm run lab -- claude-code)`, sequence: seq, ...(at.length ? { at } : {}), final: { state: 'idle' } };
+  const drawn = run.variant ? `, ${Object.entries(run.variant.env).filter(([, v]) => v).map(([k, v]) => `${k}=${v}`).join(' ')}: drawn without colour` : '';
+  return { description: `${sc.description} (${run.size.cols}×${run.size.rows}${drawn}, Claude Code ${run.version}, recorded by npm run lab -- claude-code)`, sequence: seq, ...(at.length ? { at } : {}), final: { state: 'idle' } };
 }
 
 const pct = (a, b) => (b ? `${((100 * a) / b).toFixed(1)}%` : 'n/a');
@@ -610,37 +632,42 @@ export async function main(args) {
     scenarios = scenarios.filter((s) => s.core);
   }
   const sizes = opts.sizes.length ? opts.sizes : opts.ci ? [{ cols: 80, rows: 24 }] : [{ cols: 80, rows: 24 }, { cols: 160, rows: 50 }];
+  const plan = opts.monoOnly ? [] : sizes.flatMap((size) => scenarios.map((sc) => ({ sc, size, variant: null })));
+  if (opts.mono || opts.ci) {
+    const monoScenarios = scenarios.filter((s) => MONO_SCENARIOS.includes(s.name));
+    const monoSizes = opts.sizes.length ? opts.sizes : opts.mono ? MONO_SIZES : MONO_SIZES.filter((s) => s.cols === 60);
+    for (const variant of MONO_VARIANTS) for (const size of monoSizes) for (const sc of monoScenarios) plan.push({ sc, size, variant });
+  }
   const ctx = { spec: loadSpec(cli.binPath), version: cli.version, approvals: [], goalChecks: true };
-  say(`claude-code lab: Claude Code ${cli.version} (${cli.binPath}), ${scenarios.length} scenario(s) × ${sizes.length} size(s)`);
+  say(`claude-code lab: Claude Code ${cli.version} (${cli.binPath}), ${plan.length} run(s)`);
   const runs = [];
   const retried = [];
-  for (const size of sizes) {
-    for (const sc of scenarios) {
-      let before = ctx.approvals.length;
-      let run = await runScenario(sc, size, ctx);
-      if (opts.ci && run.checks.some((c) => !c.ok)) {
-        // CI: a real regression fails twice; a one-off hiccup of a loaded box does not fail the build
-        // but is named in the output.
-        const firstFailures = run.checks.filter((c) => !c.ok).map((c) => c.what.split('\n')[0]);
-        process.stdout.write(`retrying ${run.tag} once after: ${firstFailures.join('; ')}\n`);
-        rmSync(run.tmp, { recursive: true, force: true });
-        ctx.approvals.length = before;
-        before = ctx.approvals.length;
-        run = await runScenario(sc, size, ctx);
-        retried.push(run.tag);
-      }
-      run.approval = ctx.approvals.length > before ? ctx.approvals[ctx.approvals.length - 1] : null;
-      runs.push(run);
-      const failed = run.checks.filter((c) => !c.ok);
-      say(`${failed.length ? 'FAIL' : 'ok  '} ${run.tag}: ${run.checks.length - failed.length}/${run.checks.length} checks; states ${run.timeline.map((c) => c.state).join(' → ')}`);
-      for (const c of failed) process.stdout.write(`     ✗ ${run.tag}: ${c.what}\n`);
-      if (failed.length) process.stdout.write(`     (recording kept: ${run.castPath})\n`);
+  for (const { sc, size, variant } of plan) {
+    let before = ctx.approvals.length;
+    let run = await runScenario(sc, size, ctx, variant);
+    if (opts.ci && run.checks.some((c) => !c.ok)) {
+      // CI: a real regression fails twice; a one-off hiccup of a loaded box does not fail the build
+      // but is named in the output.
+      const firstFailures = run.checks.filter((c) => !c.ok).map((c) => c.what.split('\n')[0]);
+      process.stdout.write(`retrying ${run.tag} once after: ${firstFailures.join('; ')}\n`);
+      rmSync(run.tmp, { recursive: true, force: true });
+      ctx.approvals.length = before;
+      before = ctx.approvals.length;
+      run = await runScenario(sc, size, ctx, variant);
+      retried.push(run.tag);
     }
+    run.approval = ctx.approvals.length > before ? ctx.approvals[ctx.approvals.length - 1] : null;
+    runs.push(run);
+    const failed = run.checks.filter((c) => !c.ok);
+    say(`${failed.length ? 'FAIL' : 'ok  '} ${run.tag}: ${run.checks.length - failed.length}/${run.checks.length} checks; states ${run.timeline.map((c) => c.state).join(' → ')}`);
+    for (const c of failed) process.stdout.write(`     ✗ ${run.tag}: ${c.what}\n`);
+    if (failed.length) process.stdout.write(`     (recording kept: ${run.castPath})\n`);
   }
   if (opts.recordTo) {
     mkdirSync(opts.recordTo, { recursive: true });
     for (const r of runs) {
-      const base = r.size.cols === 80 && r.size.rows === 24 ? r.sc.name : `${r.sc.name}-${r.size.cols}x${r.size.rows}`;
+      const sized = r.size.cols === 80 && r.size.rows === 24 && !r.variant ? r.sc.name : `${r.sc.name}-${r.size.cols}x${r.size.rows}`;
+      const base = r.variant ? `${sized}-${r.variant.name}` : sized;
       if (!r.checks.every((c) => c.ok)) { say(`not recording ${r.tag}: it has failed checks`); continue; }
       copyFileSync(r.castPath, join(opts.recordTo, `${base}.cast`));
       chmodSync(join(opts.recordTo, `${base}.cast`), 0o644);

@@ -20,6 +20,18 @@ describe('TerminalScreen.frameCells', () => {
     expect(cells.columnAt(1, 2)).toBe(2);
     expect(cells.columnAt(0, 99)).toBe(-1);
     expect(cells.columnAt(7, 0)).toBe(-1);
+    // The column right of a character: past both cells of a wide one.
+    expect([0, 1, 2, 4].map((i) => cells.endColumn(0, i))).toEqual([2, 4, 6, 7]);
+    expect(cells.endColumn(0, 99)).toBe(-1);
+    expect(cells.width()).toBe(40);
+    screen.dispose();
+  });
+
+  it('answers "unknown" once the screen has changed: a write or a resize after the frame', () => {
+    const screen = screenWith(40, 5, 'abc');
+    const cells = screen.frameCells('viewport');
+    screen.write('d');
+    expect([cells.columnAt(0, 0), cells.endColumn(0, 0), cells.width()]).toEqual([-1, -1, -1]);
     screen.dispose();
   });
 

@@ -1,8 +1,9 @@
 /**
  * The cells under a frame of the headless screen: where a character of a frame row is drawn and
  * how (colours and attributes). The evaluation core reads text; `label_continuation` also needs to
- * tell a wrapped label's next row from a description drawn under it in another colour
- * (spec-format §5.2), and reads that here through the core's {@link FrameCells}.
+ * tell a wrapped label's next row from a description drawn under it — by the column it starts at,
+ * whether its first word would have fitted on the row above within the screen's width, and its
+ * colour (spec-format §5.2) — and reads that here through the core's {@link FrameCells}.
  *
  * @module
  */
@@ -34,20 +35,16 @@ export class BufferFrameCells implements FrameCells {
   }
 
   columnAt(row: number, index: number): number {
-    const line = this.#line(row);
-    if (!line || !Number.isInteger(index) || index < 0) return -1;
-    // The row's text is built as xterm's translateToString builds it: each cell's characters (a
-    // blank cell is one space), a wide character once for both its cells.
-    let pos = 0;
-    for (let x = 0; x < line.length;) {
-      const cell = (this.#a = line.getCell(x, this.#a));
-      if (!cell) return -1;
-      const chars = cell.getChars() || ' ';
-      if (index < pos + chars.length) return x;
-      pos += chars.length;
-      x += cell.getWidth() || 1;
-    }
-    return -1;
+    return this.#cellOf(row, index)?.x ?? -1;
+  }
+
+  endColumn(row: number, index: number): number {
+    const at = this.#cellOf(row, index);
+    return at ? at.x + at.width : -1;
+  }
+
+  width(): number {
+    return this.#screen.writeSeq === this.#seq ? this.#term.cols : -1;
   }
 
   sameStyle(rowA: number, indexA: number, rowB: number, indexB: number): boolean | null {
@@ -61,6 +58,25 @@ export class BufferFrameCells implements FrameCells {
       && a.getBgColorMode() === b.getBgColorMode() && a.getBgColor() === b.getBgColor()
       && a.isBold() === b.isBold() && a.isDim() === b.isDim() && a.isItalic() === b.isItalic()
       && a.isUnderline() === b.isUnderline() && a.isInverse() === b.isInverse();
+  }
+
+  /** The cell under text index `index` of frame row `row`: its column and width (a wide character takes two); undefined when unknown. */
+  #cellOf(row: number, index: number): { x: number; width: number } | undefined {
+    const line = this.#line(row);
+    if (!line || !Number.isInteger(index) || index < 0) return undefined;
+    // The row's text is built as xterm's translateToString builds it: each cell's characters (a
+    // blank cell is one space), a wide character once for both its cells.
+    let pos = 0;
+    for (let x = 0; x < line.length;) {
+      const cell = (this.#a = line.getCell(x, this.#a));
+      if (!cell) return undefined;
+      const chars = cell.getChars() || ' ';
+      const width = cell.getWidth() || 1;
+      if (index < pos + chars.length) return { x, width };
+      pos += chars.length;
+      x += width;
+    }
+    return undefined;
   }
 
   /** The buffer line under frame row `row`, or undefined when unknown (a later write, outside the buffer). */

@@ -7,7 +7,7 @@ import { modalKindForState } from '../spec/model.js';
 import type { ModalButton, ModalSnapshot, ResolvedSection } from './types.js';
 import { compileRegex, execAll, execRegex, testRegex } from './regex-cache.js';
 import { findSection, sectionText } from './sections.js';
-import { joinWrappedLabel, wrapCandidates, type FrameCells, type LabelWrap } from './label-continuation.js';
+import { joinWrappedLabel, labelWrapAt, wrapCandidates, type FrameCells, type LabelWrap } from './label-continuation.js';
 
 /** Cursor glyphs recognised when a rule names no `cursor_marker`. */
 const DEFAULT_CURSOR_MARKERS = '❯›>';
@@ -95,10 +95,10 @@ export function extractButtons(rule: ExtractButtons, haystack: string, cells?: F
   const buttons = parsed.buttons.map(copyButton);
   const continuation = rule.label_continuation;
   if (continuation && typeof continuation === 'object') {
-    const matchStyle = continuation.match_style === true;
+    const evidence = { matchStyle: continuation.match_style === true, wordWrap: continuation.word_wrap === true };
     for (let i = 0; i < buttons.length; i += 1) {
       const wrap = parsed.wraps[i];
-      if (wrap) buttons[i]!.label = joinWrappedLabel(buttons[i]!.label, wrap, matchStyle, cells, rowOffset);
+      if (wrap) buttons[i]!.label = joinWrappedLabel(buttons[i]!.label, wrap, evidence, cells, rowOffset);
     }
   }
   return buttons;
@@ -243,7 +243,7 @@ function parseWithLabelWraps(rule: ExtractButtons, hay: string, accept: AcceptRo
     if (span) {
       const raw = m[labelGroup]!;
       const start = span[0] + raw.length - raw.trimStart().length;
-      row.wrap = { line: i, start, end: start + row.label.length - 1, rows: wrapCandidates(lines, i + 1, (line) => testRegex(re, line)) };
+      row.wrap = labelWrapAt(lines[i]!, i, start, row.label.length, wrapCandidates(lines, i + 1, (line) => testRegex(re, line)));
     }
     return i + 1;
   });

@@ -8,13 +8,17 @@ import { resolveSections } from './sections.js';
 const NUMBERED = '^[ \\t]*(?:❯[ \\t]*)?(\\d+)\\.[ \\t]+(\\S+(?: \\S+)*)';
 
 /**
- * Cells of a constructed screen: `styles[row]` names the style of every character of that row
- * (one letter per text index, e.g. 'ggLLLL'); a missing row is unknown. Columns are text indices
- * except where `wide` lists the rows whose first character takes two cells.
+ * Cells of a constructed screen `width` columns wide: `styles[row]` names the style of every
+ * character of that row (one letter per text index, e.g. 'ggLLLL'); a missing row is unknown.
+ * Columns are text indices except where `wide` lists the rows whose first character takes two cells.
  */
-function cellsOf(styles: Record<number, string>, wide: number[] = []): FrameCells {
+function cellsOf(styles: Record<number, string>, wide: number[] = [], width = 60): FrameCells {
+  const columnAt = (row: number, index: number): number =>
+    styles[row] === undefined || index < 0 || index >= styles[row]!.length ? -1 : index + (wide.includes(row) && index > 0 ? 1 : 0);
   return {
-    columnAt: (row, index) => (styles[row] === undefined || index < 0 || index >= styles[row]!.length ? -1 : index + (wide.includes(row) && index > 0 ? 1 : 0)),
+    columnAt,
+    endColumn: (row, index) => (columnAt(row, index) < 0 ? -1 : columnAt(row, index) + (wide.includes(row) && index === 0 ? 2 : 1)),
+    width: () => width,
     sameStyle: (ra, ia, rb, ib) => {
       const a = styles[ra]?.[ia];
       const b = styles[rb]?.[ib];
@@ -108,5 +112,78 @@ describe('label_continuation', () => {
     expect(deriveModal(state, sections, lines.join('\n'), cells)?.buttons.map((b) => b.label)).toEqual(['Vitest', FULL_2, 'node:test']);
     // Cells read two rows off (as if the section started at the top) see the grey rows in the wrong place.
     expect(deriveModal(state, sections, lines.join('\n'), cellsOf(styled(PICKER, GREY_ROWS)))?.buttons[1]!.label).not.toBe(FULL_2);
+  });
+});
+
+// Claude Code run with CI=true or NO_COLOR: labels and descriptions are drawn alike, so only the
+// layout tells them apart (the rows of the recordings ask-question-80x24-mono, model-picker-80x24-mono
+// and ask-multi-60x20).
+describe('label_continuation word_wrap: labels without colour', () => {
+  const both: ExtractButtons = { pattern: NUMBERED, flags: 'm', label_continuation: { word_wrap: true, match_style: true } };
+  const mono = (lines: string[], width: number): FrameCells => cellsOf(styled(lines, []), [], width);
+
+  it('a row whose first word would have fitted on the row above is a description (80 columns)', () => {
+    const rows = [
+      '❯ 1. Vitest',
+      '     Fast, Vite-native, Jest-compatible API',
+      '  2. Jest with the ts-jest transformer and the node environment',
+      '     The most widely used runner',
+      '  3. node:test',
+      '     Built into Node, no dependency',
+    ];
+    expect(extractButtons(both, rows.join('\n'), mono(rows, 80)).map((b) => b.label)).toEqual(['Vitest', 'Jest with the ts-jest transformer and the node environment', 'node:test']);
+    // match_style alone cannot tell them apart: every row is drawn alike.
+    const styleOnly: ExtractButtons = { ...both, label_continuation: { match_style: true } };
+    expect(extractButtons(styleOnly, rows.join('\n'), mono(rows, 80))[0]!.label).toBe('Vitest Fast, Vite-native, Jest-compatible API');
+  });
+
+  it('a label wrapped over three rows at 60 columns is joined, the description after it is not', () => {
+    expect(extractButtons(both, PICKER.join('\n'), mono(PICKER, 60)).map((b) => b.label)).toEqual(['Vitest', FULL_2, 'node:test']);
+  });
+
+  it('the same rows on a wider screen are descriptions: the word would have fitted there', () => {
+    expect(extractButtons(both, PICKER.join('\n'), mono(PICKER, 80))[1]!.label).toBe('Jest with the ts-jest transformer, the node environment');
+  });
+
+  it('a row starting in the description column beside the labels is not the label', () => {
+    const rows = [
+      '  ❯ 1. Default (recommended) ✔  Use the default model (currently Opus 5.5) ·',
+      '                                $4/$20 per Mtok',
+      '    2. Opus                     Opus 5.5 · Best for everyday, complex tasks ·',
+      '                                $4/$20 per Mtok',
+    ];
+    const pickerRule: ExtractButtons = { pattern: '^[ \\t]*(?:❯[ \\t]*)?(\\d+)\\.[ \\t]+(\\S+(?: \\S+)*)', flags: 'm', label_continuation: { word_wrap: true, match_style: true } };
+    expect(extractButtons(pickerRule, rows.join('\n'), mono(rows, 80)).map((b) => b.label)).toEqual(['Default (recommended) ✔', 'Opus']);
+  });
+
+  it('a wrapped row may hang under a word of the label (after a [ ] box); every later row keeps that column', () => {
+    const rows = [
+      '❯ 1. [ ] Recommended',
+      '         The core recommended rules',
+      '  2. [ ] Strict types: the type-aware rules of',
+      '         typescript-eslint, checked against the',
+      '         tsconfig.json of every package',
+      '         Type-aware strict rules',
+      '  3. [ ] Style',
+    ];
+    expect(extractButtons(both, rows.join('\n'), mono(rows, 60)).map((b) => b.label)).toEqual([
+      '[ ] Recommended',
+      '[ ] Strict types: the type-aware rules of typescript-eslint, checked against the tsconfig.json of every package',
+      '[ ] Style',
+    ]);
+    // A row under the label's word column, then one back at the label's own column: not the same wrap.
+    const shifted = ['  1. [ ] Strict types: the type-aware rules of', '         typescript-eslint, checked against the', '     tsconfig.json of every package', '  2. Other'];
+    expect(extractButtons(both, shifted.join('\n'), mono(shifted, 60))[0]!.label).toBe('[ ] Strict types: the type-aware rules of typescript-eslint, checked against the');
+  });
+
+  it('with colour the style still rules: a wrapped-looking row drawn grey is a description', () => {
+    expect(extractButtons(both, PICKER.join('\n'), cellsOf(styled(PICKER, [1, 3, 4, 5, 7])))[1]!.label).toBe('Jest with the ts-jest transformer, the node environment');
+  });
+
+  it('without cells, or with the width unknown, nothing is joined', () => {
+    const wrapOnly: ExtractButtons = { ...both, label_continuation: { word_wrap: true } };
+    expect(extractButtons(wrapOnly, PICKER.join('\n'))[1]!.label).toBe('Jest with the ts-jest transformer, the node environment');
+    expect(extractButtons(wrapOnly, PICKER.join('\n'), mono(PICKER, -1))[1]!.label).toBe('Jest with the ts-jest transformer, the node environment');
+    expect(extractButtons(wrapOnly, PICKER.join('\n'), mono(PICKER, 60))[1]!.label).toBe(FULL_2);
   });
 });

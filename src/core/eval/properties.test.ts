@@ -72,7 +72,7 @@ const buttonsRule: fc.Arbitrary<ExtractButtons> = fc.record(
     key_for_index: fc.constantFrom('{index}\r', '{index}'),
     min_count: fc.integer({ min: 0, max: 3 }),
     continuation_lines: fc.boolean(),
-    label_continuation: fc.record({ match_style: fc.boolean() }, { requiredKeys: [] }),
+    label_continuation: fc.record({ match_style: fc.boolean(), word_wrap: fc.boolean() }, { requiredKeys: [] }),
     section: sectionId,
     cursor_marker: fc.constantFrom('❯', '●', ']^-'),
     label_group: fc.integer({ min: 0, max: 3 }),

@@ -133,6 +133,7 @@ const buttonRule = obj('How modal buttons are read (spec-format §5.2).', {
   continuation_lines: bool('Append following indented, non-matching lines to the label.'),
   label_continuation: obj('Join the rows a wrapped label goes on over: rows starting at or right of the label\'s column that are not option rows (matched per line, as with continuation_lines; not with it).', {
     match_style: bool('Only rows whose first character is drawn like the text they continue (colours, bold, dim, italic, underline, inverse), so a description in another colour stays out.'),
+    word_wrap: bool('Only rows a word-wrapper would have made: they start at the column of the label (or of one of its words) and their first word would not have fitted at the end of the row above within the screen\'s width, so a description under or beside the label stays out even without colour.'),
   }),
   select_mode: { enum: ['index', 'arrow_keys'], description: '"index": send key_for_index; "arrow_keys": move from the current row with arrows, then confirm.' },
   cursor_keys: cursorKeys,

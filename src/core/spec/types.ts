@@ -161,6 +161,8 @@ export interface ExtractButtons {
 export interface LabelContinuation {
   /** Only rows whose first character is drawn like the text they continue (colours, bold, dim, …): a description drawn in another colour is not joined. */
   match_style?: boolean;
+  /** Only rows a word-wrapper would have made: starting at the label's own column, their first word too long for the row above within the screen's width (works without colour). */
+  word_wrap?: boolean;
 }
 
 // ── States and transitions ──────────────────────────────────────────────────

@@ -149,14 +149,15 @@ function validateButtonRule(ctx: ValidationContext, rule: unknown, path: string)
   ctx.string(rule, 'cursor_marker', path, { nonEmpty: true });
 }
 
-/** `label_continuation`: `{match_style?}`. True when it is an object (the rule then joins wrapped rows). */
+/** `label_continuation`: `{match_style?, word_wrap?}`. True when it is an object (the rule then joins wrapped rows). */
 function validateLabelContinuation(ctx: ValidationContext, value: unknown, path: string): boolean {
   if (!isRecord(value)) {
-    ctx.error('SPEC_TYPE', path, 'must be an object {match_style?}', showGot(value), 'use {"match_style": true} to join only rows drawn like the label');
+    ctx.error('SPEC_TYPE', path, 'must be an object {match_style?, word_wrap?}', showGot(value), 'use {"word_wrap": true, "match_style": true} to join only the rows a word-wrapper made, drawn like the label');
     return false;
   }
-  ctx.unknownKeys(value, path, ['match_style'], 'label_continuation');
+  ctx.unknownKeys(value, path, ['match_style', 'word_wrap'], 'label_continuation');
   ctx.boolean(value, 'match_style', path);
+  ctx.boolean(value, 'word_wrap', path);
   return true;
 }
 

@@ -393,10 +393,12 @@ describe('rule 11 and extraction rules', () => {
     expectWarning(edit((s) => (s.states[3].extract.buttons.key_for_index = '\r')), 'states[3].extract.buttons.key_for_index: has no "{index}"');
   });
 
-  it('checks label_continuation: an object {match_style?}, not with continuation_lines', () => {
+  it('checks label_continuation: an object {match_style?, word_wrap?}, not with continuation_lines', () => {
     expect(errorsOf(edit((s) => (s.states[3].extract.buttons.label_continuation = { match_style: true })))).toEqual([]);
+    expect(errorsOf(edit((s) => (s.states[3].extract.buttons.label_continuation = { word_wrap: true, match_style: true })))).toEqual([]);
+    expectError(edit((s) => (s.states[3].extract.buttons.label_continuation = { word_wrap: 1 })), 'states[3].extract.buttons.label_continuation.word_wrap: must be true or false');
     expect(errorsOf(edit((s) => (s.states[3].extract.buttons.label_continuation = {})))).toEqual([]);
-    expectError(edit((s) => (s.states[3].extract.buttons.label_continuation = true)), 'states[3].extract.buttons.label_continuation: must be an object {match_style?}');
+    expectError(edit((s) => (s.states[3].extract.buttons.label_continuation = true)), 'states[3].extract.buttons.label_continuation: must be an object {match_style?, word_wrap?}');
     expectError(edit((s) => (s.states[3].extract.buttons.label_continuation = { match_style: 'yes' })), 'states[3].extract.buttons.label_continuation.match_style: must be true or false');
     expectWarning(edit((s) => (s.states[3].extract.buttons.label_continuation = { match_colour: true })), 'states[3].extract.buttons.label_continuation');
     expectError(
