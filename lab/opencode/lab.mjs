@@ -77,6 +77,8 @@ async function askedQuestion(c) {
   c.check('click_modal_button 1 accepted', r.ok, r.reason ?? '');
 }
 
+const questionTurn = { sequence: [...starting, { state: 'busy' }, { state: 'question', status: 'approval', modal: { title: QUESTION.title, kind: 'picker', buttons: pickerButtons(QUESTION.buttons) } }, { state: 'busy', modal: null }, { state: 'idle' }], final: { state: 'idle' } };
+
 const createFile = async (c) => { await c.prompt('please create the file'); await c.approval(1, 'shell'); await c.turnEnd(); c.check('the command ran (build/out.txt exists)', fs.existsSync(path.join(c.work, 'build', 'out.txt'))); };
 
 /** The sessions (see lab/lib/chat-lab.mjs); `expect` is what the server/lab know must be seen. */
@@ -115,8 +117,9 @@ const SESSIONS = [
   {
     name: 'question', cols: 80, rows: 24, description: 'the question tool asks the person to choose a framework (kind picker, never auto-answered) → 1 (Vitest) → the answer reaches the model → idle',
     run: async (c) => { await c.prompt('ask me which framework'); await askedQuestion(c); await c.turnEnd(); },
-    expect: { sequence: [...starting, { state: 'busy' }, { state: 'question', status: 'approval', modal: { title: QUESTION.title, kind: 'picker', buttons: pickerButtons(QUESTION.buttons) } }, { state: 'busy', modal: null }, { state: 'idle' }], final: { state: 'idle' } },
+    expect: questionTurn,
   },
+  { name: 'question-60x20', cols: 60, rows: 20, description: 'the question tool in a 60×20 terminal (options and descriptions narrower, the hints on one row)', run: async (c) => { await c.prompt('ask me which framework'); await askedQuestion(c); await c.turnEnd(); }, expect: questionTurn },
   { name: 'hello-60x20', cols: 60, rows: 20, description: 'the streamed answer in a narrow 60×20 terminal', run: async (c) => { await c.prompt('say hello'); await c.turnEnd(); }, expect: turn },
   { name: 'approve-yes-60x20', cols: 60, rows: 20, description: 'the shell permission round trip in a 60×20 terminal (options stacked under the hints)', run: createFile, expect: approvedTurn(SHELL_TITLE) },
   { name: 'hello-160x50', cols: 160, rows: 50, description: 'the streamed answer in a 160×50 terminal', run: async (c) => { await c.prompt('say hello'); await c.turnEnd(); }, expect: turn },
