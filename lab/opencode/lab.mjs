@@ -79,6 +79,9 @@ async function askedQuestion(c) {
 
 const questionTurn = { sequence: [...starting, { state: 'busy' }, { state: 'question', status: 'approval', modal: { title: QUESTION.title, kind: 'picker', buttons: pickerButtons(QUESTION.buttons) } }, { state: 'busy', modal: null }, { state: 'idle' }], final: { state: 'idle' } };
 
+/** The follow-up OpenCode asks after "Allow always". */
+const ALWAYS = { title: 'Always allow', buttons: ['Confirm', 'Cancel'] };
+
 const createFile = async (c) => { await c.prompt('please create the file'); await c.approval(1, 'shell'); await c.turnEnd(); c.check('the command ran (build/out.txt exists)', fs.existsSync(path.join(c.work, 'build', 'out.txt'))); };
 
 /** The sessions (see lab/lib/chat-lab.mjs); `expect` is what the server/lab know must be seen. */
@@ -118,6 +121,28 @@ const SESSIONS = [
     name: 'question', cols: 80, rows: 24, description: 'the question tool asks the person to choose a framework (kind picker, never auto-answered) → 1 (Vitest) → the answer reaches the model → idle',
     run: async (c) => { await c.prompt('ask me which framework'); await askedQuestion(c); await c.turnEnd(); },
     expect: questionTurn,
+  },
+  {
+    name: 'approve-always', cols: 80, rows: 24, description: 'bash asks permission → 2 (Allow always) → "Always allow" asks to confirm → Confirm → the command runs → idle',
+    run: async (c) => {
+      await c.prompt('please create the file');
+      await c.approval(2, 'shell');
+      const shown = await c.s.waitForScreen(/Always allow/, 30_000).then(() => true, () => false);
+      if (process.env.SPECTERM_LAB_PROBE) process.stderr.write(`--- always allow drawn ---\n${c.s.driver.snapshot()}\n${JSON.stringify(c.s.driver.getCurrentView()?.modal)}\n`);
+      c.check('the "Always allow" confirmation after Allow always', shown);
+      // Labelled approval until Confirm (the runner logged the Allow always press as 'deny', a quiet point).
+      if (shown) c.act('approval_drawn');
+      await sleep(1000);
+      const m = c.s.driver.getCurrentView()?.modal;
+      c.check('"Always allow" title', m?.title === ALWAYS.title, JSON.stringify(m?.title));
+      c.check('"Always allow" buttons', JSON.stringify(m?.buttons?.map((b) => b.label)) === JSON.stringify(ALWAYS.buttons), JSON.stringify(m?.buttons));
+      c.act('approve');
+      const r = c.s.driver.dispatch({ kind: 'click_modal_button', index: 1, label: ALWAYS.buttons[0] });
+      c.check('click_modal_button 1 (Confirm) accepted', r.ok, r.reason ?? '');
+      await c.turnEnd();
+      c.check('the command ran (build/out.txt exists)', fs.existsSync(path.join(c.work, 'build', 'out.txt')));
+    },
+    expect: { sequence: [...starting, { state: 'busy' }, approvalStep(SHELL_TITLE), { state: 'approval', status: 'approval', modal: { title: 'Always allow', kind: 'approval', buttons: ['Confirm', 'Cancel'] } }, { state: 'busy', modal: null }, { state: 'idle' }], final: { state: 'idle' } },
   },
   { name: 'question-60x20', cols: 60, rows: 20, description: 'the question tool in a 60×20 terminal (options and descriptions narrower, the hints on one row)', run: async (c) => { await c.prompt('ask me which framework'); await askedQuestion(c); await c.turnEnd(); }, expect: questionTurn },
   { name: 'hello-60x20', cols: 60, rows: 20, description: 'the streamed answer in a narrow 60×20 terminal', run: async (c) => { await c.prompt('say hello'); await c.turnEnd(); }, expect: turn },
