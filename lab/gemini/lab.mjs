@@ -20,6 +20,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ensureCli } from '../lib/install-cli.mjs';
 import { writeLabels } from '../lib/lab-kit.mjs';
+import { measureSession } from './measure.mjs';
 import { loadScenarios, startGeminiServer } from './server.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -459,61 +460,6 @@ async function runSession(def, ctx) {
   }
   if (!opts.keep) fs.rmSync(tmp, { recursive: true, force: true });
   return { name: def.name, cols: def.cols, rows: def.rows, checks, latencies: lat, ...measure, tmp: opts.keep ? tmp : null };
-}
-
-/**
- * Labelled time from ground truth: generating = open streams; approval = a function call awaiting
- * the user's answer, from the confirmation on screen (the lab's screen poll) until the lab's answer key (or the tool result); picker = from 1 s after /model
- * until Esc; idle = from 1.5 s after a turn ended until the next lab action. Flaps = driver status
- * changes farther than 2.5 s from every ground-truth event.
- */
-export function measureSession({ startedAt, endedAt, changes, log, actions }) {
-  const intervals = [];
-  let open = null;
-  for (const e of log) {
-    if (e.event === 'stream_start') open = e.t;
-    if ((e.event === 'stream_end' || e.event === 'stream_aborted') && open !== null) { intervals.push({ from: open, to: e.t, status: 'generating' }); open = null; }
-    if (e.event === 'tool_call_pending') {
-      const drawn = actions.find((a) => a.what === 'approval_drawn' && a.t >= e.t);
-      // Until the lab's answer (its key press), as lab/lib/lab-kit.mjs does; the tool's own run after an approve is not approval.
-      const answer = [...log.filter((x) => x.event === 'tool_result' && x.t >= e.t).map((x) => x.t), ...actions.filter((a) => (a.what === 'deny' || a.what === 'approve') && a.t >= e.t).map((a) => a.t)].sort((a, b) => a - b)[0] ?? endedAt;
-      intervals.push({ from: drawn && drawn.t < answer ? drawn.t : e.t, to: answer, status: 'approval' });
-    }
-  }
-  const pickerOpen = actions.find((a) => a.what === 'picker_open');
-  const pickerClose = actions.find((a) => a.what === 'picker_close');
-  if (pickerOpen && pickerClose) intervals.push({ from: pickerOpen.t + 1000, to: pickerClose.t, status: 'approval' });
-  const modalShown = actions.find((a) => a.what === 'modal_shown');
-  const modalAnswered = actions.find((a) => a.what === 'modal_answered');
-  if (modalShown && modalAnswered) intervals.push({ from: modalShown.t, to: modalAnswered.t, status: 'approval' });
-  const trustShown = actions.find((a) => a.what === 'ready_trust');
-  const trustAnswered = actions.find((a) => a.what === 'trust');
-  if (trustShown && trustAnswered) intervals.push({ from: trustShown.t, to: trustAnswered.t, status: 'approval' });
-  // Idle: after each quiet point (ready, turn end, denial, picker closed) until the next action/stream.
-  const events = [...log.map((e) => ({ t: e.t, what: e.event, fc: e.functionCall })), ...actions.map((a) => ({ t: a.t, what: a.what }))].sort((a, b) => a.t - b.t);
-  const quiet = events.filter((e) => e.what === 'ready' || (e.what === 'stream_end' && !e.fc) || e.what === 'deny' || e.what === 'picker_close' || e.what === 'modal_answered');
-  for (const q of quiet) {
-    const from = q.what === 'ready' ? q.t : q.t + 1500;
-    const next = events.slice(events.indexOf(q) + 1).find((e) => ['submit', 'picker_open', 'stream_start', 'approve', 'deny'].includes(e.what));
-    const to = next ? next.t : endedAt;
-    if (to > from) intervals.push({ from, to, status: 'idle' });
-  }
-  const statusAt = (t) => { let cur = null; for (const c of changes) { if (startedAt + c.t * 1000 <= t) cur = c.status; else break; } return cur; };
-  let labelled = 0; let right = 0;
-  for (const iv of intervals) {
-    for (let t = iv.from; t < iv.to; t += 20) { labelled += 20; if (statusAt(t) === iv.status) right += 20; }
-  }
-  const gt = [startedAt, ...events.map((e) => e.t)];
-  let flaps = 0;
-  let prev = null;
-  for (const c of changes) {
-    if (prev !== null && c.status !== prev) {
-      const at = startedAt + c.t * 1000;
-      if (!gt.some((t) => at >= t - 1000 && at <= t + 2500)) flaps++;
-    }
-    prev = c.status;
-  }
-  return { labelledMs: labelled, rightMs: right, flaps, intervals: intervals.map((iv) => ({ ...iv, from: iv.from - startedAt, to: iv.to - startedAt })) };
 }
 
 function percentile(values, p) {

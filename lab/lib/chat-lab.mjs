@@ -70,7 +70,7 @@ async function runSession(cli, def, ctx) {
   const deferred = [];
   const lastAction = () => actions[actions.length - 1].t;
   const c = {
-    s, check, work, home,
+    s, check, work, home, act,
     prompt: async (text, { expectStream = true } = {}) => {
       const submitAt = act('submit').t;
       const r = s.driver.dispatch({ kind: 'send_message', text });

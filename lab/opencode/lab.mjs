@@ -49,6 +49,39 @@ const approvalStep = (title) => ({ state: 'approval', status: 'approval', modal:
 const approvedTurn = (title) => ({ sequence: [...starting, { state: 'busy' }, approvalStep(title), { state: 'busy', modal: null }, { state: 'idle' }], final: { state: 'idle' } });
 const deniedTurn = (title) => ({ sequence: [...starting, { state: 'busy' }, approvalStep(title), { state: 'idle', modal: null }], final: { state: 'idle' } });
 
+/** The question the scenario's `question` tool call asks (lab/opencode/scenarios/basic.json). */
+const QUESTION = { title: 'Which test framework should the project use?', buttons: ['Vitest', 'Jest', 'node:test', 'Type your own answer'] };
+
+/**
+ * The question tool: drawn in place of the prompt, detected as a picker with the question as its
+ * title and the options as buttons, not answered by specterm; the lab presses 1 and the answer
+ * reaches the model as the tool's result.
+ */
+async function askedQuestion(c) {
+  const drawnAt = await c.s.waitForScreen(/esc dismiss/, 90_000).then(() => Date.now()).catch(() => null);
+  c.check('the question is on screen', drawnAt !== null, c.s.driver.snapshot());
+  if (process.env.SPECTERM_LAB_PROBE) process.stderr.write(`--- question drawn ---\n${c.s.driver.snapshot()}\n`);
+  if (drawnAt === null) return;
+  c.act?.('approval_drawn');
+  const view = await c.s.waitForState('question', 5000).catch(() => null);
+  const m = view?.modal ?? c.s.driver.getCurrentView()?.modal;
+  const labels = m?.buttons?.map((b) => b.label) ?? [];
+  c.check('question state, status approval', view?.state.status === 'approval', String(c.s.driver.getCurrentView()?.state.id));
+  c.check('question modal kind is picker', m?.kind === 'picker', String(m?.kind));
+  c.check('question title', m?.title === QUESTION.title, JSON.stringify(m?.title));
+  c.check('question buttons', JSON.stringify(labels) === JSON.stringify(QUESTION.buttons), JSON.stringify(labels));
+  await sleep(1500);
+  c.check('the question is not auto-answered (still open after 1.5 s)', c.s.driver.getCurrentView()?.state.id === 'question');
+  c.act?.('approve');
+  const r = c.s.driver.dispatch({ kind: 'click_modal_button', index: 1, label: QUESTION.buttons[0] });
+  c.check('click_modal_button 1 accepted', r.ok, r.reason ?? '');
+}
+
+const questionTurn = { sequence: [...starting, { state: 'busy' }, { state: 'question', status: 'approval', modal: { title: QUESTION.title, kind: 'picker', buttons: pickerButtons(QUESTION.buttons) } }, { state: 'busy', modal: null }, { state: 'idle' }], final: { state: 'idle' } };
+
+/** The follow-up OpenCode asks after "Allow always". */
+const ALWAYS = { title: 'Always allow', buttons: ['Confirm', 'Cancel'] };
+
 const createFile = async (c) => { await c.prompt('please create the file'); await c.approval(1, 'shell'); await c.turnEnd(); c.check('the command ran (build/out.txt exists)', fs.existsSync(path.join(c.work, 'build', 'out.txt'))); };
 
 /** The sessions (see lab/lib/chat-lab.mjs); `expect` is what the server/lab know must be seen. */
@@ -84,6 +117,34 @@ const SESSIONS = [
     expect: turn,
   },
   { name: 'api-error', cols: 80, rows: 24, description: 'the server answers 400 → the error under the prompt → idle, with the api_error signal', run: async (c) => { await c.prompt('trigger an error', { expectStream: false }); await c.apiError(); }, expect: { sequence: starting, final: { state: 'idle' } } },
+  {
+    name: 'question', cols: 80, rows: 24, description: 'the question tool asks the person to choose a framework (kind picker, never auto-answered) → 1 (Vitest) → the answer reaches the model → idle',
+    run: async (c) => { await c.prompt('ask me which framework'); await askedQuestion(c); await c.turnEnd(); },
+    expect: questionTurn,
+  },
+  {
+    name: 'approve-always', cols: 80, rows: 24, description: 'bash asks permission → 2 (Allow always) → "Always allow" asks to confirm → Confirm → the command runs → idle',
+    run: async (c) => {
+      await c.prompt('please create the file');
+      await c.approval(2, 'shell');
+      const shown = await c.s.waitForScreen(/Always allow/, 30_000).then(() => true, () => false);
+      if (process.env.SPECTERM_LAB_PROBE) process.stderr.write(`--- always allow drawn ---\n${c.s.driver.snapshot()}\n${JSON.stringify(c.s.driver.getCurrentView()?.modal)}\n`);
+      c.check('the "Always allow" confirmation after Allow always', shown);
+      // Labelled approval until Confirm (the runner logged the Allow always press as 'deny', a quiet point).
+      if (shown) c.act('approval_drawn');
+      await sleep(1000);
+      const m = c.s.driver.getCurrentView()?.modal;
+      c.check('"Always allow" title', m?.title === ALWAYS.title, JSON.stringify(m?.title));
+      c.check('"Always allow" buttons', JSON.stringify(m?.buttons?.map((b) => b.label)) === JSON.stringify(ALWAYS.buttons), JSON.stringify(m?.buttons));
+      c.act('approve');
+      const r = c.s.driver.dispatch({ kind: 'click_modal_button', index: 1, label: ALWAYS.buttons[0] });
+      c.check('click_modal_button 1 (Confirm) accepted', r.ok, r.reason ?? '');
+      await c.turnEnd();
+      c.check('the command ran (build/out.txt exists)', fs.existsSync(path.join(c.work, 'build', 'out.txt')));
+    },
+    expect: { sequence: [...starting, { state: 'busy' }, approvalStep(SHELL_TITLE), { state: 'approval', status: 'approval', modal: { title: 'Always allow', kind: 'approval', buttons: ['Confirm', 'Cancel'] } }, { state: 'busy', modal: null }, { state: 'idle' }], final: { state: 'idle' } },
+  },
+  { name: 'question-60x20', cols: 60, rows: 20, description: 'the question tool in a 60×20 terminal (options and descriptions narrower, the hints on one row)', run: async (c) => { await c.prompt('ask me which framework'); await askedQuestion(c); await c.turnEnd(); }, expect: questionTurn },
   { name: 'hello-60x20', cols: 60, rows: 20, description: 'the streamed answer in a narrow 60×20 terminal', run: async (c) => { await c.prompt('say hello'); await c.turnEnd(); }, expect: turn },
   { name: 'approve-yes-60x20', cols: 60, rows: 20, description: 'the shell permission round trip in a 60×20 terminal (options stacked under the hints)', run: createFile, expect: approvedTurn(SHELL_TITLE) },
   { name: 'hello-160x50', cols: 160, rows: 50, description: 'the streamed answer in a 160×50 terminal', run: async (c) => { await c.prompt('say hello'); await c.turnEnd(); }, expect: turn },
@@ -115,6 +176,8 @@ function prepare({ home, serverUrl }) {
   return {
     OPENCODE_DISABLE_AUTOUPDATE: '1', OPENCODE_DISABLE_MODELS_FETCH: '1', OPENCODE_DISABLE_DEFAULT_PLUGINS: '1',
     OPENCODE_DISABLE_LSP_DOWNLOAD: '1', OPENCODE_DISABLE_SHARE: '1', OPENCODE_DISABLE_CLAUDE_CODE: '1',
+    // The question tool is on for the TUI client already; the flag keeps it on whatever client name a version reports.
+    OPENCODE_ENABLE_QUESTION_TOOL: '1',
   };
 }
 

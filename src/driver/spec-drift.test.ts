@@ -12,7 +12,14 @@ import { APPROVAL, D, IDLE, harness } from '../../test/helpers/driver-harness.js
 import { TerminalScreen } from '../terminal/terminal-screen.js';
 import type { DashboardEvent } from './events.js';
 
-const PICKER = ['Agent v1', 'Which test framework?', '❯ 1. Vitest', '  2. Jest', '  3. Type something', 'Enter to select · Esc to cancel', D, '❯ ', D];
+/** A prompt the spec does not know, drawn as every CLI draws one: in place of the input box. */
+const PICKER = ['Agent v1', '❯ set up the tests', '', D, 'Which test framework?', '❯ 1. Vitest', '  2. Jest', '  3. Type something', D, 'Enter to select · Esc to cancel'];
+/**
+ * Answers that QUOTE a prompt's hints and a cursor-marked list, with the live input box below
+ * them: the hints are transcript text, no prompt is live (a Claude-like and a Codex-like frame).
+ */
+const QUOTED_HINTS = ['Agent v1', '❯ how do I pick a framework?', '', '● The picker footer says', '  Enter to select · Esc to cancel', '  and ↑/↓ to navigate.', '', D, '❯ ', D, '  ? for shortcuts'];
+const QUOTED_CODEX = ['› explain the picker', '', '• It draws:', '', '  › 1. Vitest', '    2. Jest', '', '  Press enter to confirm or esc to cancel', '', '› Ask Codex to do anything', '', '  ? for shortcuts'];
 const LIST_ANSWER = ['Agent v1', '● The plan:', '1. Install the deps', '2. Run the tests', '3. Fix what fails', D, '❯ ', D, '  ? for shortcuts'];
 
 const dirs: string[] = [];
@@ -74,6 +81,16 @@ describe('spec_drift', () => {
     h.at(60_000);
     expect(h.driver.getCurrentView()?.state.id).toBe('idle');
     expect(drifts(h.events)).toEqual([]);
+  });
+
+  it('does not fire on hints or an option block an answer quotes above the live input box', () => {
+    for (const frame of [QUOTED_HINTS, QUOTED_CODEX]) {
+      const h = start();
+      h.tx.emit(paint(frame));
+      h.at(60_000);
+      expect(h.driver.getCurrentView()?.state.id).toBe('idle');
+      expect(drifts(h.events)).toEqual([]);
+    }
   });
 
   it('does not fire on a modal the spec recognises (its own option block)', () => {

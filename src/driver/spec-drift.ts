@@ -1,8 +1,9 @@
 /**
  * spec_drift: the spec says `generating` or `idle` while the live bottom of the screen has looked
  * like a prompt waiting for a person (a cursor-marked option block or navigation hints, see
- * `promptShape`) for `afterMs` — most likely a prompt the spec does not recognise, so the person
- * is blocked and the session says the agent is busy or done. Raised once per episode (until the
+ * `promptShape`, below the transcript: `rowsBelowTranscript`) for `afterMs` — most likely a
+ * prompt the spec does not recognise, so the person is blocked and the session says the agent is
+ * busy or done. Raised once per episode (until the
  * shape goes away or the spec leaves generating/idle), with the frame saved as a one-event
  * asciicast fragment (a private file: 0700 dir, 0600 file) — the feedstock for a new recording
  * and the next spec fix. docs/runtime.md, "Spec drift".
@@ -15,6 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { StateStatus } from '../core/spec/types.js';
 import { promptShape, type PromptShape } from '../core/eval/prompt-shape.js';
+import { rowsBelowTranscript } from './drift-live-bottom.js';
 import type { DashboardEvent } from './events.js';
 import type { TimerSlot, TimerStore } from './timer-store.js';
 
@@ -43,6 +45,11 @@ function watched(status: StateStatus): boolean {
   return status === 'generating' || status === 'idle';
 }
 
+/** The prompt shape below the transcript (quoted hints above the live input box do not count). */
+function liveShape(status: StateStatus, viewport: readonly string[]): PromptShape | null {
+  return watched(status) ? promptShape(rowsBelowTranscript(viewport)) : null;
+}
+
 export class SpecDriftWatch {
   readonly #host: SpecDriftHost;
   readonly #afterMs: number;
@@ -62,7 +69,7 @@ export class SpecDriftWatch {
   /** After every decision: starts, continues or ends an episode. `viewport` is the one the decision read. */
   afterDecision(now: number, viewport: readonly string[]): void {
     const status = this.#host.status();
-    const shape = watched(status) ? promptShape(viewport) : null;
+    const shape = liveShape(status, viewport);
     if (!shape) {
       this.#since = null;
       this.#raised = false;
@@ -81,7 +88,7 @@ export class SpecDriftWatch {
   readonly #onTimer = (): void => {
     if (this.#since === null || this.#raised) return;
     const status = this.#host.status();
-    const shape = watched(status) ? promptShape(this.#host.viewport()) : null;
+    const shape = liveShape(status, this.#host.viewport());
     if (shape) this.#raise(this.#since + this.#afterMs, shape, status);
   };
 
