@@ -63,6 +63,10 @@ export class TerminalFeed {
   readonly #listeners = new Set<FeedListener>();
   readonly #subscription: Disposable;
   #settlePending = false;
+  /** The last snapshot and the screen's `writeSeq` it was taken at. */
+  #snapshot: { writeSeq: number; value: TerminalSnapshot } | undefined;
+  /** Screens serialized so far (for tests and stats). */
+  serializations = 0;
   #cols: number;
   #rows: number;
   #disposed = false;
@@ -107,14 +111,22 @@ export class TerminalFeed {
   /**
    * The screen now, tagged with the seq it reflects; null when no snapshot can be taken now
    * (see the module comment). The bytes after its seq are held (`readSince(snapshot.seq)`).
+   * Serialized once per screen change: the viewers that subscribe between two writes (a
+   * dashboard reconnecting with ten tabs, ten clients at start-up) share one snapshot object.
    */
   snapshot(): TerminalSnapshot | null {
     if (this.#disposed) return null;
     const { screen, transport } = this.#source;
     const seq = transport.textSeq;
     if (seq < this.start || seq > this.seq || !screen.isParserAtRest() || this.#wrapPending()) return null;
+    const cached = this.#snapshot;
+    // writeSeq counts writes and resizes: equal means the serialized picture would be the same.
+    if (cached && cached.writeSeq === screen.writeSeq && cached.value.seq === seq) return cached.value;
     const data = this.#serializer.serialize(this.#snapshotScrollback === undefined ? {} : { scrollback: this.#snapshotScrollback });
-    return { seq, data, cols: screen.cols, rows: screen.rows };
+    this.serializations += 1;
+    const value = { seq, data, cols: screen.cols, rows: screen.rows };
+    this.#snapshot = { writeSeq: screen.writeSeq, value };
+    return value;
   }
 
   /**
@@ -144,6 +156,7 @@ export class TerminalFeed {
     this.#disposed = true;
     this.#subscription.dispose();
     this.#listeners.clear();
+    this.#snapshot = undefined;
     this.#serializer.dispose();
   }
 
