@@ -52,6 +52,9 @@ export interface TerminalFeedOptions {
 
 export const DEFAULT_FEED_RING_BYTES = 256 * 1024;
 
+/** How long a snapshot serves later subscribers (with the bytes after it): a subscribe storm costs one serialization per session per 100 ms. */
+export const SNAPSHOT_REUSE_MS = 100;
+
 export class TerminalFeed {
   readonly #source: TerminalSource;
   readonly #ringBytes: number;
@@ -64,7 +67,7 @@ export class TerminalFeed {
   readonly #subscription: Disposable;
   #settlePending = false;
   /** The last snapshot and the screen's `writeSeq` it was taken at. */
-  #snapshot: { writeSeq: number; value: TerminalSnapshot } | undefined;
+  #snapshot: { writeSeq: number; at: number; value: TerminalSnapshot } | undefined;
   /** Screens serialized so far (for tests and stats). */
   serializations = 0;
   #cols: number;
@@ -122,10 +125,14 @@ export class TerminalFeed {
     const cached = this.#snapshot;
     // writeSeq counts writes and resizes: equal means the serialized picture would be the same.
     if (cached && cached.writeSeq === screen.writeSeq && cached.value.seq === seq) return cached.value;
+    // A streaming screen changes every few ms, so viewers arriving over a moment would each pay
+    // a serialization. A recent snapshot plus the bytes after its seq (still in the ring; the
+    // viewer sends them right after it) is the same screen — unless the size changed since.
+    if (cached && performance.now() - cached.at <= SNAPSHOT_REUSE_MS && cached.value.seq >= this.start && cached.value.cols === screen.cols && cached.value.rows === screen.rows) return cached.value;
     const data = this.#serializer.serialize(this.#snapshotScrollback === undefined ? {} : { scrollback: this.#snapshotScrollback });
     this.serializations += 1;
     const value = { seq, data, cols: screen.cols, rows: screen.rows };
-    this.#snapshot = { writeSeq: screen.writeSeq, value };
+    this.#snapshot = { writeSeq: screen.writeSeq, at: performance.now(), value };
     return value;
   }
 
@@ -136,6 +143,8 @@ export class TerminalFeed {
   checkSize(): void {
     const { cols, rows } = this.#source.screen;
     if (cols === this.#cols && rows === this.#rows) return;
+    // A resize reflows the screen: no snapshot from before it may be reused.
+    this.#snapshot = undefined;
     this.#cols = cols;
     this.#rows = rows;
     for (const listener of [...this.#listeners]) listener.reset();
