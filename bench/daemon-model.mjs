@@ -25,7 +25,8 @@
  * admin token from its file, the sessions created over HTTP (`POST /api/v1/sessions` with a copy
  * of bench/fixtures/stream-agent.spec.json whose binary is `cat`, the FIFO as its argument); the
  * clients and every measurement stay as they are (RSS of the daemon from /proc, no forced GC).
- * `--cpu-prof DIR` runs the daemon under `node --cpu-prof` and leaves the profile in DIR.
+ * `--cpu-prof DIR` runs the daemon and its host (started by the benchmark then) under
+ * `node --cpu-prof` and leaves both profiles in DIR.
  */
 import { execFileSync, fork, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -252,6 +253,8 @@ async function runServe(n) {
   for (const d of [runtimeDir, stateDir]) fs.mkdirSync(d, { mode: 0o700 });
   const env = { ...process.env, SPECTERM_RUNTIME_DIR: runtimeDir, SPECTERM_STATE_DIR: stateDir, HOME: dir };
   const execArgv = CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(CPU_PROF)] : [];
+  // Profiled, the host is started here (the daemon finds it running), so it runs under --cpu-prof too.
+  if (CPU_PROF) await startHostProcess({ runtimeDir, env, nodeArgs: execArgv });
   const daemon = spawn(process.execPath, [...execArgv, SPECTERM, 'serve', '--port', '0', '--session-limit', String(n + 10)], { env, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   daemon.stderr.on('data', (d) => { stderr += d; });

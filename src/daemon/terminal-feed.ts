@@ -52,6 +52,9 @@ export interface TerminalFeedOptions {
 
 export const DEFAULT_FEED_RING_BYTES = 256 * 1024;
 
+/** How long a snapshot serves later subscribers (with the bytes after it): a subscribe storm costs one serialization per session per 100 ms. */
+export const SNAPSHOT_REUSE_MS = 100;
+
 export class TerminalFeed {
   readonly #source: TerminalSource;
   readonly #ringBytes: number;
@@ -63,6 +66,10 @@ export class TerminalFeed {
   readonly #listeners = new Set<FeedListener>();
   readonly #subscription: Disposable;
   #settlePending = false;
+  /** The last snapshot and the screen's `writeSeq` it was taken at. */
+  #snapshot: { writeSeq: number; at: number; value: TerminalSnapshot } | undefined;
+  /** Screens serialized so far (for tests and stats). */
+  serializations = 0;
   #cols: number;
   #rows: number;
   #disposed = false;
@@ -107,14 +114,26 @@ export class TerminalFeed {
   /**
    * The screen now, tagged with the seq it reflects; null when no snapshot can be taken now
    * (see the module comment). The bytes after its seq are held (`readSince(snapshot.seq)`).
+   * Serialized once per screen change: the viewers that subscribe between two writes (a
+   * dashboard reconnecting with ten tabs, ten clients at start-up) share one snapshot object.
    */
   snapshot(): TerminalSnapshot | null {
     if (this.#disposed) return null;
     const { screen, transport } = this.#source;
     const seq = transport.textSeq;
     if (seq < this.start || seq > this.seq || !screen.isParserAtRest() || this.#wrapPending()) return null;
+    const cached = this.#snapshot;
+    // writeSeq counts writes and resizes: equal means the serialized picture would be the same.
+    if (cached && cached.writeSeq === screen.writeSeq && cached.value.seq === seq) return cached.value;
+    // A streaming screen changes every few ms, so viewers arriving over a moment would each pay
+    // a serialization. A recent snapshot plus the bytes after its seq (still in the ring; the
+    // viewer sends them right after it) is the same screen — unless the size changed since.
+    if (cached && performance.now() - cached.at <= SNAPSHOT_REUSE_MS && cached.value.seq >= this.start && cached.value.cols === screen.cols && cached.value.rows === screen.rows) return cached.value;
     const data = this.#serializer.serialize(this.#snapshotScrollback === undefined ? {} : { scrollback: this.#snapshotScrollback });
-    return { seq, data, cols: screen.cols, rows: screen.rows };
+    this.serializations += 1;
+    const value = { seq, data, cols: screen.cols, rows: screen.rows };
+    this.#snapshot = { writeSeq: screen.writeSeq, at: performance.now(), value };
+    return value;
   }
 
   /**
@@ -124,6 +143,8 @@ export class TerminalFeed {
   checkSize(): void {
     const { cols, rows } = this.#source.screen;
     if (cols === this.#cols && rows === this.#rows) return;
+    // A resize reflows the screen: no snapshot from before it may be reused.
+    this.#snapshot = undefined;
     this.#cols = cols;
     this.#rows = rows;
     for (const listener of [...this.#listeners]) listener.reset();
@@ -144,6 +165,7 @@ export class TerminalFeed {
     this.#disposed = true;
     this.#subscription.dispose();
     this.#listeners.clear();
+    this.#snapshot = undefined;
     this.#serializer.dispose();
   }
 

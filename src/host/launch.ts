@@ -34,6 +34,8 @@ export interface StartHostOptions {
   logFile?: string;
   /** Environment of the host (and the default base of its children's); default `process.env`. */
   env?: NodeJS.ProcessEnv;
+  /** Node options for the host process itself (e.g. `--cpu-prof` for a benchmark); default none. */
+  nodeArgs?: readonly string[];
   timeoutMs?: number;
 }
 
@@ -58,6 +60,7 @@ export async function startHostProcess(options: StartHostOptions): Promise<Start
   const logFile = options.logFile ?? path.join(options.runtimeDir, 'host.log');
   const logFd = fs.openSync(logFile, 'a', 0o600);
   const args = [
+    ...(options.nodeArgs ?? []),
     HOST_ENTRY,
     ...(options.ringBytes ? ['--ring-bytes', String(options.ringBytes)] : []),
     ...(options.maxClientBacklogBytes ? ['--max-client-backlog-bytes', String(options.maxClientBacklogBytes)] : []),

@@ -172,6 +172,12 @@ export class TerminalScreen implements Disposable {
    * the slot is compared with the cells of the row it replaces: equal cells mean equal text.
    */
   #ringKnown: Uint8Array = new Uint8Array(0);
+  /**
+   * Cell buffers given back by rows that scrolled above the viewport, for the next row that needs
+   * one. Output only rewrites viewport rows, so a snapshot pays off only there: keeping one for
+   * every scrollback row of the window cost `cols × 12` bytes a row (0.36 MB a session at 120×40).
+   */
+  #cellPool: Buffer[] = [];
   /** Per ring slot, a byte view of the xterm row array last seen there (a row keeps its array while it lives). */
   #ringViews: Array<RowBytes | null> = [];
   #windowFirstId = 0;
@@ -619,12 +625,15 @@ export class TerminalScreen implements Disposable {
     const oldFirst = this.#windowFirstId;
     const oldEnd = this.#windowEndId;
     const overlaps = !this.#windowDirtyAll && this.#ring.length === capacity && firstId >= oldFirst && firstId < oldEnd;
+    const viewportTop = endId - rows;
     if (overlaps) {
       // New rows at the bottom, then the rows written since (most of them unchanged, which their
       // cells tell). Rows that left the top are overwritten by new ones in the ring.
-      for (let id = oldEnd; id < endId; id++) this.#translateWindowRow(lines, id - trimmed, id % capacity);
+      for (let id = oldEnd; id < endId; id++) this.#translateWindowRow(lines, id - trimmed, id % capacity, id >= viewportTop);
       const patchTo = Math.min(this.#windowDirtyTo, oldEnd - 1, endId - 1);
-      for (let id = Math.max(this.#windowDirtyFrom, firstId); id <= patchTo; id++) this.#translateWindowRow(lines, id - trimmed, id % capacity);
+      for (let id = Math.max(this.#windowDirtyFrom, firstId); id <= patchTo; id++) this.#translateWindowRow(lines, id - trimmed, id % capacity, id >= viewportTop);
+      // Rows that scrolled out of the viewport give their cell buffers back.
+      for (let id = Math.max(oldEnd - rows, firstId); id < viewportTop; id++) this.#releaseCells(id % capacity);
     } else {
       // Packed (not a holey `new Array(n)`): frames are slices of it, read in tight loops.
       this.#ring = Array.from({ length: capacity }, () => '');
@@ -633,9 +642,9 @@ export class TerminalScreen implements Disposable {
         this.#ringViews = new Array<RowBytes | null>(capacity).fill(null);
         this.#ringKnown = new Uint8Array(capacity);
       } else {
-        this.#ringKnown.fill(0);
+        for (let k = 0; k < capacity; k++) this.#releaseCells(k);
       }
-      for (let id = firstId; id < endId; id++) this.#translateWindowRow(lines, id - trimmed, id % capacity);
+      for (let id = firstId; id < endId; id++) this.#translateWindowRow(lines, id - trimmed, id % capacity, id >= viewportTop);
     }
     this.#windowFirstId = firstId;
     this.#windowEndId = endId;
@@ -648,21 +657,22 @@ export class TerminalScreen implements Disposable {
 
   /**
    * Brings ring slot `k` (buffer row `y`) up to date: kept when the row's cells equal those seen
-   * when it was last translated, else translated afresh (its cells recorded).
+   * when it was last translated, else translated afresh (its cells recorded when `keepCells`: a
+   * viewport row, which output may rewrite).
    */
-  #translateWindowRow(lines: { get(y: number): CellLine | undefined }, y: number, k: number): void {
+  #translateWindowRow(lines: { get(y: number): CellLine | undefined }, y: number, k: number, keepCells: boolean): void {
     const texts = this.#ring;
     const known = this.#ringKnown;
     const line = lines.get(y);
     if (!line) {
-      known[k] = 0;
+      this.#releaseCells(k);
       texts[k] = '';
       return;
     }
     const data = line._data;
     const words = CELL_WORDS * line.length;
     if (!data || data.length < words) {
-      known[k] = 0;
+      this.#releaseCells(k);
       texts[k] = xtermRowText(line);
       return;
     }
@@ -672,15 +682,42 @@ export class TerminalScreen implements Disposable {
     const text = cellText(line);
     // A combined character's text lives outside the cell words: never reuse such a row.
     if (text === null) {
-      known[k] = 0;
+      this.#releaseCells(k);
       texts[k] = xtermRowText(line);
       return;
     }
     texts[k] = text;
+    if (!keepCells) {
+      this.#releaseCells(k);
+      return;
+    }
     // One buffer per slot, overwritten in place: not one per repaint or per row scrolled in.
     if (snap && snap.length === bytes.length) snap.set(bytes);
-    else this.#ringCells[k] = Buffer.from(bytes);
+    else this.#ringCells[k] = this.#takeCells(bytes);
     known[k] = 1;
+  }
+
+  /** A copy of `bytes` in a pooled buffer of the same length when there is one. */
+  #takeCells(bytes: Buffer): Buffer {
+    const pool = this.#cellPool;
+    while (pool.length > 0) {
+      const buffer = pool.pop()!;
+      // A resize changes the row length: buffers of the old width are dropped.
+      if (buffer.length === bytes.length) {
+        buffer.set(bytes);
+        return buffer;
+      }
+    }
+    return Buffer.from(bytes);
+  }
+
+  /** Forgets slot `k`'s cells, its buffer back to the pool (at most a viewport's worth kept). */
+  #releaseCells(k: number): void {
+    this.#ringKnown[k] = 0;
+    const buffer = this.#ringCells[k];
+    if (!buffer) return;
+    this.#ringCells[k] = null;
+    if (this.#cellPool.length < this.#term.rows) this.#cellPool.push(buffer);
   }
 
   /** The first `words` cell words of `data` as bytes, the view kept per slot while the row keeps its array. */

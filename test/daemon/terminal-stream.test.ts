@@ -136,3 +136,20 @@ describe('terminal stream: frames coalesced per viewer per tick', () => {
     expect(b.frames).toBeLessThan(chunks / 2);
   }, TEST_MS);
 });
+
+describe('terminal stream: a subscribe storm', () => {
+  it('many viewers subscribing at once all get the screen, from snapshots serialized once per screen change', async () => {
+    server = await startStreamServer();
+    const session = await torture(server, 's_storm', ['--rounds', '4']);
+    await waitFor(() => session.driver.getScreenWithScrollback().includes('TORTURE-DONE'), WAIT_MS, 'the torture run to end');
+    const feed = server.stream.feedOf(session.id)!;
+    const before = feed.serializations;
+    // A dashboard reconnecting with every tab, or the benchmark's clients at start-up: all at once.
+    const storm = Array.from({ length: 40 }, () => viewer(server!, session.id));
+    await Promise.all(storm.map((v) => v.subscribe()));
+    await expectSameScreens(session, storm, 'TORTURE-DONE');
+    for (const v of storm) expect(v.snapshots).toBe(1);
+    // The screen did not change during the storm: one serialization served all 40 viewers.
+    expect(feed.serializations - before).toBe(1);
+  }, TEST_MS);
+});
