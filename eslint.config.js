@@ -33,7 +33,7 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': ['error', {
         paths: NODE_BUILTINS.map((name) => ({ name, message: 'src/core is pure: no Node APIs.' })),
-        patterns: [...NODE_AND_DEPS, ...outside('terminal', 'recording', 'catalog', 'driver', 'harness', 'cli', 'demo')],
+        patterns: [...NODE_AND_DEPS, ...outside('terminal', 'recording', 'catalog', 'driver', 'harness', 'cli', 'demo', 'fs')],
       }],
       'no-restricted-globals': ['error',
         { name: 'setTimeout', message: 'src/core takes time as a parameter.' },
@@ -59,7 +59,9 @@ export default tseslint.config(
   layer(['src/client/**/*.ts'], outside('terminal', 'recording', 'catalog', 'driver', 'harness', 'cli', 'demo', 'host', 'server', 'store', 'daemon')),
   // The PTY host: a long-lived process that holds PTYs and bytes, no spec logic (issue 15).
   layer(['src/host/**/*.ts'], outside('recording', 'catalog', 'driver', 'harness', 'cli', 'demo', 'server', 'store', 'daemon', 'protocol')),
-  layer(['src/demo/**/*.ts', 'src/demo/**/*.tsx'], outside('core', 'terminal', 'recording', 'catalog', 'driver', 'harness', 'cli', 'host', 'server', 'store', 'daemon', 'protocol')),
+  layer(['src/demo/**/*.ts', 'src/demo/**/*.tsx'], outside('core', 'terminal', 'recording', 'catalog', 'driver', 'harness', 'cli', 'host', 'server', 'store', 'daemon', 'protocol', 'fs')),
+  // Private files written whole (0600, temp + rename/link): Node only, below every edge that writes one.
+  layer(['src/fs/**/*.ts'], outside('core', 'terminal', 'recording', 'catalog', 'driver', 'harness', 'cli', 'demo', 'host', 'server', 'store', 'daemon', 'protocol', 'client', 'dashboard')),
   // src/protocol is the wire contract: pure (no Node, no I/O), zod only, core for types only.
   {
     files: ['src/protocol/**/*.ts'],
@@ -71,7 +73,7 @@ export default tseslint.config(
           { group: ['node:*'], message: 'src/protocol is pure: no Node APIs (the browser imports it too).' },
           { group: ['@lydell/node-pty', '@xterm/*', 'recheck', 'ink', 'react', 'ajv', 'ws'], message: 'src/protocol may depend on zod only.' },
           { group: ['**/core/*', '**/core/**'], allowTypeImports: true, message: 'src/protocol may import src/core for types only.' },
-          ...outside('terminal', 'recording', 'catalog', 'driver', 'harness', 'cli', 'demo', 'server', 'store', 'host', 'daemon'),
+          ...outside('terminal', 'recording', 'catalog', 'driver', 'harness', 'cli', 'demo', 'server', 'store', 'host', 'daemon', 'fs'),
         ],
       }],
       'no-restricted-globals': ['error', { name: 'process', message: 'src/protocol is pure.' }],
@@ -85,7 +87,7 @@ export default tseslint.config(
         paths: NODE_BUILTINS.map((name) => ({ name, message: 'src/dashboard runs in the browser: no Node APIs.' })),
         patterns: [
           { group: ['node:*'], message: 'src/dashboard runs in the browser: no Node APIs.' },
-          ...outside('core', 'terminal', 'recording', 'catalog', 'driver', 'harness', 'cli', 'demo', 'host', 'server', 'store', 'daemon'),
+          ...outside('core', 'terminal', 'recording', 'catalog', 'driver', 'harness', 'cli', 'demo', 'host', 'server', 'store', 'daemon', 'fs'),
         ],
       }],
     },

@@ -7,5 +7,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Names the run for the processes tests start; ends any PTY host of the run left alive.
+    globalSetup: ['test/global-setup.ts'],
   },
 });

@@ -8,11 +8,11 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { DAEMON_CLIENT_NAME, HostClient, HostError, hostSocketPath, startHostProcess } from '../host/index.js';
 import { PROTOCOL_VERSION, type Pairing, type Scope } from '../protocol/index.js';
 import { createApiServer, ensureAdminToken, ensurePrivateDir, type ApiServer, type AuditEntry, type WsHandlers } from '../server/index.js';
 import { openStore, type Store } from '../store/index.js';
+import { writePrivateFile } from '../fs/private-file.js';
 import { ApprovalTracker } from './approval.js';
 import { ApprovalAnswers } from './approval-answers.js';
 import { DaemonError } from './errors.js';
@@ -106,9 +106,7 @@ async function connectHost(runtimeDir: string): Promise<HostClient> {
 /** Writes the state file privately (temp + rename, 0600). */
 function writeStateFile(runtimeDir: string, state: DaemonStateFile): string {
   const file = path.join(runtimeDir, DAEMON_STATE_FILE);
-  const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  fs.writeFileSync(temp, JSON.stringify(state) + '\n', { mode: 0o600, flag: 'wx' });
-  fs.renameSync(temp, file);
+  writePrivateFile(file, JSON.stringify(state) + '\n');
   return file;
 }
 

@@ -14,6 +14,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { createPrivateFileOnce } from '../fs/private-file.js';
 import { DaemonError } from './errors.js';
 
 const KEY_BYTES = 32;
@@ -37,15 +38,7 @@ function ensureKey(stateDir: string): Buffer {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
-  const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  fs.writeFileSync(temp, randomBytes(KEY_BYTES), { mode: 0o600, flag: 'wx' });
-  try {
-    fs.linkSync(temp, file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-  } finally {
-    fs.rmSync(temp, { force: true });
-  }
+  createPrivateFileOnce(file, randomBytes(KEY_BYTES));
   return checkedKey(file, fs.readFileSync(file));
 }
 

@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { createPrivateFileOnce } from '../fs/private-file.js';
 import { generateVapidKeys, rawPublicKey, type VapidKeys } from './push-crypto.js';
 
 export const VAPID_KEYS_FILE = 'push-vapid.json';
@@ -24,15 +24,8 @@ export function ensureVapidKeys(stateDir: string): { keys: VapidKeys; path: stri
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
   const keys = generateVapidKeys();
-  const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  fs.writeFileSync(temp, JSON.stringify({ public_key: keys.publicKey, private_jwk: keys.privateJwk }) + '\n', { mode: 0o600, flag: 'wx' });
-  try {
-    fs.linkSync(temp, file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  if (!createPrivateFileOnce(file, JSON.stringify({ public_key: keys.publicKey, private_jwk: keys.privateJwk }) + '\n')) {
     return { keys: readKeys(file), path: file, created: false };
-  } finally {
-    fs.rmSync(temp, { force: true });
   }
   return { keys, path: file, created: true };
 }

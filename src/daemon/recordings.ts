@@ -14,13 +14,13 @@
  *
  * @module
  */
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { initialState, outgoingTransitions } from '../core/spec/model.js';
 import type { CliSpecV4 } from '../core/spec/types.js';
 import type { RecordingInfo } from '../protocol/recordings.js';
 import { AsciicastRecorder, parseAsciicast, type Asciicast } from '../recording/index.js';
+import { writePrivateFile } from '../fs/private-file.js';
 import type { EventLog } from './event-log.js';
 import type { ManagedSession } from './managed-session.js';
 import { serializeScreenAnsi } from './screen-ansi.js';
@@ -86,7 +86,7 @@ export class Recordings {
       throw new RecordingsError('RECORDING_NAME_TAKEN', `a recording named "${name}" exists; choose another name or delete it`);
     }
     this.#ensureDir();
-    writePrivate(this.#file(name, SPEC), JSON.stringify(driver.getSpec()));
+    writePrivateFile(this.#file(name, SPEC), JSON.stringify(driver.getSpec()));
     const cols = driver.screen.cols;
     const rows = driver.screen.rows;
     let leadIn = 0;
@@ -207,11 +207,4 @@ export function leadInMs(spec: CliSpecV4): number {
 function checkedName(name: string): string {
   if (!NAME.test(name)) throw new RecordingsError('RECORDING_NAME_INVALID', `recording name ${JSON.stringify(name)} is not 1–64 characters of A–Z, a–z, 0–9, _ or -; choose a plain name`);
   return name;
-}
-
-/** Writes `text` to `file` privately and atomically (temp + rename, 0600). */
-function writePrivate(file: string, text: string): void {
-  const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  fs.writeFileSync(temp, text, { mode: 0o600, flag: 'wx' });
-  fs.renameSync(temp, file);
 }

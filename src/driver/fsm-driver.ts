@@ -12,28 +12,23 @@ import type { Scheduler } from '../core/clock.js';
 import type { CliSpecV4, StateStatus } from '../core/spec/types.js';
 import { initialState, stateById, statusForState } from '../core/spec/model.js';
 import { oscNumbersOf } from '../core/spec/osc-numbers.js';
-import type { EvalExtras, FsmClock, FsmEvaluation, OscValue, RegexMemo, ResolvedSection, TransitionEval } from '../core/eval/types.js';
-import {
-  collectStableRegions, decideFsmLines, evaluateFsmLines, soonestFlipMs, FrameReads, rebindSections, regionChanged, resolveSections, RowCache,
-  sameJoinedLines, type FsmFrameArgs, type StaleLeaves,
-} from '../core/eval/index.js';
-import type { GuardFrame } from '../core/screen/guard-frame.js';
+import type { FsmClock, FsmEvaluation, TransitionEval } from '../core/eval/types.js';
+import { resolveSections, RowCache } from '../core/eval/index.js';
 import type { PtyTransport, Disposable } from '../terminal/transport.js';
-import { ListenerSet, TerminalScreen, warnListenerError, type ListenerErrorSink } from '../terminal/index.js';
+import { ListenerSet, TerminalScreen, warnListenerError } from '../terminal/index.js';
 import type {
   ControlView, DashboardCommand, DashboardEvent, DispatchResult, DriverHistoryEntry, FsmSnapshotEntry, ModalView,
   RefusalCode, StateView,
 } from './events.js';
-import { MessageSender, resolveWin32SubmitMode, type Win32SubmitMode } from './message-sender.js';
+import { MessageSender, resolveWin32SubmitMode } from './message-sender.js';
 import { RealScheduler } from './schedulers.js';
 import { TimerStore } from './timer-store.js';
 import { EvalCadence } from './eval-cadence.js';
-import { resolveRedrawNudgeOptions, Watchdogs, type RedrawNudgeOptions } from './watchdogs.js';
+import { resolveRedrawNudgeOptions, Watchdogs } from './watchdogs.js';
 import { SignalRuleSet } from './signal-rules.js';
-import { isSpawnPlanError, planSpawn, type SpawnPlan } from './spawn-plan.js';
-import { applyPreLaunchTrust } from './pre-launch-trust.js';
+import { planLaunch } from './launch-plan.js';
 import { reportCliVersion } from './version-probe.js';
-import { SpecDriftWatch, type SpecDriftOptions } from './spec-drift.js';
+import { SpecDriftWatch } from './spec-drift.js';
 import { validateCommand } from './command-validation.js';
 import { watchSpecFile } from './spec-watcher.js';
 import { ScreenCommands } from './screen-commands.js';
@@ -41,91 +36,15 @@ import { DerivedView, toModalView, type ViewFrame } from './derived-view.js';
 import { Inspection } from './inspection.js';
 import { StateNotifier } from './state-notifier.js';
 import { StateHistory } from './state-history.js';
+import { FrameEvaluator, type EvaluationReason } from './frame-evaluator.js';
+import { dispatchCommand, inactiveRefusal, type CommandTarget } from './command-dispatch.js';
+import { DriverConfigError, type FsmDriverOptions } from './driver-options.js';
+
+export { DriverConfigError, type FsmDriverOptions, type SpecReloadResult, type SpecSource } from './driver-options.js';
 
 export { summarizeTransition } from './state-history.js';
 
 export type { RedrawNudgeOptions } from './watchdogs.js';
-
-/** Scrolled frames evaluated in full, untried, after a scroll failed to re-decide (a heuristic: results never depend on it). */
-const SCROLL_CHECKS_SKIPPED_AFTER_FAILURE = 8;
-
-/** What loading the spec file again gave: the checked spec, or why it cannot run. */
-export type SpecReloadResult =
-  | { ok: true; spec: CliSpecV4; warnings: string[] }
-  | { ok: false; errors: string[]; warnings: string[] };
-
-/**
- * Where the running spec came from and how to load it again. The driver never reads spec files
- * itself: the harness passes the catalog's loader (ReDoS screen, size cap, line/column errors),
- * so a reload is refused for exactly what the first load refuses.
- */
-export interface SpecSource {
-  /** The spec's file: watched for hot reload, reported by `getSpecPath()`. */
-  path: string;
-  /** Reads and checks the file again. Never throws. */
-  load(): SpecReloadResult;
-}
-
-/** A driver built with options that cannot work together (a programming error, not bad input). */
-export class DriverConfigError extends Error {
-  readonly code: 'SPEC_SOURCE_REQUIRED';
-  constructor(code: 'SPEC_SOURCE_REQUIRED', message: string) {
-    super(message);
-    this.name = 'DriverConfigError';
-    this.code = code;
-  }
-}
-
-export interface FsmDriverOptions {
-  spec: CliSpecV4;
-  /** The spec's file and its loader: needed by hot reload and `reloadSpec()`. */
-  specSource?: SpecSource;
-  workingDir: string;
-  transport: PtyTransport;
-  scheduler?: Scheduler;
-  cols?: number;
-  rows?: number;
-  scrollback?: number;
-  extraArgs?: string[];
-  removeArgs?: string[];
-  extraEnv?: Record<string, string>;
-  baseEnv?: Record<string, string | undefined>;
-  /** Skip spawn planning and start exactly this (replays pass a placeholder). */
-  spawnPlan?: SpawnPlan;
-  /** Watch `specSource.path` and reload on change (requires `specSource`). Default false. */
-  hotReload?: boolean;
-  /** Edit the CLI's trust store before spawn (pre_launch_trust). Default true. */
-  applyTrust?: boolean;
-  /** The spec_drift check (a prompt the spec does not recognise); false: off. Default on, 5 s. */
-  specDrift?: SpecDriftOptions | false;
-  /** Read the CLI's version (spec `cli_version`) and report `version_unproven`. Default: when the driver plans the spawn. */
-  checkVersion?: boolean;
-  homeDir?: string;
-  platform?: NodeJS.Platform;
-  win32SubmitMode?: Win32SubmitMode;
-  /** Minimum time between two evaluations inside a continuous output stream. */
-  evalIntervalMs?: number;
-  /**
-   * Re-decide a frame whose text-reading leaves provably answer as in the last full evaluation
-   * (only time leaves recomputed, see FrameReads). Default true; false evaluates every frame in
-   * full — the differential test's reference.
-   */
-  reuseEvaluations?: boolean;
-  redrawNudge?: Partial<RedrawNudgeOptions>;
-  hostname?: string;
-  /**
-   * Start in this state (entered at `enteredAt`) instead of the spec's initial one: a daemon that
-   * re-attaches to a running agent resumes the state it stored. The first evaluation re-checks it
-   * against the screen (the state's own transitions fire if the screen says otherwise). An id the
-   * spec does not have falls back to the initial state.
-   */
-  resumeFrom?: { state: string; enteredAt: number };
-  /**
-   * Where an exception thrown by a subscriber goes (the event name is `driver event`); the other
-   * subscribers still get the event. Default: a process warning (`SPECTERM_LISTENER_ERROR`).
-   */
-  onListenerError?: ListenerErrorSink;
-}
 
 export class FsmDriver {
   readonly #opts: FsmDriverOptions;
@@ -142,30 +61,9 @@ export class FsmDriver {
   // The FSM itself: one node and when we entered it.
   #stateId = '';
   #stateEnteredAt = 0;
-  #regionLastChangedAt = new Map<number | string, number>();
-  #prevFrame: { lines: string[]; sections: ResolvedSection[] } | null = null;
-  #lastViewport: readonly string[] = [];
-  #lastTitle = '';
-  /** The screen's OSC payload counter as of the last evaluation (a new payload re-evaluates). */
-  #lastOscSeq = 0;
   /** The scheduler's clock, bound once (OSC arrival times). */
   readonly #now = (): number => this.#scheduler.now();
-  /**
-   * The last evaluation's explained table, built on first read from its inputs. Kept as data,
-   * not as a thunk: a fresh closure stored on the driver for every frame is held by V8 past its
-   * replacement, and every frame it closed over was promoted by the young-generation GC.
-   */
-  #lastExplain: LazyExplanation | null = null;
-  #evalCount = 0;
-  /** Evaluations re-decided from the last full one's reads (a subset of #evalCount). */
-  #reusedEvalCount = 0;
-  /** What the last full evaluation read, and of which frame, state and spec. */
-  #lastReads: { reads: FrameReads; spec: CliSpecV4; stateId: string; frame: GuardFrame; sections: ResolvedSection[]; title: string } | null = null;
-  /** Scrolled frames still to evaluate in full without trying a re-decision (see #redecide). */
-  #scrollChecksToSkip = 0;
-  #regexMemo: RegexMemo = new Map();
-  /** Per-row regex results carried across guard frames; viewport-only reads keep their own. */
-  #rowCache = new RowCache();
+  /** Viewport-only reads (signals, the derived view) keep their own per-row regex results. */
   #viewportRowCache = new RowCache();
 
   readonly #history = new StateHistory();
@@ -188,6 +86,10 @@ export class FsmDriver {
   readonly #notifier: StateNotifier;
   readonly #view: DerivedView;
   readonly #inspection: Inspection;
+  /** The evaluation path: frames in, decisions out (see FrameEvaluator). */
+  readonly #evaluator: FrameEvaluator;
+  /** What `dispatch` reaches, made once. */
+  readonly #commandTarget: CommandTarget;
   /** The state as last emitted (read by a delegate when it fires). Bound once. */
   readonly #currentState = (): StateView | null => this.#view.current()?.state ?? null;
 
@@ -236,7 +138,7 @@ export class FsmDriver {
       log: (message) => this.#emit({ kind: 'log', level: 'info', message }),
       resizePty: (cols, rows) => this.#resizePty(cols, rows),
       screenSize: () => ({ cols: this.#screen.cols, rows: this.#screen.rows }),
-      screenChangedAt: () => this.#regionLastChangedAt.get(-1) ?? this.#stateEnteredAt,
+      screenChangedAt: () => this.#evaluator.screenChangedAt() ?? this.#stateEnteredAt,
       stateEnteredAt: () => this.#stateEnteredAt,
       lastOutputAt: () => this.#lastOutputAt,
       reevaluate: () => this.#reevaluate('timer'),
@@ -265,10 +167,10 @@ export class FsmDriver {
       status: () => this.#status(),
       now: () => this.#scheduler.now(),
       clock: (now) => this.#clock(now),
-      prevLines: () => this.#prevFrame?.lines,
-      lastEvaluation: () => this.#lastEvaluation(),
+      prevLines: () => this.#evaluator.prevLines(),
+      lastEvaluation: () => this.#evaluator.lastEvaluation(),
       view: () => this.#view.current(),
-      evalCounts: () => ({ evalCount: this.#evalCount, reusedEvalCount: this.#reusedEvalCount }),
+      evalCounts: () => this.#evaluator.evalCounts(),
     }, this.#screen);
     this.#notifier = new StateNotifier(this.#timers, (ev) => this.#emit(ev), opts.hostname);
     this.#commands = new ScreenCommands({
@@ -279,6 +181,29 @@ export class FsmDriver {
       write: (data) => this.#write(data),
       refuse: (command, code, reason) => this.#refuse(command, code, reason),
     }, this.#timers, this.#platform);
+    this.#evaluator = new FrameEvaluator({
+      spec: () => this.#spec,
+      stateId: () => this.#stateId,
+      stateEnteredAt: () => this.#stateEnteredAt,
+      now: () => this.#scheduler.now(),
+      beginEvaluation: (now, reason) => this.#cadence.onEvaluation(now, reason),
+      maybeDismissStartup: (viewportText, now) => { if (this.#spec.startup_dismiss) this.#watchdogs.maybeDismissStartup(viewportText(), now); },
+      hasPickerInProgress: () => this.#commands.hasPickerInProgress(),
+      commit: (fired, ev, now) => this.#commit(fired, ev, now),
+      markReady: () => this.#markReady(),
+      afterDecision: (force, viewportText, view, now, movedState, soonestMs) => this.#afterDecision(force, viewportText, view, now, movedState, soonestMs),
+    }, this.#screen, opts.reuseEvaluations !== false);
+    this.#commandTarget = {
+      sender: this.#sender,
+      commands: this.#commands,
+      isStarted: () => this.#started,
+      isStopped: () => this.#stopped,
+      isExited: () => this.#exited,
+      write: (data) => this.#write(data),
+      resize: (cols, rows) => this.resize(cols, rows),
+      shutdown: () => this.shutdown(),
+      refuse: (command, code, reason) => this.#refuse(command, code, reason),
+    };
   }
 
   // ── Lifecycle ──────────────────────────────────────────────────────────
@@ -299,12 +224,10 @@ export class FsmDriver {
     this.#stateEnteredAt = resumed ? Math.min(resumed.enteredAt, now) : now;
     this.#history.start(now);
 
-    const plan = this.#opts.spawnPlan ?? this.#planSpawn();
-    if (!plan) return;
-    if (this.#spec.pre_launch_trust && this.#opts.applyTrust !== false) {
-      const r = applyPreLaunchTrust(this.#spec.pre_launch_trust, this.#opts.workingDir, { homeDir: this.#opts.homeDir, env: plan.env });
-      const level = r.status === 'error' ? 'warn' : 'info';
-      this.#emit({ kind: 'log', level, message: `pre_launch_trust: ${r.status}${r.file ? ` ${r.file}` : ''}${r.message ? ` — ${r.message}` : ''}` });
+    const plan = planLaunch(this.#spec, this.#opts, { cols: this.#screen.cols, rows: this.#screen.rows }, this.#platform, (ev) => this.#emit(ev));
+    if (!plan) {
+      this.#stop();
+      return;
     }
 
     this.#disposables.push(this.#transport.onData((chunk) => this.#onOutput(chunk)));
@@ -335,26 +258,6 @@ export class FsmDriver {
     if (this.#stopped) return;
     this.#stop();
     this.#transport.kill();
-  }
-
-  #planSpawn(): SpawnPlan | null {
-    const r = planSpawn({
-      spec: this.#spec,
-      workingDir: this.#opts.workingDir,
-      extraArgs: this.#opts.extraArgs,
-      removeArgs: this.#opts.removeArgs,
-      extraEnv: this.#opts.extraEnv,
-      baseEnv: this.#opts.baseEnv,
-      platform: this.#platform,
-      cols: this.#screen.cols,
-      rows: this.#screen.rows,
-    });
-    if (isSpawnPlanError(r)) {
-      this.#emit({ kind: 'spawn_error', message: r.message, binary: r.binary ?? this.#spec.binary, searched: r.searched ?? [] });
-      this.#stop();
-      return null;
-    }
-    return r;
   }
 
   #stop(): void {
@@ -415,73 +318,13 @@ export class FsmDriver {
   }
 
   #clock(now: number): FsmClock {
-    return { now, stateEnteredAt: this.#stateEnteredAt, regionLastChangedAt: this.#regionLastChangedAt };
+    return this.#evaluator.clock(now);
   }
 
-  /** Everything an evaluation of `frame` in the current state takes (full or re-decided). */
-  #frameInput(frame: GuardFrame, frameText: () => string, title: string, now: number): FrameInput {
-    return { spec: this.#spec, stateId: this.#stateId, frame, frameText, prevLines: this.#prevFrame?.lines, clock: this.#clock(now), title, osc: this.#screen.osc.values };
-  }
-
-  /**
-   * One evaluation. `output` evaluations are skipped when neither the viewport nor the window
-   * title changed (cursor-only changes do not count); timers and forced reasons always run.
-   */
-  #reevaluate(reason: 'init' | 'output' | 'timer' | 'reload' | 'chain'): void {
+  /** One evaluation (see FrameEvaluator#evaluate); none once stopped. */
+  #reevaluate(reason: EvaluationReason): void {
     if (this.#stopped) return;
-    const now = this.#scheduler.now();
-    const viewport = this.#screen.viewportLines();
-    const title = this.#screen.windowTitle;
-    const oscSeq = this.#screen.osc.seq;
-    if (reason === 'output' && title === this.#lastTitle && oscSeq === this.#lastOscSeq && sameLines(viewport, this.#lastViewport)) return;
-    const frame = this.#screen.guardFrame();
-    this.#cadence.onEvaluation(now, reason);
-    this.#lastTitle = title;
-    this.#lastOscSeq = oscSeq;
-    this.#lastViewport = viewport;
-    // Joined only for the consumers that read text (title rules, signals, pickers, startup dismiss).
-    let joinedViewport: string | undefined;
-    const viewportText = (): string => (joinedViewport ??= viewport.join('\n'));
-    this.#evalCount += 1;
-
-    if (this.#spec.startup_dismiss) this.#watchdogs.maybeDismissStartup(viewportText(), now);
-
-    let joinedFrame: string | undefined;
-    const frameText = (): string => (joinedFrame ??= frame.lines.join('\n'));
-    if ((reason === 'output' || reason === 'timer') && this.#redecide(frame, title, now, viewportText, frameText, viewport)) return;
-
-    // Sections are resolved once per evaluation: region tracking and the guards share them. What
-    // they and the guards read is noted, so the next frames can be re-decided from it.
-    const reads = this.#opts.reuseEvaluations === false ? undefined : new FrameReads();
-    if (reads) reads.lines = frame.lines;
-    this.#rowCache.reads = reads ?? null;
-    const sections = resolveSections(this.#spec.sections, frame.lines, frameText, this.#rowCache, reads);
-    this.#trackRegionChanges({ lines: frame.lines, sections }, frame.cursor.row, now);
-    // Decided without the debug strings; the explained table (same results) is built only for a
-    // commit's snapshot and for debug reads, from the same inputs.
-    const input = this.#frameInput(frame, frameText, title, now);
-    const { spec, stateId } = input;
-    const shared = { regexMemo: this.#regexMemo, sections, rowCache: this.#rowCache };
-    const ev = onFrame(evaluateFsmLines, input, { regexMemo: this.#regexMemo, sections, rowCache: this.#rowCache, explain: false, reads });
-    this.#rowCache.reads = null;
-    this.#lastReads = reads ? { reads, spec, stateId, frame, sections, title } : null;
-    this.#prevFrame = { lines: frame.lines, sections };
-
-    const fired = ev.fired;
-    const from = this.#stateId;
-    // The region clocks and the state stay as they are until the next evaluation replaces this.
-    this.#lastExplain = { input, extras: shared, explained: undefined };
-    if (fired) {
-      // Explained before the commit clears the region clocks the table reads.
-      const explained = this.#lastEvaluation()!;
-      this.#commit(explained.fired ?? fired, explained, now);
-    }
-    this.#markReady();
-    // A self-transition ("*" → the current state, §13.24) is committed as the reference does,
-    // but never chained: its guard stays true and would spin.
-    const movedState = fired !== null && fired.to !== from;
-    const force = reason === 'init' || reason === 'reload';
-    this.#afterDecision(force, viewportText, { sections, text: frameText, viewport }, now, movedState, soonestFlipMs(ev));
+    this.#evaluator.evaluate(reason);
   }
 
   /**
@@ -497,78 +340,10 @@ export class FsmDriver {
     this.#drift?.afterDecision(now, view.viewport);
   }
 
-  /**
-   * Re-decides `frame` from the last full evaluation's reads when every read answers alike on it
-   * (same state and spec, same height, each row that differs at its index — after a scroll, most
-   * rows — giving every consulted predicate its old answer and lying outside any text read):
-   * sections and text-reading leaves
-   * are then as recorded, and only region clocks and time leaves are worked out again. A spinner
-   * repaint costs that instead of a full evaluation. False (nothing done) when it does not apply
-   * or a transition would fire — the full evaluation then runs.
-   */
-  #redecide(frame: GuardFrame, title: string, now: number, viewportText: () => string, frameText: () => string, viewport: readonly string[]): boolean {
-    const last = this.#lastReads;
-    if (!last || last.spec !== this.#spec || last.stateId !== this.#stateId || this.#commands.hasPickerInProgress()) return false;
-    const { reads } = last;
-    if (reads.usesPrevLines || (reads.usesTitle && title !== last.title)) return false;
-    const before = last.frame;
-    if (frame.lines.length !== before.lines.length || frame.viewportStartRow !== before.viewportStartRow) return false;
-    if (reads.usesCursor && (frame.cursor.row !== before.cursor.row || frame.cursor.col !== before.cursor.col)) return false;
-    let stale: StaleLeaves | null = null;
-    if (frame.lines !== before.lines) {
-      const d = this.#rowCache.diff(before.lines, frame.lines);
-      if (d.shift === 0 && d.aligned === frame.lines.length) {
-        stale = reads.staleLeaves(frame.lines, d.changed);
-      } else {
-        // A scroll is checked row by row, and where section anchors move with the text it rarely
-        // passes: after a failed check the next few scrolls go straight to a full evaluation.
-        if (this.#scrollChecksToSkip > 0) {
-          this.#scrollChecksToSkip -= 1;
-          return false;
-        }
-        stale = reads.staleLeavesScrolled(frame.lines, d.shift);
-        if (!stale) this.#scrollChecksToSkip = SCROLL_CHECKS_SKIPPED_AFTER_FAILURE;
-      }
-      if (!stale) return false;
-    }
-    // Leaves whose own haystack changed read it afresh, from sections over this frame's rows. A
-    // modal state's extraction reads its sections' text after the evaluation, and those reads are
-    // noted in the same FrameReads: a frame that changed a row of them was evaluated in full.
-    const sections = stale && stale.count > 0 ? rebindSections(last.sections, frame.lines, frameText) : last.sections;
-    this.#trackRegionChanges({ lines: frame.lines, sections }, frame.cursor.row, now);
-    const input = this.#frameInput(frame, frameText, title, now);
-    const decision = onFrame(decideFsmLines, input, { sections, reuse: reads, stale: stale ?? undefined, regexMemo: this.#regexMemo });
-    // A commit keeps an explained table and starts a new state: the full evaluation does that.
-    if (decision.firedTo !== null) return false;
-    this.#reusedEvalCount += 1;
-    // Explained (when asked) on the default row cache, not the session's: the session's testers
-    // stay on the recorded frame the next re-decisions check against.
-    this.#lastExplain = { input, extras: {}, explained: undefined };
-    this.#prevFrame = { lines: frame.lines, sections };
-    this.#afterDecision(false, viewportText, { sections, text: frameText, viewport }, now, false, decision.soonestMs);
-    return true;
-  }
-
-  /** The last evaluation's explained table (built once, on first read), or null before any. */
-  #lastEvaluation(): FsmEvaluation | null {
-    const last = this.#lastExplain;
-    if (!last) return null;
-    return (last.explained ??= onFrame(evaluateFsmLines, last.input, { ...last.extras, explain: true }));
-  }
-
-  /** Marks stable_ms regions that differ from the previous frame (§10.1 step 4). */
-  #trackRegionChanges(cur: { lines: string[]; sections: ResolvedSection[] }, cursorRow: number, now: number): void {
-    if (!this.#prevFrame) return;
-    for (const region of collectStableRegions(this.#spec, this.#stateId)) {
-      if (regionChanged(region, cur, this.#prevFrame, cursorRow)) this.#regionLastChangedAt.set(region.key, now);
-    }
-  }
-
   #commit(fired: TransitionEval, ev: FsmEvaluation, now: number): void {
     const from = this.#stateId;
     this.#stateId = fired.to;
     this.#stateEnteredAt = now;
-    this.#regionLastChangedAt.clear();
     this.#history.record(from, stateById(this.#spec, fired.to)?.label ?? fired.to, fired, ev, now);
     if (from !== fired.to) this.#watchdogs.onStateChanged();
   }
@@ -622,7 +397,7 @@ export class FsmDriver {
       return false;
     }
     this.#spec = r.spec;
-    this.#regexMemo.clear();
+    this.#evaluator.onSpecReloaded();
     this.#signals = new SignalRuleSet(r.spec.signal_rules, this.#viewportRowCache);
     this.#screen.osc.track(oscNumbersOf(r.spec), this.#now);
     this.#emit({ kind: 'spec_reloaded', warnings: r.warnings });
@@ -634,25 +409,7 @@ export class FsmDriver {
 
   /** Runs a command. Malformed commands and commands after exit are refused with a reason. */
   dispatch(cmd: DashboardCommand): DispatchResult {
-    const invalid = validateCommand(cmd);
-    if (invalid) return this.#refuse(typeof (cmd as { kind?: unknown })?.kind === 'string' ? (cmd as { kind: string }).kind : 'unknown', invalid.code, invalid.reason);
-    if (cmd.kind === 'shutdown') { this.shutdown(); return { ok: true }; }
-    const inactive = this.#inactiveRefusal(cmd.kind);
-    if (inactive) return inactive;
-    switch (cmd.kind) {
-      case 'send_message': {
-        const outcome = this.#sender.request({ text: cmd.text, bracketedPaste: cmd.bracketedPaste });
-        if (typeof outcome === 'object') return this.#refuse('send_message', outcome.code, outcome.reason);
-        // Not a command_refused: the sender already reported send_status "dropped".
-        return outcome === 'dropped' ? { ok: false, code: 'DUPLICATE_MESSAGE', reason: 'duplicate of a message still being processed' } : { ok: true };
-      }
-      case 'pty_write': this.#write(cmd.data); return { ok: true };
-      case 'click_control': return this.#commands.clickControl(cmd.control_id, cmd.payload);
-      case 'click_modal_button': return this.#commands.clickModalButton(cmd.index, cmd.label);
-      case 'attach_image': return this.#commands.attachImage(cmd.blob, cmd.mime);
-      case 'resize': return this.resize(cmd.cols, cmd.rows);
-      case 'cancel': this.#write('\x03'); return { ok: true };
-    }
+    return dispatchCommand(cmd, this.#commandTarget);
   }
 
   /**
@@ -671,13 +428,7 @@ export class FsmDriver {
 
   /** The refusal of a command before `start()` or after the session ended, else null. */
   #inactiveRefusal(command: string): DispatchResult | null {
-    if (this.#stopped) {
-      return this.#exited
-        ? this.#refuse(command, 'EXITED', 'the agent has exited')
-        : this.#refuse(command, 'SHUT_DOWN', 'the session is shut down');
-    }
-    if (!this.#started) return this.#refuse(command, 'NOT_STARTED', 'the session has not started');
-    return null;
+    return inactiveRefusal(this.#commandTarget, command, this.#commandTarget.refuse);
   }
 
   #refuse(command: string, code: RefusalCode, reason: string): DispatchResult {
@@ -720,45 +471,4 @@ export class FsmDriver {
   #emit(ev: DashboardEvent): void {
     this.#listeners.emit(ev);
   }
-}
-
-// ── helpers ─────────────────────────────────────────────────────────────
-
-/** An evaluation's inputs, to explain it on demand (see FsmDriver#lastEvaluation). */
-interface LazyExplanation {
-  input: FrameInput;
-  extras: EvalExtras;
-  explained: FsmEvaluation | undefined;
-}
-
-/** One guard frame and everything else an evaluation of it takes. */
-interface FrameInput {
-  spec: CliSpecV4;
-  stateId: string;
-  frame: GuardFrame;
-  frameText: () => string;
-  prevLines: string[] | undefined;
-  clock: FsmClock;
-  title: string;
-  /** The OSC payloads as of this frame (`osc` leaves; the map is replaced, never changed, by new ones). */
-  osc: ReadonlyMap<number, OscValue>;
-}
-
-/**
- * Runs `evaluateFsmLines` or `decideFsmLines` on a guard frame: the state's outgoing transitions,
- * no trace lines (nobody reads them here). `extras` is a fresh object of the caller's: the
- * frame's own fields are written into it (a spread of it cost about a microsecond per frame).
- */
-function onFrame<R>(run: (...args: FsmFrameArgs) => R, input: FrameInput, extras: EvalExtras): R {
-  const { frame } = input;
-  extras.windowTitle = input.title;
-  extras.osc = input.osc;
-  extras.viewportStartRow = frame.viewportStartRow;
-  extras.collectTrace = false;
-  return run(input.spec, input.stateId, frame.lines, input.frameText, frame.cursor, input.prevLines, input.clock, extras);
-}
-
-/** Element-wise equality (from the bottom); rows come from the screen's row cache, so unchanged rows are the same string. */
-function sameLines(a: readonly string[], b: readonly string[]): boolean {
-  return a === b || (a.length === b.length && sameJoinedLines(a, 0, a.length, b, 0, b.length));
 }

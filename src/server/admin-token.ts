@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { createPrivateFileOnce } from '../fs/private-file.js';
 import { ensurePrivateDir, PrivatePathError } from './paths.js';
 
 /** 32 random bytes as base64url. */
@@ -28,17 +29,8 @@ export function ensureAdminToken(stateDir: string): { token: string; path: strin
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
   const token = generateSecret();
-  const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  fs.writeFileSync(temp, token + '\n', { mode: 0o600, flag: 'wx' });
-  try {
-    // link (not rename) so that two daemons starting at once cannot replace each other's token.
-    fs.linkSync(temp, file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    return { token: readTokenFile(file), path: file, created: false };
-  } finally {
-    fs.rmSync(temp, { force: true });
-  }
+  // Created once: two daemons starting at once cannot replace each other's token.
+  if (!createPrivateFileOnce(file, token + '\n')) return { token: readTokenFile(file), path: file, created: false };
   return { token, path: file, created: true };
 }
 

@@ -4,10 +4,12 @@
  * the closed network; a fresh user-data dir per launch, removed on close.
  */
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type BrowserContext } from 'playwright-core';
+
+/** One axe-core runner for every browser test (kept importable from here). */
+export { axeViolations } from './axe.js';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
@@ -35,16 +37,4 @@ export async function launchChromium(options: { viewport?: { width: number; heig
       fs.rmSync(userDataDir, { recursive: true, force: true });
     },
   };
-}
-
-const AXE_SOURCE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-/** The serious and critical axe-core violations on `page` now, as `id (impact, n nodes)`. */
-export async function axeViolations(page: Page): Promise<string[]> {
-  // Evaluated by the DevTools protocol, which the page's CSP does not govern.
-  await page.evaluate(AXE_SOURCE);
-  const results = await page.evaluate(async () => (globalThis as any).axe.run(document, { resultTypes: ['violations'] }));
-  return (results.violations as Array<{ id: string; impact: string; nodes: unknown[] }>)
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}, ${v.nodes.length} nodes)`);
 }

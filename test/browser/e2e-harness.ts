@@ -38,16 +38,31 @@ export interface DashboardE2e {
   close(): Promise<void>;
 }
 
-export async function startDashboardE2e(options: { pairScope?: Scope; viewport?: { width: number; height: number }; hasTouch?: boolean } = {}): Promise<DashboardE2e> {
+export interface DashboardE2eOptions {
+  /** The scope of the pairing URL `serve` prints (`--pair-scope`). Default input. */
+  pairScope?: Scope;
+  /** Pair the page by an admin-made pairing for this device instead of the printed URL. */
+  pairAs?: { deviceName: string; scope: Scope };
+  viewport?: { width: number; height: number };
+  hasTouch?: boolean;
+}
+
+export async function startDashboardE2e(options: DashboardE2eOptions = {}): Promise<DashboardE2e> {
   const dirs = makeDirs();
   const daemon = await startDaemon(dirs, ['--pair-scope', options.pairScope ?? 'input']);
   let browser: LaunchedChromium | undefined;
   try {
-    await waitFor(() => PAIRING_URL.test(daemon.stdout()), E2E_WAIT_MS, 'the pairing URL on serve\'s stdout');
-    const printed = PAIRING_URL.exec(daemon.stdout())![1]!;
+    const { pairAs } = options;
+    let pairingUrl: string;
+    if (pairAs) {
+      pairingUrl = (await daemon.client.call('createPairing', { body: { device_name: pairAs.deviceName, scope: pairAs.scope } })).url;
+    } else {
+      await waitFor(() => PAIRING_URL.test(daemon.stdout()), E2E_WAIT_MS, 'the pairing URL on serve\'s stdout');
+      pairingUrl = PAIRING_URL.exec(daemon.stdout())![1]!;
+    }
     browser = await launchChromium({ viewport: options.viewport, hasTouch: options.hasTouch });
     const page = await browser.context.newPage();
-    await page.goto(printed);
+    await page.goto(pairingUrl);
     await page.getByRole('heading', { name: 'Sessions' }).waitFor({ timeout: E2E_WAIT_MS });
     const client = daemon.client;
     const waitForState = async (id: string, stateId: string, timeoutMs = E2E_WAIT_MS) => {

@@ -8,6 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { killHostsUnder } from '../helpers/host-processes.js';
 import { launchChromium, type LaunchedChromium } from './chromium.js';
 
 const START = fileURLToPath(new URL('../../scripts/start.mjs', import.meta.url));
@@ -15,10 +16,17 @@ const PAIRING_URL = /^ {2}(http:\/\/127\.0\.0\.1:\d+\/#pair=[A-Za-z0-9_-]+)$/m;
 
 let child: ChildProcess | undefined;
 let browser: LaunchedChromium | undefined;
+/** The script's temp root, once printed: what a failed run leaves is ended by it. */
+let root: string | undefined;
 
 afterAll(async () => {
   await browser?.close();
   if (child && child.exitCode === null) child.kill('SIGKILL');
+  // A SIGKILLed script cannot stop its daemon and detached PTY host: end them by their dirs.
+  if (root) {
+    await killHostsUnder([root]);
+    for (const pid of processesUnder(root)) { try { process.kill(pid, 'SIGKILL'); } catch {} }
+  }
 });
 
 /** Processes whose environment names `dir` (the daemon, the PTY host and the agents all inherit it). */
@@ -43,7 +51,7 @@ describe('npm start', () => {
     const exited = new Promise<number | null>((resolve) => child!.once('exit', (code) => resolve(code)));
     await expect.poll(() => PAIRING_URL.test(out) && out.includes('Ctrl-C stops it'), { timeout: 90_000, interval: 100 }).toBe(true);
     const url = PAIRING_URL.exec(out)![1]!;
-    const root = /state in (\/\S+),/.exec(out)![1]!;
+    root = /state in (\/\S+),/.exec(out)![1]!;
     const sessionId = /demo-agent session (s_\S+) /.exec(out)![1]!;
     expect(out).toContain('▀'); // the QR code, drawn with half blocks
     expect(fs.statSync(root).mode & 0o777).toBe(0o700);

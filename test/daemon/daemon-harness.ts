@@ -9,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DaemonClient } from '../../src/client/index.js';
 import { HostClient } from '../../src/host/host-client.js';
+import { killHostsUnder } from '../helpers/host-processes.js';
 import { processExists } from '../helpers/live-driver.js';
 import { waitFor } from '../host/host-harness.js';
 
@@ -93,6 +94,8 @@ export async function stopAll(): Promise<void> {
       }
     } catch {}
   }
+  // A host that did not answer (a loaded machine, a lost socket) is found by its runtime dir.
+  await killHostsUnder(runtimeDirs);
   runtimeDirs.clear();
   for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 }

@@ -1,0 +1,23 @@
+/**
+ * vitest globalSetup: names this run in the environment every test process, daemon, host and
+ * agent inherits (`SPECTERM_TEST_RUN`), and at the end ends any PTY host of this run still alive
+ * — a detached host outlives whatever started it, and one left behind keeps its agents and
+ * sockets until the machine restarts. Only hosts carrying this run's id and a runtime dir under
+ * the temp root are touched: never another run's (other worktrees test in parallel) nor a user's.
+ */
+import { randomBytes } from 'node:crypto';
+import os from 'node:os';
+import { isUnder, killHosts, listHostProcesses, TEST_RUN_ENV } from './helpers/host-processes.js';
+
+const TEMP_ROOTS = [...new Set(['/tmp', os.tmpdir()])];
+
+export function setup(): () => Promise<void> {
+  const run = `${process.pid}-${randomBytes(6).toString('hex')}`;
+  process.env[TEST_RUN_ENV] = run;
+  return async () => {
+    const left = listHostProcesses().filter((h) => h.testRun === run && TEMP_ROOTS.some((root) => isUnder(h.runtimeDir, root)));
+    if (left.length === 0) return;
+    await killHosts(left);
+    process.stderr.write(`global teardown: ended ${left.length} specterm-host process(es) the tests left running: ${left.map((h) => `pid ${h.pid} (${h.runtimeDir})`).join(', ')}\n`);
+  };
+}
