@@ -10,6 +10,7 @@ import { useEffect, useMemo } from 'preact/hooks';
 import { ApiProblem, call } from './api-client.js';
 import { LiveConnection } from './live.js';
 import { NotifyButton } from './notify-button.js';
+import { notifyHiddenPage } from './notify-page.js';
 import { takePairingCodeFromLocation } from './pairing.js';
 import { Inbox } from './inbox.js';
 import { SessionsOverview } from './sessions-overview.js';
@@ -59,7 +60,7 @@ function SignedIn() {
       message: (message) => {
         if (message.type !== 'event' && message.type !== 'subscribed') return;
         if (message.type === 'event') noteEvent(message.event);
-        if (message.type === 'event' && isNewEvent(message.event)) toastEvent(message.event);
+        if (message.type === 'event' && isNewEvent(message.event)) { toastEvent(message.event); void notifyHiddenPage(message.event); }
         clearTimeout(pending);
         pending = setTimeout(() => void loadSessions(), 100);
       },

@@ -2,7 +2,8 @@
  * The dashboard's service worker and PWA manifest in Chromium, against a real server serving
  * the built dist/dashboard: /sw.js registers at the root scope; a push message dispatched to it
  * (DevTools `ServiceWorker.deliverPushMessage`: Chromium's own push service needs FCM, which is
- * not reachable here) shows a notification with the session's title, body and URL; the
+ * not reachable here) shows a notification with the session's title, body and URL when no
+ * dashboard window is visible, and none while one is (the page says it itself); the
  * manifest is linked and names an icon that is served.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,7 +25,7 @@ afterAll(async () => {
 });
 
 describe('the service worker and the manifest', () => {
-  it('registers /sw.js at the root; a push shows the notification that opens its session', async () => {
+  it('registers /sw.js at the root; a push shows the notification that opens its session, unless a dashboard is visible', async () => {
     await browser.context.grantPermissions(['notifications'], { origin: t.url });
     const page = await browser.context.newPage();
     const cdp = await browser.context.newCDPSession(page);
@@ -38,13 +39,25 @@ describe('the service worker and the manifest', () => {
     const registrationId = registrations.find((r) => r.scopeURL === `${t.url}/`)!.registrationId;
 
     const message: PushMessage = { type: 'approval.needed', session_id: 's_1', title: 'builder: approval needed', body: 'Bash command\n1 Yes · 2 No', url: '/sessions/s_1', at: 1 };
-    await cdp.send('ServiceWorker.deliverPushMessage', { origin: t.url, registrationId, data: JSON.stringify(message) });
     const shown = async () => page.evaluate(async () => (await (await navigator.serviceWorker.ready).getNotifications())
       .map((n) => ({ title: n.title, body: n.body, tag: n.tag, url: (n.data as { url: string }).url, sticky: n.requireInteraction })));
+    // A visible dashboard already shows the event (a toast): the push is not shown a second time.
+    await cdp.send('ServiceWorker.deliverPushMessage', { origin: t.url, registrationId, data: JSON.stringify({ ...message, body: 'while visible' }) });
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(await shown()).toEqual([]);
+
+    // No dashboard window: the push is shown (read back once the page is on the origin again).
+    await page.goto('about:blank');
+    await cdp.send('ServiceWorker.deliverPushMessage', { origin: t.url, registrationId, data: JSON.stringify(message) });
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await page.goto(`${t.url}/`);
     await expect.poll(shown, { timeout: 10_000 }).toEqual([{ title: 'builder: approval needed', body: 'Bash command\n1 Yes · 2 No', tag: 'approval.needed:s_1', url: '/sessions/s_1', sticky: true }]);
 
     // A second message of the same kind for the same session replaces the first (same tag).
+    await page.goto('about:blank');
     await cdp.send('ServiceWorker.deliverPushMessage', { origin: t.url, registrationId, data: JSON.stringify({ ...message, body: 'Edit file\n1 Yes · 2 No' }) });
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await page.goto(`${t.url}/`);
     await expect.poll(async () => (await shown()).map((n) => n.body), { timeout: 10_000 }).toEqual(['Edit file\n1 Yes · 2 No']);
   });
 

@@ -8,6 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { E2E_WAIT_MS, startDashboardE2e, type DashboardE2e } from './e2e-harness.js';
+import { nextApproval } from './notify-fixture.js';
 
 let e: DashboardE2e;
 
@@ -15,15 +16,6 @@ beforeAll(async () => { e = await startDashboardE2e(); }, 120_000);
 afterAll(async () => { await e?.close(); }, 60_000);
 
 const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Asks the session to "run the tests" and returns the approval that turn raises. */
-async function nextApproval(sessionId: string) {
-  await e.client.call('sendMessage', { params: { id: sessionId }, body: { text: 'run the tests', wait: 'started', timeout_ms: E2E_WAIT_MS } });
-  const pending = async () => (await e.client.call('listApprovals')).approvals.find((a) => a.session_id === sessionId);
-  let found: Awaited<ReturnType<typeof pending>>;
-  await expect.poll(async () => (found = await pending()), { timeout: E2E_WAIT_MS, interval: 100 }).toBeTruthy();
-  return found!;
-}
 
 describe('toasts for the events that call for a person', () => {
   it('approval → alert toast, not repeated by a reconnect, opens its session; turn finished → polite toast; exited → dismissable', async () => {
@@ -33,7 +25,7 @@ describe('toasts for the events that call for a person', () => {
     const polite = page.locator('.toasts [aria-live="polite"] li.toast');
     expect(await alerts.count()).toBe(0); // the session's start events came before: nothing is toasted on load
 
-    const approval = await nextApproval(session.id);
+    const approval = await nextApproval(e, session.id);
     await alerts.first().waitFor({ timeout: E2E_WAIT_MS });
     expect(approval.title).toBeTruthy();
     await expect.poll(() => alerts.first().textContent()).toBe(`toaster approval needed: ${approval.title}×`);
@@ -55,7 +47,7 @@ describe('toasts for the events that call for a person', () => {
     await finished.waitFor({ state: 'detached', timeout: 20_000 });
 
     // The next approval's toast opens its session.
-    const second = await nextApproval(session.id);
+    const second = await nextApproval(e, session.id);
     await alerts.first().waitFor({ timeout: E2E_WAIT_MS });
     await alerts.first().getByRole('link').click();
     await page.waitForURL(`${e.url}/sessions/${session.id}`);
@@ -70,7 +62,7 @@ describe('toasts for the events that call for a person', () => {
 
     // Back on the overview: an approval answered elsewhere leaves no stale toast.
     await page.getByRole('link', { name: 'Sessions' }).click();
-    const third = await nextApproval(session.id);
+    const third = await nextApproval(e, session.id);
     await alerts.first().waitFor({ timeout: E2E_WAIT_MS });
     await e.client.call('answerApproval', { params: { id: third.id }, body: { button: 1, fingerprint: third.fingerprint } });
     await alerts.first().waitFor({ state: 'detached', timeout: 10_000 });
