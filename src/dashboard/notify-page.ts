@@ -21,7 +21,7 @@ export async function notifyHiddenPage(event: DaemonEvent): Promise<void> {
   const message = notificationMessageOf(event, name);
   if (!message) return;
   const options: NotificationOptions = {
-    body: message.body, icon: '/icon.svg', badge: '/icon.svg', tag: `${message.type}:${message.session_id}`,
+    body: message.body, icon: '/icon-192.png', badge: '/icon-192.png', tag: `${message.type}:${message.session_id}`,
     requireInteraction: message.type === 'approval.needed', data: { url: message.url },
   };
   const registration = await navigator.serviceWorker?.getRegistration().catch(() => undefined);

@@ -67,10 +67,23 @@ describe('the service worker and the manifest', () => {
     const href = await page.locator('link[rel="manifest"]').getAttribute('href');
     const response = await page.request.get(new URL(href!, t.url).href);
     expect(response.headers()['content-type']).toBe('application/manifest+json');
-    const manifest = await response.json() as { start_url: string; scope: string; display: string; icons: Array<{ src: string; type: string }> };
+    const manifest = await response.json() as { start_url: string; scope: string; display: string; icons: Array<{ src: string; type: string; sizes: string; purpose: string }> };
     expect(manifest).toMatchObject({ start_url: '/', scope: '/', display: 'standalone' });
     const icon = await page.request.get(new URL(manifest.icons[0]!.src, t.url).href);
     expect(icon.status()).toBe(200);
     expect(icon.headers()['content-type']).toBe(manifest.icons[0]!.type);
+
+    // Android and iOS want PNGs: 192 and 512, a maskable one, and the 180×180 apple-touch-icon.
+    const touch = await page.locator('link[rel="apple-touch-icon"]').getAttribute('href');
+    const pngs = [...manifest.icons.filter((i) => i.type === 'image/png'), { src: touch!, type: 'image/png', sizes: '180x180', purpose: 'any' }];
+    expect(pngs.map((i) => `${i.sizes} ${i.purpose}`).sort()).toEqual(['180x180 any', '192x192 any', '512x512 any', '512x512 maskable']);
+    for (const png of pngs) {
+      const served = await page.request.get(new URL(png.src, t.url).href);
+      expect(served.headers()['content-type']).toBe('image/png');
+      const bytes = await served.body();
+      expect(bytes.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a'); // the PNG signature
+      expect(bytes.subarray(12, 16).toString('latin1')).toBe('IHDR');
+      expect(`${bytes.readUInt32BE(16)}x${bytes.readUInt32BE(20)}`).toBe(png.sizes);
+    }
   });
 });

@@ -16,7 +16,7 @@ self.addEventListener('push', (event) => {
     const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
     if (windows.some((w) => w.visibilityState === 'visible')) return;
     await self.registration.showNotification(message.title, {
-      body: message.body, icon: '/icon.svg', badge: '/icon.svg',
+      body: message.body, icon: '/icon-192.png', badge: '/icon-192.png',
       // One notification per kind per session: a newer one replaces the older.
       tag: `${message.type}:${message.session_id}`,
       requireInteraction: message.type === 'approval.needed',
