@@ -6,7 +6,8 @@
  *
  * Each delivery is independent: a network failure, 5xx, 408 or 429 is retried with exponential
  * backoff and jitter up to `maxAttempts`; 404 or 410 means the browser dropped the subscription,
- * so its row is deleted; any other answer is a refusal, reported once. `notify` only schedules
+ * so its row is deleted; a retry whose subscription is gone meanwhile (its device revoked) is
+ * dropped; any other answer is a refusal, reported once. `notify` only schedules
  * (a microtask): the event path never waits on a push service. Endpoints are capabilities: only
  * their origin appears in reports.
  * @module
@@ -20,6 +21,8 @@ export interface PushTarget { endpoint: string; keys: PushKeys }
 
 export interface PushTargets {
   list(): PushTarget[];
+  /** Still subscribed: false once its device was revoked or it unsubscribed (a retry is dropped). */
+  has(endpoint: string): boolean;
   remove(endpoint: string): boolean;
 }
 
@@ -129,6 +132,10 @@ export class PushSender {
 
   async #attempt(d: Delivery): Promise<void> {
     if (this.#closed) return;
+    if (d.attempts > 0 && !this.#o.targets.has(d.target.endpoint)) {
+      this.#live.delete(d);
+      return;
+    }
     d.attempts += 1;
     const headers = {
       'content-type': 'application/octet-stream',

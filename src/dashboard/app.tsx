@@ -10,10 +10,13 @@ import { useEffect, useMemo } from 'preact/hooks';
 import { ApiProblem, call } from './api-client.js';
 import { LiveConnection } from './live.js';
 import { NotifyButton } from './notify-button.js';
+import { notifyHiddenPage } from './notify-page.js';
 import { takePairingCodeFromLocation } from './pairing.js';
 import { Inbox } from './inbox.js';
 import { SessionsOverview } from './sessions-overview.js';
 import { SignIn } from './sign-in.js';
+import { ToastRegion } from './toast-region.js';
+import { isNewEvent, toastEvent } from './toasts.js';
 import { auth, liveStatus, navigate, noteEvent, route, scope, sessions, sessionsError } from './state.js';
 
 const SessionView = lazy(() => import('./session-view.js'));
@@ -57,6 +60,7 @@ function SignedIn() {
       message: (message) => {
         if (message.type !== 'event' && message.type !== 'subscribed') return;
         if (message.type === 'event') noteEvent(message.event);
+        if (message.type === 'event' && isNewEvent(message.event)) { toastEvent(message.event); void notifyHiddenPage(message.event); }
         clearTimeout(pending);
         pending = setTimeout(() => void loadSessions(), 100);
       },
@@ -94,6 +98,7 @@ function SignedIn() {
         )}
         {current.view === 'recordings' && <Suspense fallback={<p role="status">Loading the recordings…</p>}><RecordingsView name={current.name} /></Suspense>}
       </main>
+      <ToastRegion />
     </>
   );
 }

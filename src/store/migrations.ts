@@ -9,7 +9,7 @@
  */
 import type Database from 'better-sqlite3';
 import { StoreError } from './errors.js';
-import { PUSH_SUBSCRIPTIONS_SCHEMA } from './push-subscriptions-table.js';
+import { PUSH_SUBSCRIPTIONS_FOLLOW_TOKENS, PUSH_SUBSCRIPTIONS_SCHEMA } from './push-subscriptions-table.js';
 
 /** One schema step. `up` runs inside a transaction the runner opens. */
 export interface Migration {
@@ -151,6 +151,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial schema', up: (db) => db.exec(INITIAL_SCHEMA) },
   { version: 2, name: 'durable daemon state', up: (db) => db.exec(DURABLE_DAEMON) },
   { version: 3, name: 'push subscriptions', up: (db) => db.exec(PUSH_SUBSCRIPTIONS_SCHEMA) },
+  { version: 4, name: 'push subscriptions follow their token', up: (db) => db.exec(PUSH_SUBSCRIPTIONS_FOLLOW_TOKENS) },
 ];
 
 /** The schema version of a database after every migration in `migrations` has run. */

@@ -1,14 +1,14 @@
 /**
  * The `push_subscriptions` table: the browsers the daemon wakes with Web Push. One row per
  * endpoint (a browser subscribing again replaces its keys); the device token that subscribed is
- * kept so revoking the device can drop its subscriptions; a push service's 404/410 deletes the row.
+ * kept so revoking the device drops its subscriptions (a trigger, migration 4); a push service's 404/410 deletes the row.
  *
  * @module
  */
 import crypto from 'node:crypto';
 import type Database from 'better-sqlite3';
 
-/** Migration 2 (additive): the table and nothing else. */
+/** Migration 3 (additive): the table and nothing else. */
 export const PUSH_SUBSCRIPTIONS_SCHEMA = `
 CREATE TABLE push_subscriptions (
   id         TEXT PRIMARY KEY,
@@ -19,6 +19,20 @@ CREATE TABLE push_subscriptions (
   device     TEXT NOT NULL,
   created_at INTEGER NOT NULL
 ) STRICT;
+`;
+
+/**
+ * Migration 4: a revoked device stops being pushed to. The trigger sits in the database, not in
+ * one code path, so every way of revoking (the admin API, sign-out, `specterm token revoke`
+ * against the file) drops the device's subscriptions in the same transaction; the DELETE clears
+ * the rows revoked devices left behind before this migration.
+ */
+export const PUSH_SUBSCRIPTIONS_FOLLOW_TOKENS = `
+CREATE INDEX push_subscriptions_by_token ON push_subscriptions (token_id);
+CREATE TRIGGER push_subscriptions_drop_on_revoke AFTER UPDATE OF revoked_at ON tokens
+  WHEN NEW.revoked_at IS NOT NULL
+  BEGIN DELETE FROM push_subscriptions WHERE token_id = NEW.id; END;
+DELETE FROM push_subscriptions WHERE token_id IN (SELECT id FROM tokens WHERE revoked_at IS NOT NULL);
 `;
 
 export interface PushSubscriptionRecord {
@@ -66,6 +80,11 @@ export class PushSubscriptionsTable {
 
   list(): PushSubscriptionRecord[] {
     return (this.#sql.all.all() as Row[]).map(toRecord);
+  }
+
+  /** Whether `endpoint` is still subscribed. */
+  has(endpoint: string): boolean {
+    return this.#sql.byEndpoint.get(endpoint) !== undefined;
   }
 
   /** Removes the subscription of `endpoint`; false when there was none. */
