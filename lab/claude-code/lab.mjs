@@ -305,13 +305,21 @@ async function runScenario(sc, size, ctx) {
       const view = await session.waitForState('picker', WAIT_MS);
       mark('picker on screen', null);
       const want = sc.expect_picker ?? {};
-      check(view.modal?.kind === 'picker', `picker: modal kind picker (got ${view.modal?.kind})`);
+      // `unnumbered`: a menu of unnumbered rows (/theme, /config, /permissions) reads as a picker without
+      // buttons (the picker's buttons rule takes numbered rows only): the status is pinned, no modal.
+      if (want.unnumbered) check(view.state.status === 'approval' && view.modal === null, `picker: status approval without buttons (got ${view.state.status}, modal ${JSON.stringify(view.modal)})`);
+      else check(view.modal?.kind === 'picker', `picker: modal kind picker (got ${view.modal?.kind})`);
       if (want.title) check(view.modal?.title === want.title, `picker: title "${want.title}" (got ${JSON.stringify(view.modal?.title)})`);
       if (want.buttons) check(JSON.stringify(view.modal?.buttons?.map((b) => b.label)) === JSON.stringify(want.buttons), `picker: buttons ${JSON.stringify(want.buttons)} (got ${JSON.stringify(view.modal?.buttons?.map((b) => b.label))})`);
       if (want.first_button) check(view.modal?.buttons?.[0]?.label === want.first_button, `picker: first choice "${want.first_button}" (got ${JSON.stringify(view.modal?.buttons?.[0]?.label)})`);
-      check((view.modal?.buttons?.length ?? 0) >= 2, `picker: at least 2 choices (got ${view.modal?.buttons?.length ?? 0})`);
+      if (!want.unnumbered) check((view.modal?.buttons?.length ?? 0) >= 2, `picker: at least 2 choices (got ${view.modal?.buttons?.length ?? 0})`);
       await sleep(1500);
       check(session.driver.getCurrentView()?.state.id === 'picker', 'picker: stays open (never auto-answered)');
+      // `escapes`: how many Esc presses close it (the /config panel takes the first to leave its search box).
+      for (let i = 1; i < (want.escapes ?? 1); i++) {
+        session.driver.dispatch({ kind: 'pty_write', data: '\u001b' });
+        await sleep(500);
+      }
       mark('picker closed (Esc)', { status: 'idle' });
       session.driver.dispatch({ kind: 'pty_write', data: '\u001b' });
       await session.waitForState('idle', WAIT_MS);
@@ -405,7 +413,8 @@ async function runScenario(sc, size, ctx) {
     // Live, the state ids must be exactly what the server knows happened: nothing missing, nothing extra.
     // A startup gate, once answered, goes back to starting while the CLI loads: that is not a change
     // the ground truth knows about, so later starting entries are left out of the comparison.
-    const want = expectationFor(result).sequence.map((e) => e.state);
+    // A prompt in several steps (tabs) stays in one state: consecutive repeats count once, as in `got`.
+    const want = expectationFor(result).sequence.map((e) => e.state).filter((id, i, all) => i === 0 || all[i - 1] !== id);
     // A slash command that takes a while to open (/model on a loaded box) shows Claude Code's own
     // spinner first: busy right before the picker is the CLI's truth, not a detection error.
     const got = timeline.map((c) => c.state).filter((id, i) => i === 0 || id !== 'starting').filter((id, i, all) => i === 0 || all[i - 1] !== id)
@@ -520,7 +529,7 @@ function expectationFor(run) {
     // nothing after the gate
   } else if (sc.action === 'picker') {
     const want = sc.expect_picker ?? {};
-    seq.push({ state: 'picker', status: 'approval', modal: { kind: 'picker', ...(want.title ? { title: want.title } : {}), ...(want.buttons ? { buttons: want.buttons } : {}) } });
+    seq.push({ state: 'picker', status: 'approval', ...(want.unnumbered ? {} : { modal: { kind: 'picker', ...(want.title ? { title: want.title } : {}), ...(want.buttons ? { buttons: want.buttons } : {}) } }) });
     seq.push({ state: 'idle', modal: null });
     // Halfway between the moment the picker was on screen (a loaded box takes seconds to open
     // /model after Enter) and the lab's Esc: an instant where it is certainly up.
