@@ -63,9 +63,9 @@ describe('claude-code spec: menus by structure', () => {
   });
 
   it('reports startup gates as confirm and questions as picker, never as approval', () => {
-    const gates = ['folder-trust', 'bypass-gate', 'apikey-gate'].flatMap(recordings);
+    const gates = ['folder-trust', 'bypass-gate', 'apikey-gate', 'mcp-server-gate', 'mcp-servers-gate'].flatMap(recordings);
     const questions = ['ask-question', 'ask-multi', 'model-picker'].flatMap(recordings);
-    expect(gates.length).toBeGreaterThanOrEqual(3);
+    expect(gates.length).toBeGreaterThanOrEqual(5);
     expect(questions.length).toBeGreaterThanOrEqual(3);
     for (const name of gates) {
       const modals = replay(readCast(name)).filter((c) => c.modal !== null);

@@ -122,6 +122,30 @@ function loadSpec(binPath) {
   return { ...spec, binary: binPath };
 }
 
+/** The lab's stdio MCP server (lab/lib/mcp-stdio-server.mjs), which scenarios with `mcp` configure. */
+const MCP_SERVER = join(repo, 'lab', 'lib', 'mcp-stdio-server.mjs');
+
+/**
+ * A scenario's `mcp: { servers: [names], approved }`: the workspace's `.mcp.json` names the lab's
+ * stdio MCP server under each name (each logging its JSON-RPC requests to `logFile`). `approved`
+ * writes what Claude Code 2.1.332 itself persists when a person enables them at its startup dialog
+ * (`enabledMcpjsonServers` in the project's `.claude/settings.local.json`); left unapproved, the CLI
+ * asks at startup ("New MCP server found in this project" / "N new MCP servers found …").
+ */
+function writeMcpConfig(cwd, mcp, logFile) {
+  const servers = Object.fromEntries(mcp.servers.map((name) => [name, { command: process.execPath, args: [MCP_SERVER], env: { LAB_MCP_LOG: logFile } }]));
+  writeFileSync(join(cwd, '.mcp.json'), `${JSON.stringify({ mcpServers: servers }, null, 2)}\n`, { mode: 0o600 });
+  if (!mcp.approved) return;
+  mkdirSync(join(cwd, '.claude'), { mode: 0o700 });
+  writeFileSync(join(cwd, '.claude', 'settings.local.json'), `${JSON.stringify({ enabledMcpjsonServers: mcp.servers }, null, 2)}\n`, { mode: 0o600 });
+}
+
+/** The `tools/call` requests the lab's MCP server logged (none when it never ran or never called). */
+function mcpToolCalls(logFile) {
+  if (!existsSync(logFile)) return [];
+  return readFileSync(logFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((m) => m.method === 'tools/call');
+}
+
 /** The driver's status at absolute time `t` (ms), from the live session's state changes. */
 function statusAt(timeline, t) {
   let cur = null;
@@ -137,7 +161,7 @@ function statusAt(timeline, t) {
  * approval prompt, picker, a running turn, else idle.
  */
 export function observeScreen(text) {
-  if (/trust this folder|Bypass Permissions mode|custom API key/.test(text) && /^\s*❯ \S/m.test(text)) return 'confirm';
+  if (/trust this folder|Bypass Permissions mode|custom API key|MCP servers? found in this project/.test(text) && /^\s*❯ \S/m.test(text)) return 'confirm';
   if ((/Do you want to [^\n]*\?|Exit plan mode\?/.test(text)) && /^\s*❯ 1\. Yes/m.test(text)) return 'approval';
   if (/^\s*Select model/m.test(text) || (/☐/.test(text) && /Enter to select/.test(text))) return 'picker';
   if (/esc to interrupt/.test(text) || /^[·✢✳✶✻✽*] \S[^\n]*…/m.test(text)) return 'generating';
@@ -162,6 +186,32 @@ function pressButton(session, view, press, check, what) {
   const label = buttons.find((b) => b.index === index)?.label;
   const r = session.driver.dispatch({ kind: 'click_modal_button', index, label });
   check(r.ok, `${what}: pressing ${index} (${JSON.stringify(label)}) through the spec's key is accepted${r.ok ? '' : `: ${r.reason}`}`);
+}
+
+/**
+ * A prompt that asks in several steps (a multi-question AskUserQuestion: one tab per question, then
+ * `Review your answers`): `expect_approval.then` lists the modal each press leads to, with its
+ * title, buttons (`buttons_at` per size) and the button to press there. Each step is pressed, its
+ * modal awaited (same state, other buttons), checked and left up a moment; `answered.ok` stays true
+ * only when every step's buttons were right. Returns the last modal and the press that answers it.
+ */
+async function answerFollowUps(session, view, want, size, check, answered) {
+  let shown = view;
+  let press = want.press;
+  for (const [i, step] of (want.then ?? []).entries()) {
+    const what = `approval then[${i}]`;
+    const before = JSON.stringify((shown.modal?.buttons ?? []).map((b) => b.label));
+    pressButton(session, shown, press, check, what);
+    shown = await session.waitForState((v) => v.state.id === (want.state ?? 'approval') && JSON.stringify((v.modal?.buttons ?? []).map((b) => b.label)) !== before, WAIT_MS);
+    if (step.title) check(shown.modal?.title === step.title, `${what}: title "${step.title}" (got ${JSON.stringify(shown.modal?.title)})`);
+    const expected = step.buttons_at?.[`${size.cols}x${size.rows}`] ?? step.buttons;
+    const got = (shown.modal?.buttons ?? []).map((b) => b.label);
+    if (expected) answered.ok = check(JSON.stringify(got) === JSON.stringify(expected), `${what}: buttons ${JSON.stringify(expected)} (got ${JSON.stringify(got)})`) && answered.ok;
+    await sleep(1000);
+    check(session.driver.getCurrentView()?.state.id === (want.state ?? 'approval'), `${what}: stays up until answered`);
+    press = step.press;
+  }
+  return { view: shown, press };
 }
 
 /**
@@ -199,6 +249,8 @@ async function runScenario(sc, size, ctx, variant = null) {
   mkdirSync(cwd, { mode: 0o700 });
   const realCwd = realpathSync(cwd);
   for (const [name, content] of Object.entries(sc.files ?? {})) writeFileSync(join(realCwd, name), content, { mode: 0o600 });
+  const mcpLog = join(tmp, 'mcp.log');
+  if (sc.mcp) writeMcpConfig(realCwd, sc.mcp, mcpLog);
   const key = `sk-ant-lab-${randomBytes(24).toString('hex')}`;
   const { home, configDir } = prepareHome(tmp, key, ctx.version, sc.unapproved_key !== true);
   const server = await startServer({ scenario: sc, cwd: realCwd });
@@ -266,19 +318,29 @@ async function runScenario(sc, size, ctx, variant = null) {
     if (sc.action === 'gate') {
       // passed above; the gate was the whole scenario
     } else if (sc.action === 'picker') {
-      session.driver.dispatch({ kind: 'pty_write', data: '/model' });
+      // `command`: the slash command that opens the menu (default /model).
+      session.driver.dispatch({ kind: 'pty_write', data: sc.command ?? '/model' });
       await sleep(400);
       mark('picker opened', { status: 'approval', kind: 'picker' });
       session.driver.dispatch({ kind: 'pty_write', data: '\r' });
       const view = await session.waitForState('picker', WAIT_MS);
       mark('picker on screen', null);
       const want = sc.expect_picker ?? {};
-      check(view.modal?.kind === 'picker', `picker: modal kind picker (got ${view.modal?.kind})`);
+      // `unnumbered`: a menu of unnumbered rows (/theme, /config, /permissions) reads as a picker without
+      // buttons (the picker's buttons rule takes numbered rows only): the status is pinned, no modal.
+      if (want.unnumbered) check(view.state.status === 'approval' && view.modal === null, `picker: status approval without buttons (got ${view.state.status}, modal ${JSON.stringify(view.modal)})`);
+      else check(view.modal?.kind === 'picker', `picker: modal kind picker (got ${view.modal?.kind})`);
       if (want.title) check(view.modal?.title === want.title, `picker: title "${want.title}" (got ${JSON.stringify(view.modal?.title)})`);
+      if (want.buttons) check(JSON.stringify(view.modal?.buttons?.map((b) => b.label)) === JSON.stringify(want.buttons), `picker: buttons ${JSON.stringify(want.buttons)} (got ${JSON.stringify(view.modal?.buttons?.map((b) => b.label))})`);
       if (want.first_button) check(view.modal?.buttons?.[0]?.label === want.first_button, `picker: first choice "${want.first_button}" (got ${JSON.stringify(view.modal?.buttons?.[0]?.label)})`);
-      check((view.modal?.buttons?.length ?? 0) >= 2, `picker: at least 2 choices (got ${view.modal?.buttons?.length ?? 0})`);
+      if (!want.unnumbered) check((view.modal?.buttons?.length ?? 0) >= 2, `picker: at least 2 choices (got ${view.modal?.buttons?.length ?? 0})`);
       await sleep(1500);
       check(session.driver.getCurrentView()?.state.id === 'picker', 'picker: stays open (never auto-answered)');
+      // `escapes`: how many Esc presses close it (the /config panel takes the first to leave its search box).
+      for (let i = 1; i < (want.escapes ?? 1); i++) {
+        session.driver.dispatch({ kind: 'pty_write', data: '\u001b' });
+        await sleep(500);
+      }
       mark('picker closed (Esc)', { status: 'idle' });
       session.driver.dispatch({ kind: 'pty_write', data: '\u001b' });
       await session.waitForState('idle', WAIT_MS);
@@ -311,13 +373,15 @@ async function runScenario(sc, size, ctx, variant = null) {
         } else {
           buttonsRight = check(got.length >= (want.buttons_min ?? 2), `approval: at least ${want.buttons_min ?? 2} buttons (got ${JSON.stringify(got)})`);
         }
-        ctx.approvals.push({ tag, ok: buttonsRight });
+        const answered = { tag, ok: buttonsRight };
+        ctx.approvals.push(answered);
         // Leave the prompt up for a moment, as a person would: the approval must hold steadily.
         await sleep(1000);
         check(session.driver.getCurrentView()?.state.id === wantState, `approval: stays up until answered (never auto-answered)`);
         const approve = sc.action === 'approve';
+        const { view: last, press } = await answerFollowUps(session, view, want, size, check, answered);
         mark(approve ? 'approved' : 'denied', { status: approve ? 'generating' : 'idle' });
-        pressButton(session, view, want.press ?? (approve ? 'Yes' : 'No'), check, 'approval');
+        pressButton(session, last, press ?? (approve ? 'Yes' : 'No'), check, 'approval');
         if (approve) {
           const res = await waitServer((e) => e.kind === 'tool_result' && e.tool_use_id === pending.tool_use_id, 'the tool_result after approval');
           check(res.is_error === false, `approve: the tool_result is a success (got is_error ${res.is_error})`);
@@ -326,12 +390,14 @@ async function runScenario(sc, size, ctx, variant = null) {
           await session.waitForState('idle', WAIT_MS);
           if (sc.marker) check(existsSync(join(realCwd, sc.marker)), `approve: the command ran (${sc.marker} exists)`);
           if (sc.expect_result) check(new RegExp(sc.expect_result).test(res.content), `approve: the tool_result says /${sc.expect_result}/ (got ${JSON.stringify(res.content)})`);
+          if (sc.mcp) check(mcpToolCalls(mcpLog).length === 1, `approve: the MCP server logged one tools/call (got ${mcpToolCalls(mcpLog).length})`);
         } else {
           await session.waitForState('idle', WAIT_MS);
           await sleep(1500);
           check(!server.events.some((e) => e.kind === 'tool_result' && e.tool_use_id === pending.tool_use_id), 'deny: the CLI sent no tool_result (the turn ended at the prompt)');
           if (sc.marker) check(!existsSync(join(realCwd, sc.marker)), `deny: the command did not run (${sc.marker} absent)`);
           if (sc.unchanged) check(readFileSync(join(realCwd, sc.unchanged), 'utf8') === sc.files[sc.unchanged], `deny: ${sc.unchanged} is unchanged`);
+          if (sc.mcp) check(mcpToolCalls(mcpLog).length === 0, `deny: the MCP server logged no tools/call (got ${mcpToolCalls(mcpLog).length})`);
         }
       } else {
         const end = await finalEnd();
@@ -368,7 +434,8 @@ async function runScenario(sc, size, ctx, variant = null) {
     // Live, the state ids must be exactly what the server knows happened: nothing missing, nothing extra.
     // A startup gate, once answered, goes back to starting while the CLI loads: that is not a change
     // the ground truth knows about, so later starting entries are left out of the comparison.
-    const want = expectationFor(result).sequence.map((e) => e.state);
+    // A prompt in several steps (tabs) stays in one state: consecutive repeats count once, as in `got`.
+    const want = expectationFor(result).sequence.map((e) => e.state).filter((id, i, all) => i === 0 || all[i - 1] !== id);
     // A slash command that takes a while to open (/model on a loaded box) shows Claude Code's own
     // spinner first: busy right before the picker is the CLI's truth, not a detection error.
     const got = timeline.map((c) => c.state).filter((id, i) => i === 0 || id !== 'starting').filter((id, i, all) => i === 0 || all[i - 1] !== id)
@@ -483,7 +550,7 @@ function expectationFor(run) {
     // nothing after the gate
   } else if (sc.action === 'picker') {
     const want = sc.expect_picker ?? {};
-    seq.push({ state: 'picker', status: 'approval', modal: { kind: 'picker', ...(want.title ? { title: want.title } : {}) } });
+    seq.push({ state: 'picker', status: 'approval', ...(want.unnumbered ? {} : { modal: { kind: 'picker', ...(want.title ? { title: want.title } : {}), ...(want.buttons ? { buttons: want.buttons } : {}) } }) });
     seq.push({ state: 'idle', modal: null });
     // Halfway between the moment the picker was on screen (a loaded box takes seconds to open
     // /model after Enter) and the lab's Esc: an instant where it is certainly up.
@@ -499,6 +566,10 @@ function expectationFor(run) {
       const wantButtons = want.buttons_at?.[`${run.size.cols}x${run.size.rows}`] ?? want.buttons;
       if (wantButtons) modal.buttons = wantButtons.map((b) => b.replaceAll('{cwd}', realCwd));
       seq.push({ state: want.state ?? 'approval', status: 'approval', modal });
+      for (const step of want.then ?? []) {
+        const stepButtons = step.buttons_at?.[`${run.size.cols}x${run.size.rows}`] ?? step.buttons;
+        seq.push({ state: want.state ?? 'approval', status: 'approval', modal: { kind: modal.kind, ...(step.title ? { title: step.title } : {}), ...(stepButtons ? { buttons: stepButtons } : {}) } });
+      }
       if (sc.action === 'approve') seq.push({ state: 'busy', modal: null });
       seq.push({ state: 'idle', modal: null });
       // An instant where the prompt is certainly up: halfway between the moment it was on screen (the
