@@ -107,6 +107,18 @@ const SESSIONS = [
     run: async (c) => { await c.prompt('deploy a preview'); await c.approval('deny', 'mcp'); await c.deniedEnd(); c.check('the MCP server got no tools/call', mcpCalls(c.home) === 0, String(mcpCalls(c.home))); },
     expect: deniedTurn(MCP_TITLE),
   },
+  ...[
+    // The visible rows of the scrolled theme list, each theme's name then its kind, as drawn.
+    ['theme-picker', '/theme', 'Select Theme', ['Auto Auto', 'Qwen Light Light', 'Qwen Dark Dark', 'ANSI Dark', 'Atom One Dark', 'Ayu Dark', 'Default Dark', 'Dracula Dark', 'GitHub Dark', 'Shades Of Purple Dark', 'ANSI Light Light', 'Ayu Light Light']],
+    ['approval-mode-picker', '/approval-mode', 'Approval Mode', ['plan - Analyze only, do not modify files or execute commands', 'default - Require approval for file edits or shell commands', 'auto-edit - Automatically approve file edits', 'yolo - Automatically approve all tools']],
+    // Its buttons say which editors the machine has installed: the title and the kind only.
+    ['editor-picker', '/editor', 'Select Editor', undefined],
+  ].map(([name, command, title, buttons]) => ({
+    name, cols: 80, rows: 24,
+    description: `${command} opens its menu (kind picker, never auto-answered; the spec names no such menu: detected by structure) → Esc closes it → idle`,
+    run: async (c) => { await c.picker({ command, title, buttons }); },
+    expect: { sequence: [...starting, { state: 'picker', status: 'approval', modal: { title, kind: 'picker', ...(buttons ? { buttons } : {}) } }, { state: 'idle', modal: null }], final: { state: 'idle' } },
+  })),
   { name: 'hello-160x50', cols: 160, rows: 50, description: 'the streamed answer in a 160×50 terminal', run: async (c) => { await c.prompt('say hello'); await c.turnEnd(); }, expect: turn },
   { name: 'approve-yes-160x50', cols: 160, rows: 50, description: 'the shell permission round trip in a 160×50 terminal', run: async (c) => { await c.prompt('please create the file'); await c.approval(1, 'shell'); await c.turnEnd(); }, expect: approvedTurn(SHELL_TITLE) },
 ];
