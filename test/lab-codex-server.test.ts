@@ -96,6 +96,16 @@ describe('lab codex server', () => {
     expect(s.log.find((e) => e.event === 'tool_call_pending')).toMatchObject({ call_id: call.call_id, patch: true });
   });
 
+  it('calls an MCP tool inside the namespace Codex offers it in (the call names the function and its namespace) and logs it pending', async () => {
+    const mcpNamespace = { type: 'namespace', name: 'mcp__lab_tools', tools: [{ type: 'function', name: 'lookup_ticket' }, { type: 'function', name: 'deploy_preview' }] };
+    const s = await start({ name: 't', steps: [{ kind: 'mcp_call', tool: 'deploy_preview', arguments: { target: 'staging' } }] });
+    const events = await postResponses(s.url, { stream: true, tools: [execTool, mcpNamespace], input: [] });
+    const call = (events.find((e) => e.type === 'response.output_item.done') as unknown as { item: { name: string; namespace?: string; call_id: string; arguments: string } }).item;
+    expect(call).toMatchObject({ name: 'deploy_preview', namespace: 'mcp__lab_tools' });
+    expect(JSON.parse(call.arguments)).toEqual({ target: 'staging' });
+    expect(s.log.find((e) => e.event === 'tool_call_pending')).toMatchObject({ call_id: call.call_id, mcp: true });
+  });
+
   it('answers an error step with its status and an OpenAI error body carrying the scripted type and fields', async () => {
     const s = await start({ name: 't', steps: [{ kind: 'error', status: 429, error_type: 'usage_limit_reached', message: 'limit', error_fields: { resets_in_seconds: 60 } }] });
     const res = await fetch(`${s.url}/responses`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ stream: true, tools: [execTool], input: [] }) });
@@ -105,7 +115,8 @@ describe('lab codex server', () => {
   });
 
   it('rejects a bad scenario naming the field, the value and the fix', () => {
-    expect(() => checkScenario({ name: 'x', steps: [{ kind: 'speak' }] }, 'bad.json')).toThrow(/bad\.json\.steps\[0\]\.kind: expected "text", "function_call", "patch" or "error", got "speak"/);
+    expect(() => checkScenario({ name: 'x', steps: [{ kind: 'speak' }] }, 'bad.json')).toThrow(/bad\.json\.steps\[0\]\.kind: expected "text", "function_call", "patch", "mcp_call" or "error", got "speak"/);
+    expect(() => checkScenario({ name: 'x', steps: [{ kind: 'mcp_call' }] }, 'bad.json')).toThrow(/steps\[0\]\.tool: expected the MCP tool's name/);
     expect(() => checkScenario({ name: 'x', steps: [{ kind: 'patch', patch: 'add a file' }] }, 'bad.json')).toThrow(/steps\[0\]\.patch: expected an apply_patch body starting "\*\*\* Begin Patch", got "add a file"/);
     expect(() => checkScenario({ name: 'x', steps: [{ kind: 'function_call' }] }, 'bad.json')).toThrow(/steps\[0\]\.command/);
     expect(() => checkScenario({ steps: [] }, 'bad.json')).toThrow(/bad\.json\.name/);

@@ -64,8 +64,22 @@ function listScenarios() {
   return readdirSync(dir).filter((f) => f.endsWith('.json')).sort().map((f) => loadScenario(join(dir, f)));
 }
 
+/** The lab's stdio MCP server (tools deploy_preview, lookup_ticket), for the MCP permission scenarios. */
+const MCP_SERVER = join(repo, 'lab', 'lib', 'mcp-stdio-server.mjs');
+
+/** TOML for `[mcp_servers.lab-tools]`: the lab's MCP server, its request log at `mcpLog`. */
+function mcpServerToml(mcpLog) {
+  return [
+    '',
+    '[mcp_servers.lab-tools]',
+    `command = ${JSON.stringify(process.execPath)}`,
+    `args = [${JSON.stringify(MCP_SERVER)}]`,
+    `env = { LAB_MCP_LOG = ${JSON.stringify(mcpLog)} }`,
+  ];
+}
+
 /** Writes CODEX_HOME/config.toml: the lab provider on loopback, approvals on request, sandbox on. */
-function writeCodexConfig(codexHome, serverUrl, scenario) {
+function writeCodexConfig(codexHome, serverUrl, scenario, mcpLog) {
   const lines = scenario.no_provider
     ? ['# sign-in scenario: no provider, no credentials']
     : [
@@ -85,6 +99,7 @@ function writeCodexConfig(codexHome, serverUrl, scenario) {
         `base_url = "${serverUrl}"`,
         'wire_api = "responses"',
         'env_key = "LAB_CODEX_KEY"',
+        ...(scenario.mcp ? mcpServerToml(mcpLog) : []),
       ];
   // The folder trust entry is left to the spec's pre_launch_trust (scheme codex_toml_file).
   writeFileSync(join(codexHome, 'config.toml'), `${lines.join('\n')}\n`, { mode: 0o600 });
@@ -133,6 +148,9 @@ function endDaemons(root) {
  */
 async function runScenario(scenario, ctx) {
   const { binPath, live, verbose } = ctx;
+  // A denial ends the turn (Codex aborts it), except where Codex hands the denial to the model
+  // as the tool's result (`deny_continues`: Cancel on an MCP tool call) and the turn goes on.
+  const endsTurn = Boolean(scenario.answer && scenario.answer !== 1 && !scenario.deny_continues);
   const root = mkdtempSync(join(os.tmpdir(), `specterm-lab-codex-${scenario.name}-`));
   const home = join(root, 'home');
   const codexHome = join(home, '.codex');
@@ -150,7 +168,8 @@ async function runScenario(scenario, ctx) {
   const castPath = join(root, `${scenario.name}.cast`);
   const served = JSON.parse(JSON.stringify(scenario).replaceAll('__OUTSIDE__', outside));
   const server = await startCodexServer({ scenario: served, onLog: verbose ? (e) => process.stderr.write(`  server ${JSON.stringify(e)}\n`) : undefined });
-  writeCodexConfig(codexHome, server.url, scenario);
+  const mcpLog = join(root, 'mcp.log');
+  writeCodexConfig(codexHome, server.url, scenario, mcpLog);
   const spec = JSON.parse(readFileSync(SPEC_PATH, 'utf8'));
   spec.binary = binPath;
   const marks = []; // lab actions with absolute times
@@ -210,21 +229,22 @@ async function runScenario(scenario, ctx) {
       await sleep(300);
       s.driver.dispatch({ kind: 'pty_write', data: '\r' });
       mark('prompt');
-      const callStep = scenario.steps.find((st) => st.kind === 'function_call' || st.kind === 'patch');
+      const callStep = scenario.steps.find((st) => ['function_call', 'patch', 'mcp_call'].includes(st.kind));
       if (callStep && scenario.answer) {
         await s.waitForState('approval', 30_000);
         await sleep(1200); // a human reads the prompt
         const modal = s.driver.getCurrentView()?.modal;
         const button = modal?.buttons?.find((b) => b.index === scenario.answer);
         mark('answer', { index: scenario.answer });
-        s.driver.dispatch({ kind: 'click_modal_button', index: scenario.answer, label: button?.label });
+        const clicked = s.driver.dispatch({ kind: 'click_modal_button', index: scenario.answer, label: button?.label });
+        if (clicked && clicked.ok === false) check(false, `answering button ${scenario.answer}: ${clicked.code} ${clicked.reason}`);
       }
       // The turn is over once the server streamed every step (or the deny ended it) and the
       // driver settled; wait for idle, then let the tail show that it stays idle.
       const deadline = Date.now() + 40_000;
       while (Date.now() < deadline) {
         const streamed = server.log.filter((e) => e.event === 'stream_end' || e.event === 'error_reply').length;
-        const denied = scenario.answer && scenario.answer !== 1 && marks.some((m) => m.what === 'answer');
+        const denied = endsTurn && marks.some((m) => m.what === 'answer');
         if (streamed >= scenario.steps.length || (denied && Date.now() - marks.at(-1).t > 1500)) break;
         await sleep(100);
       }
@@ -266,7 +286,7 @@ async function runScenario(scenario, ctx) {
 
   // ── Checks against the server's ground truth ───────────────────────────────
   const requested = server.log.filter((e) => e.event === 'request').length;
-  const needed = scenario.answer && scenario.answer !== 1 ? scenario.steps.length - 1 : scenario.steps.length;
+  const needed = endsTurn ? scenario.steps.length - 1 : scenario.steps.length;
   check(requested >= needed, `the server served every scripted step (${requested} model requests, ${needed} needed)`);
   const changes = s.changes.map((c) => ({ ...c, at: sessionStart + Math.round(c.t * 1000) }));
   const log = server.log;
@@ -318,13 +338,19 @@ async function runScenario(scenario, ctx) {
       check((c.modal?.buttons?.length ?? 0) >= 2, `approval modal has buttons: ${JSON.stringify(c.modal)}`);
     }
     if (scenario.answer === 1) check(resultAt, 'the approved tool result reached the server');
+    if (scenario.mcp) {
+      // The MCP server's own log is the proof of what the answer did: a call only once allowed.
+      const calls = existsSync(mcpLog) ? readFileSync(mcpLog, 'utf8').split('\n').filter((l) => l.includes('"method":"tools/call"')).length : 0;
+      if (scenario.answer === 1) check(calls === 1, `the MCP server got the allowed tools/call (${calls} calls)`);
+      else check(calls === 0, `the MCP server got no tools/call after the denial (${calls} calls)`);
+    }
   }
   // The turn's end: the last stream's end, or the deny (Codex aborts the turn without a request).
   const lastStreamEnd = streams.filter((x) => x.end).map((x) => x.end).at(-1) ?? null;
   // An API error ends the turn when Codex gets it (it does not retry a 400 or a usage limit).
   const errorAt = log.filter((e) => e.event === 'error_reply').map((e) => e.t).at(-1) ?? null;
   let turnEnd = null;
-  if (scenario.prompt) turnEnd = scenario.answer && scenario.answer !== 1 ? answerAt : (errorAt ?? lastStreamEnd);
+  if (scenario.prompt) turnEnd = endsTurn ? answerAt : (errorAt ?? lastStreamEnd);
   if (turnEnd) {
     const stopAt = marks.find((m) => m.what === 'stop').t;
     labels.push({ from: turnEnd + 1500, to: stopAt, status: 'idle' });

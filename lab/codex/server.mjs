@@ -51,10 +51,12 @@ export function checkScenario(raw, where = 'scenario') {
       if (typeof s.command !== 'string' || !s.command) throw new Error(`${at}.command: expected a shell command string, got ${JSON.stringify(s.command)}`);
     } else if (s.kind === 'patch') {
       if (typeof s.patch !== 'string' || !s.patch.startsWith('*** Begin Patch')) throw new Error(`${at}.patch: expected an apply_patch body starting "*** Begin Patch", got ${JSON.stringify(s.patch)}`);
+    } else if (s.kind === 'mcp_call') {
+      if (typeof s.tool !== 'string' || !s.tool) throw new Error(`${at}.tool: expected the MCP tool's name (e.g. "deploy_preview"), got ${JSON.stringify(s.tool)}`);
     } else if (s.kind === 'error') {
       if (!Number.isInteger(s.status)) throw new Error(`${at}.status: expected an HTTP status integer, got ${JSON.stringify(s.status)}`);
     } else {
-      throw new Error(`${at}.kind: expected "text", "function_call", "patch" or "error", got ${JSON.stringify(s.kind)}`);
+      throw new Error(`${at}.kind: expected "text", "function_call", "patch", "mcp_call" or "error", got ${JSON.stringify(s.kind)}`);
     }
   });
   return raw;
@@ -126,6 +128,7 @@ function lastUserText(body) {
  */
 export function buildCall(step, body) {
   if (step.kind === 'patch') return buildPatchCall(step, body);
+  if (step.kind === 'mcp_call') return buildMcpCall(step, body);
   const tools = Array.isArray(body?.tools) ? body.tools : [];
   const byName = (n) => tools.find((t) => t?.name === n);
   const tool = byName('shell') ?? byName('exec_command') ?? byName('shell_command') ?? null;
@@ -155,6 +158,19 @@ function buildPatchCall(step, body) {
   const script = `apply_patch <<'PATCH'\n${step.patch}\nPATCH`;
   const args = name === 'exec_command' ? { cmd: script } : { command: ['bash', '-lc', script] };
   return { name, args };
+}
+
+/**
+ * A call of an MCP server's tool: Codex 0.171 offers an MCP server's tools as a `namespace` tool
+ * (`mcp__lab_tools`, its `tools` the server's functions), and a call names the function and its
+ * namespace. Older versions offered flat `mcp__<server>__<tool>` functions; both are handled.
+ */
+function buildMcpCall(step, body) {
+  const tools = Array.isArray(body?.tools) ? body.tools : [];
+  const ns = tools.find((t) => t?.type === 'namespace' && Array.isArray(t.tools) && t.tools.some((f) => f?.name === step.tool));
+  if (ns) return { name: step.tool, namespace: ns.name, args: step.arguments ?? {} };
+  const flat = tools.find((t) => typeof t?.name === 'string' && t.name.endsWith(`__${step.tool}`));
+  return { name: flat?.name ?? `mcp__lab_tools__${step.tool}`, args: step.arguments ?? {} };
 }
 
 /** The JSON body of a scripted error reply: OpenAI's `{error: {...}}` shape, plus any `error_fields` (e.g. `resets_in_seconds`). */
@@ -219,13 +235,13 @@ export async function startCodexServer(opts = {}) {
       sse(res, 'response.output_item.done', { output_index: 0, item: { type: 'message', id: itemId, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text, annotations: [] }] } });
     } else {
       const callId = `call_${seq}`;
-      const { name, args } = buildCall(step, body);
-      const item = { type: 'function_call', id: `fc_${seq}`, call_id: callId, name, arguments: JSON.stringify(args), status: 'completed' };
+      const { name, namespace, args } = buildCall(step, body);
+      const item = { type: 'function_call', id: `fc_${seq}`, call_id: callId, name, ...(namespace ? { namespace } : {}), arguments: JSON.stringify(args), status: 'completed' };
       sse(res, 'response.output_item.added', { output_index: 0, item: { ...item, arguments: '', status: 'in_progress' } });
       sse(res, 'response.function_call_arguments.delta', { item_id: item.id, output_index: 0, delta: item.arguments });
       sse(res, 'response.output_item.done', { output_index: 0, item });
       pending.set(callId, { name });
-      note('tool_call_pending', { id: respId, call_id: callId, tool: name, command: step.command ?? null, patch: step.kind === 'patch' });
+      note('tool_call_pending', { id: respId, call_id: callId, tool: name, command: step.command ?? null, patch: step.kind === 'patch', mcp: step.kind === 'mcp_call' });
     }
     sse(res, 'response.completed', {
       response: { id: respId, object: 'response', status: 'completed', output: [], usage: { input_tokens: 120, input_tokens_details: { cached_tokens: 0 }, output_tokens: 40, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 160 } },

@@ -29,6 +29,13 @@ const EDIT_TITLE = 'Apply this change?';
 const FETCH_TITLE = 'Do you want to proceed?';
 const TRUST_BUTTONS = ['Trust folder (work)', 'Trust parent folder (lab)', "Don't trust (esc)"];
 const EDIT_BUTTONS = ['Yes, allow once', 'Yes, allow always', 'No, suggest changes (esc)'];
+/** The lab's stdio MCP server (tools deploy_preview, lookup_ticket): the MCP permission sessions configure it. */
+const MCP_SERVER = path.join(here, '..', 'lib', 'mcp-stdio-server.mjs');
+const MCP_TITLE = 'Allow execution of MCP tool "deploy_preview" from server "lab-tools"?';
+/** The tools/call requests the lab MCP server logged (its log lives in the private HOME). */
+const mcpCalls = (home) => {
+  try { return fs.readFileSync(path.join(home, 'mcp.log'), 'utf8').split('\n').filter((l) => l.includes('"method":"tools/call"')).length; } catch { return 0; }
+};
 const PICKER_BUTTONS = [`[openai] ${MODEL} (Runtime)`, '[qwen-oauth] coder-model (Discontinued)'];
 
 const starting = [{ state: 'starting' }, { state: 'idle' }];
@@ -88,6 +95,30 @@ const SESSIONS = [
   { name: 'numbered-answer', cols: 80, rows: 24, description: 'an answer that is a plain numbered list with the confirmation\'s own labels ("1. Yes, allow once … 3. No, suggest changes (esc)") → generating then idle, never a modal', run: async (c) => { await c.noModalTurn('show me numbered choices', /3\. No, suggest changes \(esc\)/); }, expect: NO_MODAL_TURN },
   { name: 'model-picker-60x20', cols: 60, rows: 20, description: '/model in a narrow 60×20 terminal: the picker (kind picker) → Esc → idle', run: async (c) => { await c.picker(); }, expect: { sequence: [...starting, { state: 'picker', status: 'approval', modal: { title: 'Select Model', kind: 'picker', buttons: PICKER_BUTTONS } }, { state: 'idle', modal: null }], final: { state: 'idle' } } },
   { name: 'approve-yes-200x50', cols: 200, rows: 50, description: 'the shell permission round trip in a wide 200×50 terminal', run: async (c) => { await c.prompt('please create the file'); await c.approval(1, 'shell'); await c.turnEnd(); }, expect: approvedTurn(SHELL_TITLE) },
+  {
+    name: 'mcp-approve', cols: 80, rows: 24, mcp: true,
+    description: 'the model calls the lab MCP server\'s deploy_preview tool → Qwen asks before running it (approval) → 1 (Yes, allow once) → the MCP server gets tools/call → the answer streams → idle',
+    run: async (c) => { await c.prompt('deploy a preview'); await c.approval(1, 'mcp'); await c.turnEnd(); c.check('the MCP server got the allowed tools/call', mcpCalls(c.home) === 1, String(mcpCalls(c.home))); },
+    expect: approvedTurn(MCP_TITLE),
+  },
+  {
+    name: 'mcp-deny', cols: 80, rows: 24, mcp: true,
+    description: 'the model calls the lab MCP server\'s deploy_preview tool → approval → No, suggest changes (esc) → no tools/call reaches the MCP server → idle',
+    run: async (c) => { await c.prompt('deploy a preview'); await c.approval('deny', 'mcp'); await c.deniedEnd(); c.check('the MCP server got no tools/call', mcpCalls(c.home) === 0, String(mcpCalls(c.home))); },
+    expect: deniedTurn(MCP_TITLE),
+  },
+  ...[
+    // The visible rows of the scrolled theme list, each theme's name then its kind, as drawn.
+    ['theme-picker', '/theme', 'Select Theme', ['Auto Auto', 'Qwen Light Light', 'Qwen Dark Dark', 'ANSI Dark', 'Atom One Dark', 'Ayu Dark', 'Default Dark', 'Dracula Dark', 'GitHub Dark', 'Shades Of Purple Dark', 'ANSI Light Light', 'Ayu Light Light']],
+    ['approval-mode-picker', '/approval-mode', 'Approval Mode', ['plan - Analyze only, do not modify files or execute commands', 'default - Require approval for file edits or shell commands', 'auto-edit - Automatically approve file edits', 'yolo - Automatically approve all tools']],
+    // Its buttons say which editors the machine has installed: the title and the kind only.
+    ['editor-picker', '/editor', 'Select Editor', undefined],
+  ].map(([name, command, title, buttons]) => ({
+    name, cols: 80, rows: 24,
+    description: `${command} opens its menu (kind picker, never auto-answered; the spec names no such menu: detected by structure) → Esc closes it → idle`,
+    run: async (c) => { await c.picker({ command, title, buttons }); },
+    expect: { sequence: [...starting, { state: 'picker', status: 'approval', modal: { title, kind: 'picker', ...(buttons ? { buttons } : {}) } }, { state: 'idle', modal: null }], final: { state: 'idle' } },
+  })),
   { name: 'hello-160x50', cols: 160, rows: 50, description: 'the streamed answer in a 160×50 terminal', run: async (c) => { await c.prompt('say hello'); await c.turnEnd(); }, expect: turn },
   { name: 'approve-yes-160x50', cols: 160, rows: 50, description: 'the shell permission round trip in a 160×50 terminal', run: async (c) => { await c.prompt('please create the file'); await c.approval(1, 'shell'); await c.turnEnd(); }, expect: approvedTurn(SHELL_TITLE) },
 ];
@@ -104,6 +135,7 @@ function prepare({ home, serverUrl, session }) {
   };
   // Folder trust is off by default; the trust-dialog session turns it on (nothing is trusted in the private HOME).
   if (session?.folderTrust) settings.security.folderTrust = { enabled: true };
+  if (session?.mcp) settings.mcpServers = { 'lab-tools': { command: process.execPath, args: [MCP_SERVER], env: { LAB_MCP_LOG: path.join(home, 'mcp.log') } } };
   fs.writeFileSync(path.join(home, '.qwen', 'settings.json'), JSON.stringify(settings, null, 2), { mode: 0o600 });
   // All three select the OpenAI-compatible provider.
   return { OPENAI_API_KEY: 'lab-dummy-key', OPENAI_BASE_URL: serverUrl, OPENAI_MODEL: MODEL };
@@ -119,6 +151,7 @@ export const QWEN_CODE = {
   approvals: {
     shell: { title: SHELL_TITLE, buttonsOk: SHELL_BUTTONS_OK },
     edit: { title: EDIT_TITLE, buttonsOk: (labels) => JSON.stringify(labels) === JSON.stringify(EDIT_BUTTONS) },
+    mcp: { title: MCP_TITLE, buttonsOk: (labels) => labels.length >= 2 && labels[0] === 'Yes, allow once' && labels[labels.length - 1] === 'No, suggest changes (esc)' },
     fetch: { title: FETCH_TITLE, buttonsOk: (labels) => labels.length >= 2 && labels[0] === 'Yes, allow once' && labels[labels.length - 1] === 'No, suggest changes (esc)' },
   },
   picker: { title: 'Select Model', buttons: PICKER_BUTTONS },
