@@ -143,6 +143,11 @@ export function startLiveSession(opts: LiveSessionOptions): LiveSession {
   const rows = opts.rows ?? 24;
   const pty = createPtyTransport();
   const recorder = opts.record ? AsciicastRecorder.open(opts.record, { cols, rows, clock: () => Date.now(), timestamp: Math.floor(Date.now() / 1000), env: { TERM: 'xterm-256color' } }) : null;
+  // Record output before the driver sees it: this listener must be the PTY's first. The driver
+  // parses a chunk into its screen in its own listener, and under load that takes tens of ms; a
+  // recorder stamped after it gave the replay later times than the live driver saw, so a replay
+  // could miss a stable window the live session met (starting → idle, then no busy at all).
+  const recording = recorder ? [pty.onData((chunk) => recorder.output(chunk))] : [];
   let trust: TrustResult | null = null;
   const trustCfg = opts.applyTrust === false ? undefined : spec.pre_launch_trust;
   const homeDir = opts.homeDir ?? opts.extraEnv?.HOME;
@@ -182,10 +187,8 @@ export function startLiveSession(opts: LiveSessionOptions): LiveSession {
     for (const w of [...waiters]) w();
   };
 
-  const subscriptions: Array<Disposable | (() => void)> = [];
+  const subscriptions: Array<Disposable | (() => void)> = [...recording];
   if (opts.onEvent) subscriptions.push(driver.subscribe(opts.onEvent));
-  // Record output before the driver sees it, so the file order is the PTY's order.
-  if (recorder) subscriptions.push(pty.onData((chunk) => recorder.output(chunk)));
   subscriptions.push(driver.subscribe((ev) => {
     if (ev.kind === 'pty_data') return;
     events.push({ atMs: Date.now() - startedAt, event: ev });
