@@ -99,3 +99,12 @@ export async function stopAll(): Promise<void> {
   runtimeDirs.clear();
   for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 }
+
+/** A daemon on fresh dirs with one demo-agent session (100×30) that has reached idle. */
+export async function startDaemonWithIdleSession(waitMs: number): Promise<{ dirs: DaemonDirs; daemon: RunningDaemon; sessionId: string }> {
+  const dirs = makeDirs();
+  const daemon = await startDaemon(dirs);
+  const sessionId = (await daemon.client.call('createSession', { body: { spec: 'demo-agent', cwd: dirs.work, cols: 100, rows: 30 } })).id;
+  await waitFor(async () => (await daemon.client.call('getSession', { params: { id: sessionId } })).state?.id === 'idle', waitMs, 'idle');
+  return { dirs, daemon, sessionId };
+}

@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DaemonClient } from '../../src/client/index.js';
-import { makeDirs, startDaemon, stopAll, waitFor, type DaemonDirs, type RunningDaemon } from './daemon-harness.js';
+import { startDaemonWithIdleSession, stopAll, type DaemonDirs, type RunningDaemon } from './daemon-harness.js';
 
 const WAIT_MS = 60_000;
 const BIN = path.resolve('bin/specterm.js');
@@ -36,11 +36,8 @@ function cli(args: string[]): Promise<{ code: number | null; out: string; err: s
 }
 
 beforeAll(async () => {
-  dirs = makeDirs();
-  daemon = await startDaemon(dirs);
+  ({ dirs, daemon, sessionId } = await startDaemonWithIdleSession(WAIT_MS));
   client = daemon.client;
-  sessionId = (await client.call('createSession', { body: { spec: 'demo-agent', cwd: dirs.work, cols: 100, rows: 30 } })).id;
-  await waitFor(async () => (await client.call('getSession', { params: { id: sessionId } })).state?.id === 'idle', WAIT_MS, 'idle');
 }, 90_000);
 afterAll(stopAll, 60_000);
 

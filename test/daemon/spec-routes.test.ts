@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DaemonClient } from '../../src/client/index.js';
-import { makeDirs, REPO, startDaemon, stopAll, waitFor, type DaemonDirs, type RunningDaemon } from './daemon-harness.js';
+import { startDaemonWithIdleSession, REPO, startDaemon, stopAll, waitFor, type DaemonDirs, type RunningDaemon } from './daemon-harness.js';
 
 const WAIT_MS = 60_000;
 const PACKAGE_SPEC = path.join(REPO, 'specs/demo-agent/spec.json');
@@ -30,11 +30,8 @@ function withIdleLabel(text: string, label: string): string {
 }
 
 beforeAll(async () => {
-  dirs = makeDirs();
-  daemon = await startDaemon(dirs);
+  ({ dirs, daemon, sessionId } = await startDaemonWithIdleSession(WAIT_MS));
   client = daemon.client;
-  sessionId = (await client.call('createSession', { body: { spec: 'demo-agent', cwd: dirs.work, cols: 100, rows: 30 } })).id;
-  await waitFor(async () => (await client.call('getSession', { params: { id: sessionId } })).state?.id === 'idle', WAIT_MS, 'idle');
 }, 90_000);
 afterAll(stopAll, 60_000);
 
