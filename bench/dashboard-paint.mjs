@@ -120,7 +120,7 @@ async function firstPaints(page, base, api, id) {
       const nav = performance.getEntriesByType('navigation')[0];
       const chunk = performance.getEntriesByType('resource').find((r) => /\/assets\/session-view[^/]*\.js$/.test(r.name));
       const p = globalThis.__paintProbe;
-      return { dcl: nav.domContentLoadedEventEnd, wsOpen: p.wsOpenMs, chunk: chunk ? chunk.responseEnd : NaN, snapshot: p.snapshotMs };
+      return { dcl: nav.domContentLoadedEventEnd, wsOpen: p.wsOpenMs, chunk: chunk ? chunk.responseEnd : NaN, snapshot: p.snapshotMs, terminal: p.terminalMs, subscribe: p.subscribeMs };
     }));
   }
   const renderer = await page.evaluate((sid) => globalThis.specterm.terminals.get(sid)?.renderer() ?? 'none', id);
@@ -156,6 +156,8 @@ async function main() {
     out('dashboard_first_paint_dom_content_loaded_ms_p50', median('dcl'));
     out('dashboard_first_paint_ws_open_ms_p50', median('wsOpen'));
     out('dashboard_first_paint_session_view_chunk_ms_p50', median('chunk'));
+    out('dashboard_first_paint_terminal_created_ms_p50', median('terminal'));
+    out('dashboard_first_paint_subscribe_sent_ms_p50', median('subscribe'));
     out('dashboard_first_paint_snapshot_ms_p50', median('snapshot'));
     await daemon.api('DELETE', `/sessions/${idle}?force=true`);
 
@@ -186,6 +188,16 @@ async function main() {
     out('dashboard_lag_ms_p50', quantile(lags, 0.5));
     out('dashboard_lag_ms_p99', quantile(lags, 0.99));
     out('dashboard_lag_ms_max', lags.at(-1));
+    // The daemon's part (agent write → the frame reached the page) and the browser's (→ drawn).
+    const arrivals = stamps.filter((s) => s.arrivalMs !== null);
+    const daemonPart = arrivals.map((s) => s.arrivalMs).sort((a, b) => a - b);
+    const browserPart = arrivals.map((s) => s.lagMs - s.arrivalMs).sort((a, b) => a - b);
+    if (arrivals.length > 0) {
+      out('dashboard_lag_to_page_ms_p50', quantile(daemonPart, 0.5));
+      out('dashboard_lag_to_page_ms_p99', quantile(daemonPart, 0.99));
+      out('dashboard_lag_in_page_ms_p50', quantile(browserPart, 0.5));
+      out('dashboard_lag_in_page_ms_p99', quantile(browserPart, 0.99));
+    }
   } finally {
     await context.close().catch(() => {});
     await daemon.stop();

@@ -11,13 +11,17 @@
  *    the snapshot's text (kept rather than matched here: the page cannot know the text before
  *    it loads);
  *  - `stamps`: each `STAMP <n> <wall ms>` line (bench/dashboard/lag-agent.mjs) the first time it
- *    is drawn, with `lagMs` = the page's wall clock (performance.timeOrigin + now) − the stamp.
- *  - `wsOpenMs`, `snapshotMs`: when the page's WebSocket opened and its first terminal snapshot
- *    arrived (the socket is wrapped to see them), to tell where an open's time went.
+ *    is drawn, with `lagMs` = the page's wall clock (performance.timeOrigin + now) − the stamp, and
+ *    `arrivalMs` = the same at the arrival of the WebSocket frame carrying it (the daemon's part).
+ *  - `wsOpenMs`, `terminalMs`, `subscribeMs`, `snapshotMs`: when the page's WebSocket opened, the
+ *    terminal was created, its subscription was sent and its first snapshot arrived (the socket is
+ *    wrapped to see them), to tell where an open's time went.
  * The page reads `globalThis.__paintProbe`.
  */
 export function installPaintProbe() {
-  const probe = { renderLog: [], renders: 0, stamps: [] };
+  // arrivals: each stamp's wall-clock time when its WebSocket frame reached the page (before
+  // xterm parsed it), so the lag splits into the daemon's part and the browser's.
+  const probe = { renderLog: [], renders: 0, stamps: [], arrivals: new Map() };
   const seen = new Set();
   const STAMP = /STAMP (\d+) (\d+\.\d+)/g;
   globalThis.__paintProbe = probe;
@@ -35,19 +39,31 @@ export function installPaintProbe() {
         const key = `${sessionId}:${m[1]}`;
         if (seen.has(key)) continue;
         seen.add(key);
-        probe.stamps.push({ sessionId, n: Number(m[1]), lagMs: wall - Number(m[2]) });
+        const arrived = probe.arrivals.get(m[1]);
+        probe.stamps.push({ sessionId, n: Number(m[1]), lagMs: wall - Number(m[2]), arrivalMs: arrived === undefined ? null : arrived - Number(m[2]) });
       }
     });
   };
   // Where an open's time goes: the socket opening and the first snapshot arriving on it.
   probe.wsOpenMs = null;
   probe.snapshotMs = null;
+  probe.subscribeMs = null;
+  probe.terminalMs = null;
   const NativeWebSocket = globalThis.WebSocket;
   globalThis.WebSocket = class extends NativeWebSocket {
     constructor(...args) {
       super(...args);
       this.addEventListener('open', () => { probe.wsOpenMs ??= performance.now(); });
+      const send = this.send.bind(this);
+      this.send = (data) => {
+        if (probe.subscribeMs === null && typeof data === 'string' && data.includes('"subscribe"') && data.includes('terminal/')) probe.subscribeMs = performance.now();
+        return send(data);
+      };
       this.addEventListener('message', (event) => {
+        if (event.data instanceof ArrayBuffer) {
+          const wall = performance.timeOrigin + performance.now();
+          for (const m of new TextDecoder().decode(event.data).matchAll(STAMP)) if (!probe.arrivals.has(m[1])) probe.arrivals.set(m[1], wall);
+        }
         if (probe.snapshotMs === null && typeof event.data === 'string' && event.data.includes('"type":"snapshot"')) probe.snapshotMs = performance.now();
       });
     }
@@ -62,7 +78,7 @@ export function installPaintProbe() {
     set: (map) => {
       terminals = map;
       const set = map.set.bind(map);
-      map.set = (key, value) => { attach(key, value); return set(key, value); };
+      map.set = (key, value) => { probe.terminalMs ??= performance.now(); attach(key, value); return set(key, value); };
     },
   });
   globalThis.specterm = box;

@@ -14,12 +14,13 @@ import { notifyHiddenPage } from './notify-page.js';
 import { takePairingCodeFromLocation } from './pairing.js';
 import { Inbox } from './inbox.js';
 import { SessionsOverview } from './sessions-overview.js';
+import { loadSessionView, preloadRoute } from './preload.js';
 import { SignIn } from './sign-in.js';
 import { ToastRegion } from './toast-region.js';
 import { isNewEvent, toastEvent } from './toasts.js';
 import { auth, liveStatus, navigate, noteEvent, route, scope, sessions, sessionsError } from './state.js';
 
-const SessionView = lazy(() => import('./session-view.js'));
+const SessionView = lazy(loadSessionView);
 const RecordingsView = lazy(() => import('./recordings-view.js'));
 
 /**
@@ -27,6 +28,7 @@ const RecordingsView = lazy(() => import('./recordings-view.js'));
  * again when only the fragment changes (a pairing link opened in a tab already on the page).
  */
 const pairingCode = signal(takePairingCodeFromLocation());
+if (pairingCode.value === null) preloadRoute(route.value);
 addEventListener('hashchange', () => {
   const code = takePairingCodeFromLocation();
   if (code === null) return;

@@ -16,6 +16,7 @@ import type { LiveConnection } from './live.js';
 import { BADGE_TEXT, modalSummary, timeInState, useNow } from './sessions-overview.js';
 import { SESSION_TABS, sessionTabPath } from './session-tabs.js';
 import { navigate, scope } from './state.js';
+import { takePreloadedSession } from './preload.js';
 
 export default function SessionView(props: { sessionId: string; tab: string; live: LiveConnection }) {
   const session = useSignal<SessionDetail | null>(null);
@@ -24,7 +25,7 @@ export default function SessionView(props: { sessionId: string; tab: string; liv
   const now = useNow(1000);
   const load = async () => {
     try {
-      session.value = await call('getSession', { params: { id: props.sessionId } });
+      session.value = await (takePreloadedSession(props.sessionId) ?? call('getSession', { params: { id: props.sessionId } }));
       error.value = null;
     } catch (e) {
       error.value = e instanceof ApiProblem && e.status === 404 ? `There is no session ${props.sessionId} (it was removed).` : String(e instanceof Error ? e.message : e);

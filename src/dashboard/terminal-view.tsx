@@ -76,10 +76,10 @@ export default function TerminalView(props: TerminalViewProps) {
     term.loadAddon(fit);
     term.open(host.current!);
     parts.current = { term, fit };
-    const renderer = loadRenderer(term);
     const seq = new TerminalSeq();
     const topic = `terminal/${props.sessionId}`;
-    terminals.set(props.sessionId, { term, renderer, seq });
+    let renderer: () => Renderer = () => 'dom';
+    terminals.set(props.sessionId, { term, renderer: () => renderer(), seq });
     const ack = (bytes: number) => props.live.send({ type: 'ack', topic, bytes });
     const typed = term.onData((data) => { if (inputOn.current) props.live.send({ type: 'input', session_id: props.sessionId, data }); });
     const unsubscribe = props.live.subscribe(topic, {
@@ -101,6 +101,9 @@ export default function TerminalView(props: TerminalViewProps) {
         else if (verdict.kind === 'gap') props.live.resubscribe(topic);
       },
     });
+    // After the subscription went out: the renderer's set-up (a WebGL context; slow in software
+    // GL) overlaps the snapshot's round trip instead of delaying it.
+    renderer = loadRenderer(term);
     let settle: ReturnType<typeof setTimeout> | undefined;
     const onResize = () => {
       clearTimeout(settle);

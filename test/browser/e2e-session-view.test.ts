@@ -6,6 +6,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionDetail } from '../../src/protocol/index.js';
+import { launchChromium } from './chromium.js';
 import { E2E_WAIT_MS, startDashboardE2e, waitFor, type DashboardE2e } from './e2e-harness.js';
 
 let e: DashboardE2e;
@@ -69,6 +70,32 @@ describe('the session view against a real daemon', () => {
       await watcher.locator('.lease[data-lease="none"]').waitFor({ timeout: E2E_WAIT_MS });
     } finally {
       await watcher.close();
+    }
+  }, 90_000);
+
+  it('opens a deep link to a session that was opened signed out once the code typed in pairs', async () => {
+    // The page preloads a deep-linked session's detail before it knows it is signed in: the 401
+    // it got then must not be what the view shows after signing in.
+    const fresh = await launchChromium();
+    try {
+      const page = await fresh.context.newPage();
+      // Any problem the page shows, even for one frame (a later event reloads the view).
+      await page.addInitScript(() => {
+        const seen: string[] = ((globalThis as any).__problems = []);
+        new MutationObserver(() => {
+          for (const el of document.querySelectorAll('.problem')) if (!seen.includes(el.textContent ?? '')) seen.push(el.textContent ?? '');
+        }).observe(document, { childList: true, subtree: true, characterData: true });
+      });
+      await page.goto(`${e.url}/sessions/${session.id}`);
+      await page.getByLabel('Pairing code').waitFor({ timeout: E2E_WAIT_MS });
+      const url = new URL(await e.pairingUrl('deep-link', 'read'));
+      await page.getByLabel('Pairing code').fill(new URLSearchParams(url.hash.slice(1)).get('pair')!);
+      await page.getByRole('button', { name: 'Pair' }).click();
+      await page.waitForFunction((id) => (globalThis as any).specterm?.terminals?.get(id)?.seq.next > 0, session.id, { timeout: E2E_WAIT_MS });
+      expect(await page.locator('#session-title').textContent()).toBe('viewed');
+      expect(await page.evaluate(() => (globalThis as any).__problems)).toEqual([]);
+    } finally {
+      await fresh.close();
     }
   }, 90_000);
 
