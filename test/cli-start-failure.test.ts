@@ -31,6 +31,22 @@ describe('a binary that is not installed', () => {
     expect(r.stderr).toContain('--binary PATH');
   });
 
+  it("tells how to install the CLI when the spec says (its `install` command) — every built-in agent spec does, at its proven version", () => {
+    const spec = { ...JSON.parse(fs.readFileSync(MISSING, 'utf8')), install: 'npm install -g definitely-not-installed-xyz@1.2.3' };
+    const file = path.join(tempDir(), 'with-install.json');
+    fs.writeFileSync(file, JSON.stringify(spec));
+    const r = runCli(['run', file], { env: { HOME: tempDir() } });
+    expect(r.code).toBe(127);
+    expect(r.stderr).toContain('"definitely-not-installed-xyz" was not found');
+    expect(r.stderr).toContain('Install it with `npm install -g definitely-not-installed-xyz@1.2.3` or pass --binary PATH');
+    const specsDir = path.join(REPO_ROOT, 'specs');
+    for (const id of fs.readdirSync(specsDir).filter((d) => d !== 'demo-agent')) {
+      const builtin = JSON.parse(fs.readFileSync(path.join(specsDir, id, 'spec.json'), 'utf8'));
+      const proven = /^>=(\S+)/.exec(builtin.cli_version_range)?.[1];
+      expect(builtin.install, id).toMatch(new RegExp(`^npm install -g \\S+@${proven!.replace(/\./g, '\\.')}$`));
+    }
+  });
+
   it('makes record exit 127 and leaves an existing recording at that path byte-identical, with no temp file', () => {
     const dir = tempDir();
     const cast = path.join(dir, 'keep.cast');

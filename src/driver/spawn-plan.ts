@@ -130,7 +130,9 @@ export function planSpawn(input: SpawnPlanInput): SpawnPlan | SpawnPlanError {
 
   const found = findBinary(input.spec.binary, { env: baseEnv, platform });
   if (isBinaryNotFound(found)) {
-    return { code: found.code, message: found.message, binary: found.binary, searched: found.searched };
+    // The spec knows how its CLI is installed: say it instead of a bare "install it".
+    const message = input.spec.install && found.code === 'BINARY_NOT_FOUND' ? found.message.replace(/Install it or pass --binary PATH$/, `Install it with \`${input.spec.install}\` or pass --binary PATH`) : found.message;
+    return { code: found.code, message, binary: found.binary, searched: found.searched };
   }
   const env = composeEnv({ baseEnv, specEnv: input.spec.env ?? {}, extraEnv: input.extraEnv ?? {}, workingDir: cwd, platform });
   const argvForDisplay = [found.path, ...args];

@@ -218,6 +218,7 @@ export const SPEC_JSON_SCHEMA: Record<string, unknown> = {
     spawn_args: { type: 'array', items: str('An argument; "{{workingDir}}" is substituted.'), description: 'Base argv.' },
     env: { type: 'object', additionalProperties: str('Value.'), description: 'Extra environment variables.' },
     cli_version_range: str('Semver range of the CLI versions this spec was proven on; a session outside it reports version_unproven.'),
+    install: str('specterm extension: the command that installs the CLI (e.g. "npm install -g opencode-ai@1.18.33"), shown when the binary is not found.'),
     cli_version: obj('specterm extension: how to read the installed CLI version (run binary + args, no shell).', {
       args: { type: 'array', items: str('An argument, e.g. "--version".'), description: 'Arguments that make the CLI print its version and exit.' },
       regex: regex('Regex over the output; its first capture group (else the whole match) is the version. Default: the first x.y.z.'),

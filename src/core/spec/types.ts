@@ -305,6 +305,8 @@ export interface CliSpecV4 {
   env?: Record<string, string>;
   /** Semver range of the CLI versions this spec was proven on (a session outside it reports `version_unproven`). */
   cli_version_range?: string;
+  /** specterm extension: the command that installs the CLI, shown when the binary is not found. */
+  install?: string;
   /** specterm extension: how to read the installed CLI's version (see {@link CliVersionProbe}). */
   cli_version?: CliVersionProbe;
   send_on_spawn?: string[];

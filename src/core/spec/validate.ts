@@ -16,7 +16,7 @@ export type { RegexScreen, ValidationResult } from './validate-context.js';
 
 /** Every top-level field of spec-format §1 (documentation keys `_*` are always allowed). */
 export const TOP_LEVEL_FIELDS = [
-  '$schema', 'id', 'name', 'binary', 'spawn_args', 'env', 'cli_version_range', 'cli_version', 'send_on_spawn',
+  '$schema', 'id', 'name', 'binary', 'spawn_args', 'env', 'cli_version_range', 'cli_version', 'install', 'send_on_spawn',
   'send_on_spawn_delay_ms', 'send_on_spawn_max_wait_ms', 'refocus_when_stalled_ms', 'pre_launch_trust',
   'startup_dismiss', 'interactive_prompts', 'send_message', 'sections', 'states', 'transitions',
   'control_bar', 'signal_rules', 'notifications', 'delegate', 'native_history',
@@ -123,6 +123,7 @@ function validateSendMessage(ctx: ValidationContext, value: unknown): void {
 function validateTopLevelTypes(ctx: ValidationContext, raw: Record<string, unknown>): void {
   ctx.string(raw, 'name', '');
   ctx.string(raw, 'cli_version_range', '');
+  ctx.string(raw, 'install', '');
   validateCliVersion(ctx, raw.cli_version);
   ctx.stringArray(raw, 'spawn_args', '');
   const wake = ctx.stringArray(raw, 'send_on_spawn', '');
