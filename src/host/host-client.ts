@@ -5,7 +5,7 @@
  *
  * @module
  */
-import net from 'node:net';
+import type net from 'node:net';
 import { ListenerSet, type Disposable } from '../terminal/index.js';
 import { HostError, messageOf, type HostErrorCode } from './errors.js';
 import {
@@ -18,27 +18,13 @@ import {
   type SessionInfo,
   type SpawnParams,
 } from './wire.js';
+import { HostEventFanout, type ExitEvent, type OutputEvent } from './host-events.js';
+import { openHostSocket } from './host-socket.js';
+
+export type { ExitEvent, OutputEvent } from './host-events.js';
 
 /** Default bound on connect + handshake: a live host answers in milliseconds. */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 5000;
-
-/** Output of one session, live or replayed from the ring. */
-export interface OutputEvent {
-  id: string;
-  /** Seq of the first byte. */
-  seq: number;
-  bytes: Buffer;
-  replay: boolean;
-}
-
-/** A session's child ended. */
-export interface ExitEvent {
-  id: string;
-  exitCode: number | null;
-  signal: string | null;
-  /** Final output seq. */
-  seq: number;
-}
 
 /** How a client that lost its connection gets it back (see {@link HostClient.connect}). */
 export interface ReconnectOptions {
@@ -89,10 +75,8 @@ export class HostClient {
   readonly #pending = new Map<number, Pending>();
   /** Requests made while reconnecting, sent once the new connection said hello. */
   #queued: Buffer[] = [];
-  readonly #output = new ListenerSet<OutputEvent>('output');
-  readonly #exit = new ListenerSet<ExitEvent>('exit');
-  /** Listeners of one session: a frame goes to its session's only, not through every transport. */
-  readonly #bySession = new Map<string, { output: ListenerSet<OutputEvent>; exit: ListenerSet<ExitEvent> }>();
+  /** Output and exit listeners, of every session and of one. */
+  readonly #events = new HostEventFanout();
   readonly #close = new ListenerSet<HostError>('close');
   readonly #reconnected = new ListenerSet<void>('reconnect');
   readonly #disconnected = new ListenerSet<HostError>('disconnect');
@@ -177,37 +161,21 @@ export class HostClient {
 
   /** Output of every session (see {@link onSessionOutput} for one). */
   onOutput(listener: (event: OutputEvent) => void): Disposable {
-    return this.#output.add(listener);
+    return this.#events.onOutput(listener);
   }
 
   onExit(listener: (event: ExitEvent) => void): Disposable {
-    return this.#exit.add(listener);
+    return this.#events.onExit(listener);
   }
 
   /** Output of session `id` only: with N transports on one client, a frame costs one lookup, not N listener calls. */
   onSessionOutput(id: string, listener: (event: OutputEvent) => void): Disposable {
-    return this.#sessionListeners(id, 'output', listener);
+    return this.#events.onSession(id, 'output', listener);
   }
 
   /** The exit of session `id` only. */
   onSessionExit(id: string, listener: (event: ExitEvent) => void): Disposable {
-    return this.#sessionListeners(id, 'exit', listener);
-  }
-
-  #sessionListeners<K extends 'output' | 'exit'>(id: string, kind: K, listener: (event: K extends 'output' ? OutputEvent : ExitEvent) => void): Disposable {
-    let entry = this.#bySession.get(id);
-    if (!entry) {
-      entry = { output: new ListenerSet<OutputEvent>('output'), exit: new ListenerSet<ExitEvent>('exit') };
-      this.#bySession.set(id, entry);
-    }
-    const added = (entry[kind] as ListenerSet<unknown>).add(listener as (event: unknown) => void);
-    const owner = entry;
-    return {
-      dispose: () => {
-        added.dispose();
-        if (owner.output.size === 0 && owner.exit.size === 0 && this.#bySession.get(id) === owner) this.#bySession.delete(id);
-      },
-    };
+    return this.#events.onSession(id, 'exit', listener);
   }
 
   /** Fires once when the connection ends for good, with the reason. */
@@ -348,15 +316,12 @@ export class HostClient {
     }
     for (const frame of frames) {
       if (frame.kind !== 'json') {
-        const event: OutputEvent = { id: frame.id, seq: frame.seq, bytes: frame.bytes, replay: frame.kind === 'replay' };
-        this.#output.emit(event);
-        this.#bySession.get(frame.id)?.output.emit(event);
+        this.#events.emitOutput({ id: frame.id, seq: frame.seq, bytes: frame.bytes, replay: frame.kind === 'replay' });
         continue;
       }
       const message = frame.message as HostMessage;
       if (message.type === 'exit') {
-        this.#exit.emit(message);
-        this.#bySession.get(message.id)?.exit.emit(message);
+        this.#events.emitExit(message);
       } else if (message.type === 'ok' || message.type === 'error') {
         if (message.type === 'error' && message.req === null) {
           this.#lost(this.#socket, new HostError(message.code as HostErrorCode, `the host closed this connection: ${message.message}`, message.detail));
@@ -385,26 +350,7 @@ export class HostClient {
 /** Errors after which trying again cannot help: another protocol (the host was upgraded). */
 const FATAL_ON_RECONNECT = new Set(['HOST_PROTOCOL_MISMATCH']);
 
-/** Opens the socket, bounded by the timeout, with a clear error when no host listens. */
+/** The socket for `options`, within its connect timeout. */
 function openSocket(options: HostConnectOptions): Promise<net.Socket> {
-  const timeoutMs = options.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
-  return new Promise<net.Socket>((resolve, reject) => {
-    const s = net.connect(options.socketPath);
-    const timer = setTimeout(() => {
-      s.destroy();
-      reject(new HostError('HOST_CONNECT_TIMEOUT', `no answer from the host on ${JSON.stringify(options.socketPath)} within ${timeoutMs} ms; it may be overloaded or hung (see its log)`, { socketPath: options.socketPath }));
-    }, timeoutMs);
-    s.once('connect', () => {
-      clearTimeout(timer);
-      s.removeAllListeners('error');
-      resolve(s);
-    });
-    s.once('error', (error: NodeJS.ErrnoException) => {
-      clearTimeout(timer);
-      const absent = error.code === 'ENOENT' || error.code === 'ECONNREFUSED';
-      reject(new HostError(absent ? 'HOST_NOT_RUNNING' : 'HOST_CONNECTION_CLOSED', absent
-        ? `no PTY host is running on ${JSON.stringify(options.socketPath)} (${error.code}); start one (startHostProcess / specterm-host)`
-        : `could not connect to the host on ${JSON.stringify(options.socketPath)}: ${error.message}`, { socketPath: options.socketPath }, { cause: error }));
-    });
-  });
+  return openHostSocket(options.socketPath, options.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS);
 }
