@@ -25,6 +25,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureCli, recordVerdict } from '../lib/install-cli.mjs';
 import { pollScreen, writeLabels } from '../lib/lab-kit.mjs';
+import { checkKeys, keyLabels, runKeys } from './key-script.mjs';
 import { loadScenario, startCodexServer } from './server.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -61,7 +62,11 @@ function parseArgs(args) {
 /** All scenario files, by name. */
 function listScenarios() {
   const dir = join(here, 'scenarios');
-  return readdirSync(dir).filter((f) => f.endsWith('.json')).sort().map((f) => loadScenario(join(dir, f)));
+  return readdirSync(dir).filter((f) => f.endsWith('.json')).sort().map((f) => {
+    const sc = loadScenario(join(dir, f));
+    if (sc.keys) checkKeys(sc.keys, join(dir, f));
+    return sc;
+  });
 }
 
 /** The lab's stdio MCP server (tools deploy_preview, lookup_ticket), for the MCP permission scenarios. */
@@ -144,6 +149,31 @@ function endDaemons(root) {
 }
 
 /**
+ * An earlier session in the scenario's private HOME (for the resume picker): the prompt is
+ * answered by a server of its own, so the recorded session's ground truth is its own alone.
+ */
+async function runPriorSession(scenario, { live, spec, cwd, home, codexHome }) {
+  const server = await startCodexServer({ scenario: { name: `${scenario.name}-prior`, steps: [{ kind: 'text', text: 'Hello from the earlier session.' }] } });
+  writeCodexConfig(codexHome, server.url, scenario, null);
+  const s = live.startLiveSession({ spec, cwd, cols: 80, rows: 24, homeDir: home, applyTrust: true, extraEnv: { HOME: home, CODEX_HOME: codexHome, LAB_CODEX_KEY: 'lab-dummy-key-not-secret' } });
+  try {
+    await s.waitForState('idle', 30_000);
+    const deadline = Date.now() + 60_000;
+    while (!s.driver.screen.windowTitle && Date.now() < deadline) await sleep(50);
+    s.driver.dispatch({ kind: 'pty_write', data: scenario.prior_prompt });
+    await s.waitForScreen(new RegExp(`› ${scenario.prior_prompt}`), 20_000);
+    await sleep(300);
+    s.driver.dispatch({ kind: 'pty_write', data: '\r' });
+    await s.waitForScreen(/Hello from the earlier session\./, 30_000);
+    await s.waitForState('idle', 15_000);
+    await sleep(1000);
+  } finally {
+    await s.stop();
+    await server.close();
+  }
+}
+
+/**
  * Runs one scenario against the real CLI. Returns the checks, the measurements and the paths.
  */
 async function runScenario(scenario, ctx) {
@@ -172,6 +202,11 @@ async function runScenario(scenario, ctx) {
   writeCodexConfig(codexHome, server.url, scenario, mcpLog);
   const spec = JSON.parse(readFileSync(SPEC_PATH, 'utf8'));
   spec.binary = binPath;
+  if (scenario.prior_prompt) {
+    await runPriorSession(scenario, { live, spec, cwd, home, codexHome });
+    endDaemons(root); // its app-server daemon would serve the next session with the old provider
+    writeCodexConfig(codexHome, server.url, scenario, mcpLog);
+  }
   const marks = []; // lab actions with absolute times
   const mark = (what, extra = {}) => marks.push({ t: Date.now(), what, ...extra });
   const checks = [];
@@ -190,6 +225,7 @@ async function runScenario(scenario, ctx) {
     homeDir: home,
     applyTrust: !scenario.trust_gate,
     extraEnv: { HOME: home, CODEX_HOME: codexHome, LAB_CODEX_KEY: 'lab-dummy-key-not-secret' },
+    extraArgs: scenario.args ?? [],
   });
   const sessionStart = Date.now() - s.elapsedMs();
   mark('spawn');
@@ -207,10 +243,10 @@ async function runScenario(scenario, ctx) {
       s.driver.dispatch({ kind: 'click_modal_button', index: 1, label: s.driver.getCurrentView()?.modal?.buttons?.[0]?.label });
       await s.waitForState('idle', 30_000);
     } else {
-      await s.waitForState('idle', 30_000);
+      await s.waitForState(scenario.start_state ?? 'idle', 30_000);
     }
     mark('ready');
-    if (scenario.prompt || scenario.picker) {
+    if (scenario.prompt || scenario.picker || (scenario.keys && !scenario.start_state)) {
       // Codex draws its composer long before it reads input (on a loaded machine 10 s and more);
       // it sets the window title when its start-up is done. Typing earlier shows "Waiting for
       // startup" and loses Enters, so wait for the title, as a person waits for the prompt.
@@ -272,6 +308,9 @@ async function runScenario(scenario, ctx) {
       s.driver.dispatch({ kind: 'pty_write', data: '\x1b' });
       await s.waitForState('idle', 10_000);
       await sleep(2000);
+    } else if (scenario.keys) {
+      await sleep(800);
+      await runKeys(s, scenario.keys, { mark, check });
     } else {
       await sleep(3000);
     }
@@ -401,7 +440,22 @@ async function runScenario(scenario, ctx) {
     const want = scenario.expect.sequence.at(-1).modal.buttons;
     check(p && JSON.stringify(p.modal.buttons.map((b) => b.label)) === JSON.stringify(want), 'sign-in chooser buttons exact');
   }
-  if (!scenario.prompt && !scenario.picker && !scenario.no_provider && !scenario.trust_gate) {
+  if (scenario.keys) {
+    const stopAt = marks.find((m) => m.what === 'stop').t;
+    // A start-up menu (the resume picker) is on screen from the first read until the first key.
+    const ready = marks.find((m) => m.what === 'ready')?.t;
+    const firstKey = marks.find((m) => m.what === 'key')?.t;
+    if (scenario.start_state && ready && firstKey) labels.push({ from: ready, to: firstKey, status: 'approval' });
+    labels.push(...keyLabels(marks, stopAt, textStreams));
+    // The answer to a question reaches the model as the tool's output: the server's log proves it.
+    if (scenario.expect_tool_result) {
+      const out = log.find((e) => e.event === 'tool_result')?.output ?? null;
+      check(out?.includes(scenario.expect_tool_result), `the answer reached the model: ${out}`);
+    }
+    check(changes.at(-1)?.state === scenario.keys.at(-1).state, `ends ${scenario.keys.at(-1).state} (changes: ${changes.map((c) => c.state).join(' → ')})`);
+    check(!s.events.some((e) => e.event.kind === 'command_refused'), 'no command refused');
+  }
+  if (!scenario.prompt && !scenario.picker && !scenario.no_provider && !scenario.trust_gate && !scenario.keys) {
     check(changes.at(-1)?.state === 'idle', `start → idle (changes: ${changes.map((c) => c.state).join(' → ')})`);
     const ready = marks.find((m) => m.what === 'ready')?.t;
     if (ready) labels.push({ from: ready + 1500, to: marks.find((m) => m.what === 'stop').t, status: 'idle' });

@@ -17,6 +17,7 @@
  *   "steps": [ { "kind": "text", "text": "Hello!", "chunk_chars": 8, "chunk_delay_ms": 40, "first_delay_ms": 200 },
  *              { "kind": "function_call", "command": "touch x", "justification": "…" },
  *              { "kind": "patch", "patch": "*** Begin Patch\n*** Add File: /elsewhere/x\n+hi\n*** End Patch" },
+ *              { "kind": "tool_call", "name": "request_user_input", "arguments": { "questions": [ … ] } },
  *              { "kind": "error", "status": 429, "error_type": "usage_limit_reached", "error_fields": { "resets_in_seconds": 3600 } },
  *              { "kind": "text", "text": "Done." } ] }
  * ```
@@ -53,10 +54,12 @@ export function checkScenario(raw, where = 'scenario') {
       if (typeof s.patch !== 'string' || !s.patch.startsWith('*** Begin Patch')) throw new Error(`${at}.patch: expected an apply_patch body starting "*** Begin Patch", got ${JSON.stringify(s.patch)}`);
     } else if (s.kind === 'mcp_call') {
       if (typeof s.tool !== 'string' || !s.tool) throw new Error(`${at}.tool: expected the MCP tool's name (e.g. "deploy_preview"), got ${JSON.stringify(s.tool)}`);
+    } else if (s.kind === 'tool_call') {
+      if (typeof s.name !== 'string' || !s.name) throw new Error(`${at}.name: expected the name of a tool the request offers (e.g. "request_user_input"), got ${JSON.stringify(s.name)}`);
     } else if (s.kind === 'error') {
       if (!Number.isInteger(s.status)) throw new Error(`${at}.status: expected an HTTP status integer, got ${JSON.stringify(s.status)}`);
     } else {
-      throw new Error(`${at}.kind: expected "text", "function_call", "patch", "mcp_call" or "error", got ${JSON.stringify(s.kind)}`);
+      throw new Error(`${at}.kind: expected "text", "function_call", "patch", "mcp_call", "tool_call" or "error", got ${JSON.stringify(s.kind)}`);
     }
   });
   return raw;
@@ -129,6 +132,8 @@ function lastUserText(body) {
 export function buildCall(step, body) {
   if (step.kind === 'patch') return buildPatchCall(step, body);
   if (step.kind === 'mcp_call') return buildMcpCall(step, body);
+  // Any other tool Codex offers, by name, with the scenario's arguments (e.g. request_user_input in Plan mode).
+  if (step.kind === 'tool_call') return { name: step.name, args: step.arguments ?? {} };
   const tools = Array.isArray(body?.tools) ? body.tools : [];
   const byName = (n) => tools.find((t) => t?.name === n);
   const tool = byName('shell') ?? byName('exec_command') ?? byName('shell_command') ?? null;
