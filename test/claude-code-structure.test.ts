@@ -6,6 +6,9 @@
  * - A permission prompt whose wording the spec has never seen (question, title and hint reworded
  *   in the recorded bytes) is still an approval with its four buttons.
  * - Startup gates are `confirm` and questions `picker`: neither is ever reported as an approval.
+ * - Unnumbered menus (/theme, /permissions, /config) get their rows as buttons with display
+ *   indices 1..N in order, at every size (200×50 draws the whole list
+ *   above the 16-row live bottom).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -64,7 +67,7 @@ describe('claude-code spec: menus by structure', () => {
 
   it('reports startup gates as confirm and questions as picker, never as approval', () => {
     const gates = ['folder-trust', 'bypass-gate', 'apikey-gate', 'mcp-server-gate', 'mcp-servers-gate'].flatMap(recordings);
-    const questions = ['ask-question', 'ask-multi', 'model-picker'].flatMap(recordings);
+    const questions = ['ask-question', 'ask-multi', 'model-picker', 'menu-theme', 'menu-permissions', 'menu-config'].flatMap(recordings);
     expect(gates.length).toBeGreaterThanOrEqual(5);
     expect(questions.length).toBeGreaterThanOrEqual(3);
     for (const name of gates) {
@@ -77,5 +80,20 @@ describe('claude-code spec: menus by structure', () => {
       expect(modals.length, name).toBeGreaterThan(0);
       expect(new Set(modals.map((c) => c.modal?.kind)), name).toEqual(new Set(['picker']));
     }
+  });
+
+  it('gives unnumbered menus their rows as buttons: display indices in order', () => {
+    const names = ['menu-theme', 'menu-permissions', 'menu-config'].flatMap(recordings);
+    expect(names.length).toBeGreaterThanOrEqual(9);
+    for (const name of names) {
+      const menu = replay(readCast(name)).find((c) => c.state === 'menu' || c.state === 'settings');
+      const buttons = menu?.modal?.buttons ?? [];
+      expect(menu?.modal?.kind, name).toBe('picker');
+      expect(buttons.map((b) => b.index), name).toEqual(buttons.map((_, i) => i + 1));
+      // Not options: the scroll marker, the ✔ current-theme mark, a note under a setting, a details row.
+      expect(buttons.filter((b) => /^[↑↓] |✔|^Thinking can't| · /.test(b.label)), name).toEqual([]);
+    }
+    const theme = replay(readCast('menu-theme-200x50.cast')).find((c) => c.state === 'menu');
+    expect(theme?.modal?.buttons).toHaveLength(8);
   });
 });

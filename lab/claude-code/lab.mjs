@@ -260,12 +260,12 @@ async function runScenario(sc, size, ctx, variant = null) {
   const marks = []; // ground-truth points: { atAbs, label, expect: {status, kind?} | null }
   const mark = (label, expect, atAbs = Date.now()) => { marks.push({ atAbs, label, expect }); };
 
-  const session = startLiveSession({
+  const open = (record) => startLiveSession({
     spec: ctx.spec,
     cwd: realCwd,
     cols: size.cols,
     rows: size.rows,
-    record: castPath,
+    record,
     homeDir: home,
     extraArgs: sc.args ?? [],
     // An untrusted scenario leaves the folder untrusted so the CLI shows its trust dialog.
@@ -287,6 +287,27 @@ async function runScenario(sc, size, ctx, variant = null) {
       ...(variant?.env ?? {}),
     },
   });
+  // `first_session`: whole earlier Claude Code sessions in the same HOME and folder (one prompt each,
+  // its answer, then quit), so the recorded session has earlier ones to resume. They are not recorded
+  // and their server events are dropped: the ground truth is the recorded session's.
+  if (sc.first_session) {
+    for (const [i, prompt] of [sc.first_session].flat().entries()) {
+      const first = open(join(tmp, `first-${i}.cast`));
+      try {
+        await first.waitForState('idle', WAIT_MS);
+        first.driver.dispatch({ kind: 'send_message', text: prompt });
+        for (const until = Date.now() + WAIT_MS; !server.events.some((e) => e.kind === 'stream_end' && e.stop_reason === 'end_turn'); await sleep(50)) {
+          if (Date.now() > until) throw new Error(`earlier session ${i + 1}: the server never logged the end of its answer`);
+        }
+        await first.waitForState('idle', WAIT_MS);
+        await sleep(1500);
+      } finally {
+        await first.stop();
+      }
+      server.events.length = 0;
+    }
+  }
+  const session = open(castPath);
   const startAbs = Date.now() - session.elapsedMs();
   // What the CLI has DRAWN, polled every 20 ms independently of the spec: splits each latency into
   // the CLI's own render lag (server event → screen) and the driver's lag (screen → state change).
@@ -323,27 +344,44 @@ async function runScenario(sc, size, ctx, variant = null) {
       await sleep(400);
       mark('picker opened', { status: 'approval', kind: 'picker' });
       session.driver.dispatch({ kind: 'pty_write', data: '\r' });
-      const view = await session.waitForState('picker', WAIT_MS);
-      mark('picker on screen', null);
+      // `state`: the spec state the menu reads as — `picker` (numbered rows), `menu` (unnumbered rows:
+      // /theme, /permissions) or `settings` (unnumbered rows with a value column: /config).
       const want = sc.expect_picker ?? {};
-      // `unnumbered`: a menu of unnumbered rows (/theme, /config, /permissions) reads as a picker without
-      // buttons (the picker's buttons rule takes numbered rows only): the status is pinned, no modal.
-      if (want.unnumbered) check(view.state.status === 'approval' && view.modal === null, `picker: status approval without buttons (got ${view.state.status}, modal ${JSON.stringify(view.modal)})`);
-      else check(view.modal?.kind === 'picker', `picker: modal kind picker (got ${view.modal?.kind})`);
+      const wantState = want.state ?? 'picker';
+      const view = await session.waitForState(wantState, WAIT_MS);
+      mark('picker on screen', null);
+      check(view.modal?.kind === 'picker', `picker: modal kind picker (got ${view.modal?.kind})`);
       if (want.title) check(view.modal?.title === want.title, `picker: title "${want.title}" (got ${JSON.stringify(view.modal?.title)})`);
-      if (want.buttons) check(JSON.stringify(view.modal?.buttons?.map((b) => b.label)) === JSON.stringify(want.buttons), `picker: buttons ${JSON.stringify(want.buttons)} (got ${JSON.stringify(view.modal?.buttons?.map((b) => b.label))})`);
+      const wantButtons = want.buttons_at?.[`${size.cols}x${size.rows}`] ?? want.buttons;
+      if (wantButtons) check(JSON.stringify(view.modal?.buttons?.map((b) => b.label)) === JSON.stringify(wantButtons), `picker: buttons ${JSON.stringify(wantButtons)} (got ${JSON.stringify(view.modal?.buttons?.map((b) => b.label))})`);
       if (want.first_button) check(view.modal?.buttons?.[0]?.label === want.first_button, `picker: first choice "${want.first_button}" (got ${JSON.stringify(view.modal?.buttons?.[0]?.label)})`);
-      if (!want.unnumbered) check((view.modal?.buttons?.length ?? 0) >= 2, `picker: at least 2 choices (got ${view.modal?.buttons?.length ?? 0})`);
+      check((view.modal?.buttons?.length ?? 0) >= (want.buttons_min ?? 2), `picker: at least ${want.buttons_min ?? 2} choice(s) (got ${view.modal?.buttons?.length ?? 0})`);
       await sleep(1500);
-      check(session.driver.getCurrentView()?.state.id === 'picker', 'picker: stays open (never auto-answered)');
-      // `escapes`: how many Esc presses close it (the /config panel takes the first to leave its search box).
-      for (let i = 1; i < (want.escapes ?? 1); i++) {
+      check(session.driver.getCurrentView()?.state.id === wantState, `picker: stays open (never auto-answered)`);
+      if (want.press) {
+        // `press`: a button pressed through the spec (arrow keys to its row, then Enter); `expect_settings`:
+        // what Claude Code then writes to its settings.json (the proof the press chose that row).
+        mark('picker answered', { status: 'idle' });
+        pressButton(session, session.driver.getCurrentView(), want.press, check, 'picker');
+        await session.waitForState('idle', WAIT_MS);
+        for (const [k, v] of Object.entries(want.expect_settings ?? {})) {
+          let got;
+          for (const until = Date.now() + 5000; Date.now() < until; await sleep(100)) {
+            try { got = JSON.parse(readFileSync(join(configDir, 'settings.json'), 'utf8'))[k]; } catch { got = undefined; }
+            if (got === v) break;
+          }
+          check(got === v, `picker: Claude Code saved ${k} = ${JSON.stringify(v)} (got ${JSON.stringify(got)})`);
+        }
+      } else {
+        // `escapes`: how many Esc presses close it (the /config panel takes the first to leave its search box).
+        for (let i = 1; i < (want.escapes ?? 1); i++) {
+          session.driver.dispatch({ kind: 'pty_write', data: '\u001b' });
+          await sleep(500);
+        }
+        mark('picker closed (Esc)', { status: 'idle' });
         session.driver.dispatch({ kind: 'pty_write', data: '\u001b' });
-        await sleep(500);
+        await session.waitForState('idle', WAIT_MS);
       }
-      mark('picker closed (Esc)', { status: 'idle' });
-      session.driver.dispatch({ kind: 'pty_write', data: '\u001b' });
-      await session.waitForState('idle', WAIT_MS);
       check(mainEvents().length === 0, 'picker: the model server saw no turn');
     } else {
       // The lab's own key press explains a spinner that shows before the model's stream starts
@@ -439,7 +477,7 @@ async function runScenario(sc, size, ctx, variant = null) {
     // A slash command that takes a while to open (/model on a loaded box) shows Claude Code's own
     // spinner first: busy right before the picker is the CLI's truth, not a detection error.
     const got = timeline.map((c) => c.state).filter((id, i) => i === 0 || id !== 'starting').filter((id, i, all) => i === 0 || all[i - 1] !== id)
-      .filter((id, i, all) => !(sc.action === 'picker' && id === 'busy' && all[i + 1] === 'picker'));
+      .filter((id, i, all) => !(sc.action === 'picker' && id === 'busy' && ['picker', 'menu', 'settings'].includes(all[i + 1])));
     check(JSON.stringify(got) === JSON.stringify(want), `states: exactly ${want.join(' → ')} (got ${got.join(' → ')})`);
     check(metrics.flaps === 0, `no flaps: every state change follows a ground-truth change within ${EXPLAIN_WINDOW_MS} ms (got ${metrics.flaps} unexplained${metrics.flaps ? `: ${metrics.flapped.join(', ')}` : ''})`);
   }
@@ -550,13 +588,14 @@ function expectationFor(run) {
     // nothing after the gate
   } else if (sc.action === 'picker') {
     const want = sc.expect_picker ?? {};
-    seq.push({ state: 'picker', status: 'approval', ...(want.unnumbered ? {} : { modal: { kind: 'picker', ...(want.title ? { title: want.title } : {}), ...(want.buttons ? { buttons: want.buttons } : {}) } }) });
+    const wantButtons = want.buttons_at?.[`${run.size.cols}x${run.size.rows}`] ?? want.buttons;
+    seq.push({ state: want.state ?? 'picker', status: 'approval', modal: { kind: 'picker', ...(want.title ? { title: want.title } : {}), ...(wantButtons ? { buttons: wantButtons } : {}) } });
     seq.push({ state: 'idle', modal: null });
     // Halfway between the moment the picker was on screen (a loaded box takes seconds to open
     // /model after Enter) and the lab's Esc: an instant where it is certainly up.
     const shown = marks.find((m) => m.label === 'picker on screen');
-    const close = marks.find((m) => m.label.startsWith('picker closed'));
-    if (shown && close) at.push({ t: rel((shown.atAbs + close.atAbs) / 2), state: 'picker' });
+    const close = marks.find((m) => m.label.startsWith('picker closed') || m.label === 'picker answered');
+    if (shown && close) at.push({ t: rel((shown.atAbs + close.atAbs) / 2), state: want.state ?? 'picker' });
   } else {
     seq.push({ state: 'busy', status: 'generating' });
     if (sc.action === 'approve' || sc.action === 'deny') {
