@@ -29,6 +29,53 @@ const toolTurn = { sequence: [...starting, { state: 'busy', status: 'generating'
 /** The model selector opened by the spec's "model" control, then closed with Esc. */
 const PICKER_TURN = { sequence: [...starting, { state: 'picker', status: 'approval', modal: { kind: 'picker', buttons: MODELS.map((m) => `${m} [lab]`) } }, { state: 'idle', modal: null }], final: { state: 'idle' } };
 
+const TREE = ['• user: say hello', '• assistant: Hello! I am a scripted lab model. This answer streams in small...'];
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+/**
+ * Types each string key by key (60 ms apart, as a person does), then waits for `state` whose
+ * modal passes `ok`; a check fails if it does not come within 10 s.
+ */
+async function keys(c, strings, state, ok = () => true) {
+  for (const text of strings) {
+    for (const ch of text) {
+      c.s.driver.dispatch({ kind: 'pty_write', data: ch });
+      await sleep(60);
+    }
+    await sleep(400);
+  }
+  const view = await c.s.waitForState((v) => v.state.id === state && ok(v.modal), 10_000).catch(() => null);
+  c.check(`${state} after ${JSON.stringify(strings)}`, view !== null, JSON.stringify(c.s.driver.getCurrentView()?.modal?.buttons?.map((b) => b.label) ?? null));
+  await sleep(1000);
+}
+/** The first page of /settings: each row's label is the setting's name (the value beside it is its state, not the choice). */
+const SETTINGS = ['Auto-compact', 'Auto-resize images', 'Block images', 'Skill commands', 'Show hardware cursor', 'Editor padding', 'Autocomplete max items', 'Clear on shrink', 'Terminal progress', 'Steering mode'];
+const LOGIN = ['Use a subscription', 'Use an API key'];
+const picked = (buttons) => ({ state: 'picker', status: 'approval', modal: { kind: 'picker', title: null, buttons } });
+/** A menu opened from idle and closed with Esc; `turn` first when the menu needs a conversation. */
+const menuExpect = (buttons, { turn: withTurn = false } = {}) => ({
+  sequence: [...starting, ...(withTurn ? [{ state: 'busy', status: 'generating' }, { state: 'idle', modal: null }] : []), picked(buttons), { state: 'idle', modal: null }],
+  final: { state: 'idle', modal: null },
+});
+/** A menu of one conversation turn (the tree of it, a message to fork from). */
+const afterTurn = (command, buttons) => async (c) => { await c.prompt('say hello'); await c.turnEnd(); await c.picker({ command, title: null, buttons }); };
+/** A /settings submenu: search the settings for `setting`, Enter opens its selector; Esc, Esc back to the editor. */
+const submenu = (setting, buttons) => async (c) => {
+  const labels = (m) => m?.buttons?.map((b) => b.label) ?? [];
+  const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+  await keys(c, ['/settings'], 'idle');
+  c.act('picker_open');
+  await keys(c, ['\r'], 'picker');
+  await keys(c, [setting], 'picker', (m) => labels(m)[0] === SETTINGS_ROW[setting]);
+  await keys(c, ['\r'], 'picker', (m) => same(labels(m), buttons));
+  const shown = c.s.driver.getCurrentView()?.modal;
+  c.check(`the ${setting} selector buttons`, same(labels(shown), buttons), JSON.stringify(labels(shown)));
+  c.check('the selector is kind picker', shown?.kind === 'picker', String(shown?.kind));
+  await keys(c, ['\u001b'], 'picker', (m) => labels(m)[0] === SETTINGS_ROW[setting]);
+  c.act('picker_close');
+  await keys(c, ['\u001b'], 'idle');
+};
+const SETTINGS_ROW = { theme: 'Theme', thinking: 'Thinking level' };
+
 const SESSIONS = [
   { name: 'start-idle', cols: 80, rows: 24, description: 'pi starts → idle', run: async () => {}, expect: { sequence: starting, final: { state: 'idle' } } },
   { name: 'hello', cols: 80, rows: 24, description: 'a prompt → the answer streams for ~2 s (generating) → idle', run: async (c) => { await c.prompt('say hello'); await c.turnEnd(); }, expect: turn },
@@ -57,10 +104,27 @@ const SESSIONS = [
   { name: 'hello-60x20', cols: 60, rows: 20, description: 'the streamed answer in a narrow 60×20 terminal', run: async (c) => { await c.prompt('say hello'); await c.turnEnd(); }, expect: turn },
   { name: 'shell-unasked-60x20', cols: 60, rows: 20, description: 'the unasked shell tool turn in a 60×20 terminal', run: async (c) => { await c.prompt('please create the file'); await c.unaskedTool(); await c.turnEnd(); }, expect: toolTurn },
   { name: 'numbered-answer', cols: 80, rows: 24, description: 'an answer that is a plain numbered list ("1. Yes, allow once … 3. No, suggest changes (esc)") → generating then idle, never a modal', run: async (c) => { await c.noModalTurn('show me numbered choices', /3\. No, suggest changes \(esc\)/); }, expect: { sequence: [{ state: 'starting' }, { state: 'idle', modal: null }, { state: 'busy', status: 'generating', modal: null }, { state: 'idle', modal: null }], final: { state: 'idle', modal: null } } },
+  { name: 'arrow-answer', cols: 80, rows: 24, description: 'an answer whose lines start with pi\'s own cursor glyphs ("→ Use a subscription", "› Use an API key", "(1/2)") → generating then idle, never a modal (the editor is still drawn)', run: async (c) => { await c.noModalTurn('show me arrow choices', /› Use an API key/); }, expect: { sequence: [{ state: 'starting' }, { state: 'idle', modal: null }, { state: 'busy', status: 'generating', modal: null }, { state: 'idle', modal: null }], final: { state: 'idle', modal: null } } },
   { name: 'model-picker-60x20', cols: 60, rows: 20, description: 'the model selector in a narrow 60×20 terminal', run: async (c) => { await c.picker(); }, expect: PICKER_TURN },
   { name: 'hello-200x50', cols: 200, rows: 50, description: 'the streamed answer in a wide 200×50 terminal', run: async (c) => { await c.prompt('say hello'); await c.turnEnd(); }, expect: turn },
   { name: 'hello-160x50', cols: 160, rows: 50, description: 'the streamed answer in a 160×50 terminal', run: async (c) => { await c.prompt('say hello'); await c.turnEnd(); }, expect: turn },
   { name: 'model-picker-160x50', cols: 160, rows: 50, description: 'the model selector in a 160×50 terminal', run: async (c) => { await c.picker(); }, expect: PICKER_TURN },
+  { name: 'settings', cols: 80, rows: 24, description: '/settings → the settings list (kind picker): each row\'s label is the setting\'s name, not its value; the (1/21) counter is no button → Esc → idle', run: async (c) => { await c.picker({ command: '/settings', title: null, buttons: SETTINGS }); }, expect: menuExpect(SETTINGS) },
+  { name: 'settings-60x20', cols: 60, rows: 20, description: 'the settings list in a narrow 60×20 terminal: the same names', run: async (c) => { await c.picker({ command: '/settings', title: null, buttons: SETTINGS }); }, expect: menuExpect(SETTINGS) },
+  { name: 'settings-200x50', cols: 200, rows: 50, description: 'the settings list in a wide 200×50 terminal: the same names', run: async (c) => { await c.picker({ command: '/settings', title: null, buttons: SETTINGS }); }, expect: menuExpect(SETTINGS) },
+  { name: 'scoped-models', cols: 80, rows: 24, description: '/scoped-models → the model scope selector (kind picker): the two models, not the detail row nor the key-hint row → Esc → idle', run: async (c) => { await c.picker({ command: '/scoped-models', title: null, buttons: MODELS.map((m) => `${m} [lab]`) }); }, expect: menuExpect(MODELS.map((m) => `${m} [lab]`)) },
+  {
+    name: 'resume', cols: 80, rows: 24, description: 'a turn, /new, then /resume → the session selector lists the earlier session by its first message (kind picker) → Esc → idle',
+    run: async (c) => { await c.prompt('say hello'); await c.turnEnd(); await keys(c, ['/new', '\r'], 'idle'); await c.picker({ command: '/resume', title: null, buttons: ['say hello'] }); },
+    expect: menuExpect(['say hello'], { turn: true }),
+  },
+  { name: 'tree', cols: 80, rows: 24, description: 'a turn, then /tree → the session tree selector (kind picker): one row per entry, as shown → Esc → idle', run: afterTurn('/tree', TREE), expect: menuExpect(TREE, { turn: true }) },
+  { name: 'fork', cols: 80, rows: 24, description: 'a turn, then /fork → "Fork from Message" (kind picker): the user message, not its "Message 1 of 1" line → Esc → idle', run: afterTurn('/fork', ['say hello']), expect: menuExpect(['say hello'], { turn: true }) },
+  { name: 'theme-selector', cols: 80, rows: 24, description: '/settings, search "theme", Enter → the Theme selector (kind picker): dark, light → Esc, Esc → idle', run: submenu('theme', ['dark', 'light']), expect: { sequence: [...starting, picked([SETTINGS_ROW.theme]), picked(['dark', 'light']), picked([SETTINGS_ROW.theme]), { state: 'idle', modal: null }], final: { state: 'idle', modal: null } } },
+  { name: 'thinking-selector', cols: 80, rows: 24, description: '/settings, search "thinking", Enter → the Thinking Level selector (kind picker): "off" (the lab model does not reason), not its description → Esc, Esc → idle', run: submenu('thinking', ['off']), expect: { sequence: [...starting, picked(['Thinking level', 'Hide thinking']), picked(['off']), picked(['Thinking level', 'Hide thinking']), { state: 'idle', modal: null }], final: { state: 'idle', modal: null } } },
+  { name: 'login', cols: 80, rows: 24, description: '/login → the sign-in method chooser (kind picker, never auto-answered): subscription or API key → Esc → idle', run: async (c) => { await c.picker({ command: '/login', title: null, buttons: LOGIN }); }, expect: menuExpect(LOGIN) },
+  { name: 'login-60x20', cols: 60, rows: 20, description: 'the sign-in method chooser in a narrow 60×20 terminal', run: async (c) => { await c.picker({ command: '/login', title: null, buttons: LOGIN }); }, expect: menuExpect(LOGIN) },
+
 ];
 
 /** A private HOME: the scripted server as the only provider and the default model; no startup network. */
