@@ -50,6 +50,7 @@ export function installPaintProbe() {
   probe.subscribeMs = null;
   probe.terminalMs = null;
   const NativeWebSocket = globalThis.WebSocket;
+  const decoder = new TextDecoder();
   globalThis.WebSocket = class extends NativeWebSocket {
     constructor(...args) {
       super(...args);
@@ -62,7 +63,7 @@ export function installPaintProbe() {
       this.addEventListener('message', (event) => {
         if (event.data instanceof ArrayBuffer) {
           const wall = performance.timeOrigin + performance.now();
-          for (const m of new TextDecoder().decode(event.data).matchAll(STAMP)) if (!probe.arrivals.has(m[1])) probe.arrivals.set(m[1], wall);
+          for (const m of decoder.decode(event.data).matchAll(STAMP)) if (!probe.arrivals.has(m[1])) probe.arrivals.set(m[1], wall);
         }
         if (probe.snapshotMs === null && typeof event.data === 'string' && event.data.includes('"type":"snapshot"')) probe.snapshotMs = performance.now();
       });

@@ -25,6 +25,8 @@ export interface FindBinaryOptions {
   execPath?: string;
   /** Base for relative paths such as `./bin/agent`. Default `process.cwd()`. */
   cwd?: string;
+  /** The command that installs the binary (the spec's `install`): the not-found fix names it. */
+  install?: string;
 }
 
 /** The binary was found: an absolute path to an executable file. */
@@ -110,7 +112,7 @@ export function findBinary(name: string, opts: FindBinaryOptions = {}): BinaryFo
     searched: dirs,
     message:
       `binary "${trimmed}" was not found${tried}; searched ${dirs.length} director${dirs.length === 1 ? 'y' : 'ies'}: ` +
-      `${dirs.join(', ') || '(none: PATH is empty)'}. Install it or pass --binary PATH`,
+      `${dirs.join(', ') || '(none: PATH is empty)'}. Install it${opts.install ? ` with \`${opts.install}\`` : ''} or pass --binary PATH`,
   };
 }
 

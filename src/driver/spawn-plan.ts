@@ -128,11 +128,9 @@ export function planSpawn(input: SpawnPlanInput): SpawnPlan | SpawnPlanError {
   const extra = input.extraArgs ?? [];
   const args = [...dedupeArgs(base, extra), ...extra].map((a) => substituteWorkingDir(a, cwd));
 
-  const found = findBinary(input.spec.binary, { env: baseEnv, platform });
+  const found = findBinary(input.spec.binary, { env: baseEnv, platform, install: input.spec.install });
   if (isBinaryNotFound(found)) {
-    // The spec knows how its CLI is installed: say it instead of a bare "install it".
-    const message = input.spec.install && found.code === 'BINARY_NOT_FOUND' ? found.message.replace(/Install it or pass --binary PATH$/, `Install it with \`${input.spec.install}\` or pass --binary PATH`) : found.message;
-    return { code: found.code, message, binary: found.binary, searched: found.searched };
+    return { code: found.code, message: found.message, binary: found.binary, searched: found.searched };
   }
   const env = composeEnv({ baseEnv, specEnv: input.spec.env ?? {}, extraEnv: input.extraEnv ?? {}, workingDir: cwd, platform });
   const argvForDisplay = [found.path, ...args];
