@@ -115,8 +115,9 @@ describe('lab codex server', () => {
   });
 
   it('rejects a bad scenario naming the field, the value and the fix', () => {
-    expect(() => checkScenario({ name: 'x', steps: [{ kind: 'speak' }] }, 'bad.json')).toThrow(/bad\.json\.steps\[0\]\.kind: expected "text", "function_call", "patch", "mcp_call" or "error", got "speak"/);
+    expect(() => checkScenario({ name: 'x', steps: [{ kind: 'speak' }] }, 'bad.json')).toThrow(/bad\.json\.steps\[0\]\.kind: expected "text", "function_call", "patch", "mcp_call", "tool_call" or "error", got "speak"/);
     expect(() => checkScenario({ name: 'x', steps: [{ kind: 'mcp_call' }] }, 'bad.json')).toThrow(/steps\[0\]\.tool: expected the MCP tool's name/);
+    expect(() => checkScenario({ name: 'x', steps: [{ kind: 'tool_call' }] }, 'bad.json')).toThrow(/steps\[0\]\.name: expected the name of a tool the request offers/);
     expect(() => checkScenario({ name: 'x', steps: [{ kind: 'patch', patch: 'add a file' }] }, 'bad.json')).toThrow(/steps\[0\]\.patch: expected an apply_patch body starting "\*\*\* Begin Patch", got "add a file"/);
     expect(() => checkScenario({ name: 'x', steps: [{ kind: 'function_call' }] }, 'bad.json')).toThrow(/steps\[0\]\.command/);
     expect(() => checkScenario({ steps: [] }, 'bad.json')).toThrow(/bad\.json\.name/);
