@@ -1,7 +1,7 @@
 /**
  * One session's live terminal: xterm.js 6 with unicode11 (the same cell widths as the daemon's
- * headless screen), fit, and WebGL when the browser has it (the DOM renderer otherwise, and
- * after a lost WebGL context). It consumes the `terminal/<id>` topic: a snapshot, then binary
+ * headless screen), fit, and WebGL when the browser draws it on a GPU (the DOM renderer
+ * otherwise — software WebGL is slower than the DOM, gpu-webgl.ts — and after a lost context). It consumes the `terminal/<id>` topic: a snapshot, then binary
  * frames written once each by seq, each acknowledged once xterm has parsed it.
  *
  * Size: the child has one size for everybody. The viewer holding the controller lease
@@ -16,6 +16,7 @@ import { WebglAddon } from '@xterm/addon-webgl';
 import { Terminal } from '@xterm/xterm';
 import '@xterm/xterm/css/xterm.css';
 import { useEffect, useRef } from 'preact/hooks';
+import { pageHasGpuWebgl2 } from './gpu-webgl.js';
 import type { LiveConnection } from './live.js';
 import { TerminalSeq } from './terminal-seq.js';
 
@@ -33,6 +34,7 @@ const RESIZE_SETTLE_MS = 150;
 
 function loadRenderer(term: Terminal): () => Renderer {
   let renderer: Renderer = 'dom';
+  if (!pageHasGpuWebgl2()) return () => renderer;
   try {
     const webgl = new WebglAddon();
     webgl.onContextLoss(() => { webgl.dispose(); renderer = 'dom'; });
