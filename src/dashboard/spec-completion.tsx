@@ -58,9 +58,13 @@ export function useSchemaCompletion(textarea: RefObject<HTMLTextAreaElement>, re
     const text = el.value.slice(0, result.from) + item.insert + el.value.slice(result.to);
     const caret = result.from + item.insert.length;
     open.value = null;
+    // The text and the caret change together, now: a caret set after the re-render (a frame
+    // later) let a key typed in between land at the end of the text. The re-render then finds
+    // the value it would set already there and leaves the caret alone.
+    el.value = text;
+    el.setSelectionRange(caret, caret);
+    el.focus();
     replaceText(text);
-    // The textarea re-renders with the new value first; then the caret goes after the insert.
-    requestAnimationFrame(() => { el.focus(); el.setSelectionRange(caret, caret); });
   }
 
   const onKeyDown = (event: KeyboardEvent): void => {
