@@ -79,6 +79,9 @@ describe('specterm serve: API and CLI verbs', () => {
     expect(sent.out.trim()).toBe('idle');
     const again = await cli(['send', 'first', 'hello there', '--key', 'greet']);
     expect(again.out).toMatch(/duplicate: not typed again/);
+    // `--wait idle` returns at the first idle-status state after the turn (the demo's `done`);
+    // the spec moves on to `idle` 1.5 s later.
+    await waitFor(async () => (await client.call('getSession', { params: { id } })).state?.id === 'idle', WAIT_MS, 'idle after done');
 
     const logs = await cli(['logs', 'first']);
     const logged = logs.out.trim().split('\n').slice(1).map((l) => l.split(/\s+/)[1]);

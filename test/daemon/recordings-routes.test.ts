@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DaemonClient } from '../../src/client/index.js';
-import { startDaemonWithIdleSession, stopAll, type DaemonDirs, type RunningDaemon } from './daemon-harness.js';
+import { startDaemonWithIdleSession, stopAll, waitFor, type DaemonDirs, type RunningDaemon } from './daemon-harness.js';
 
 const WAIT_MS = 60_000;
 const BIN = path.resolve('bin/specterm.js');
@@ -52,6 +52,10 @@ describe('recordings through the daemon', () => {
 
     const sent = await client.call('sendMessage', { params: { id: sessionId }, body: { text: 'hello there', wait: 'idle', timeout_ms: 45_000 } });
     expect(sent.delivery).toBe('idle');
+    // Stopped once the turn has settled (done, then idle): the replay evaluates on its own
+    // cadence, so a state the live driver reached in the last ~150 ms before the stop can come
+    // just after the end in the replay (docs/dashboard.md, "recordings").
+    await waitFor(async () => (await client.call('getSession', { params: { id: sessionId } })).state?.id === 'idle', WAIT_MS, 'idle after the turn');
     const stopped = await client.call('stopRecording', { params: { id: sessionId } });
     expect(stopped).toMatchObject({ name: 'greeting', active: false, spec_id: 'demo-agent' });
     expect(stopped.bytes).toBeGreaterThan(100);
