@@ -50,7 +50,7 @@ describe('runSpecTestCase', () => {
 describe('parseExpectationFile', () => {
   it('names the file and the problem for bad JSON and empty checks', () => {
     expect(parseExpectationFile('{', 'x.expect.json')).toMatchObject({ ok: false, errors: [expect.stringMatching(/^x\.expect\.json: not valid JSON/)] });
-    expect(parseExpectationFile('{}', 'x.expect.json')).toMatchObject({ ok: false, errors: ['x.expect.json: nothing to check: give sequence, at or final'] });
+    expect(parseExpectationFile('{}', 'x.expect.json')).toMatchObject({ ok: false, errors: ['x.expect.json: nothing to check: give sequence, at, final or signals'] });
     expect(parseExpectationFile('{"at":[{"state":"idle"}]}', 'x')).toMatchObject({ ok: false, errors: ['x: at[0].t must be a time in seconds >= 0, got undefined'] });
   });
 });
@@ -61,5 +61,40 @@ describe('matchesExpectation', () => {
     expect(matchesExpectation({ status: 'generating' }, rec)).toBe(true);
     expect(matchesExpectation({ state: 'busy', modal: null }, rec)).toBe(true);
     expect(matchesExpectation({ modal: { title: 'x' } }, rec)).toBe(false);
+  });
+});
+
+describe('signals in an expectation file', () => {
+  const pi = listBuiltinSpecs().find((s) => s.id === 'pi')!;
+  const apiErrorCast = path.join(path.dirname(pi.path), 'recordings', 'api-error.cast');
+  function runPi(expect: unknown) {
+    const expectPath = path.join(tmp, `${Math.random().toString(36).slice(2)}.expect.json`);
+    fs.writeFileSync(expectPath, JSON.stringify(expect));
+    return runSpecTestCase({ name: 'pi/probe', specId: 'pi', specPath: pi.path, castPath: apiErrorCast, expectPath });
+  }
+
+  it('passes when a signal in seen is raised and one in never is not', () => {
+    const r = runPi({ signals: { seen: ['api_error'], never: ['rate_limited'] } });
+    expect(r.report).toMatch(/^ok /);
+  });
+
+  it('fails a seen signal that never came, listing what was raised', () => {
+    const r = runPi({ signals: { seen: ['rate_limited'] } });
+    expect(r.ok).toBe(false);
+    expect(r.report).toMatch(/signals\.seen: "rate_limited" was never raised\n {2}raised: api_error at \d+\.\d+ s/);
+  });
+
+  it('fails a never signal that came, with the explanation at that instant', () => {
+    const r = runPi({ signals: { never: ['api_error'] } });
+    expect(r.ok).toBe(false);
+    expect(r.report).toMatch(/signals\.never: "api_error" was raised at \d+\.\d+ s/);
+    expect(r.report).toContain('Screen (');
+  });
+
+  it('names an id the spec does not declare, and a malformed signals object', () => {
+    expect(runPi({ signals: { seen: ['api_eror'] } }).report).toContain('the spec declares no signal "api_eror" (it has: rate_limited, api_error); fix the id');
+    expect(parseExpectationFile('{"signals":{"seen":"api_error"}}', 'x')).toMatchObject({ ok: false, errors: ['x: signals.seen must be an array of signal ids (the ids of the spec\'s "signal_rules"), got "api_error"'] });
+    expect(parseExpectationFile('{"signals":{"saw":[]}}', 'x')).toMatchObject({ ok: false, errors: ['x: signals.saw is not a known key (use seen, never)'] });
+    expect(parseExpectationFile('{"signals":{"seen":["a"],"never":["a"]}}', 'x')).toMatchObject({ ok: false, errors: ['x: signals: "a" is both in seen and in never; keep it in one'] });
   });
 });

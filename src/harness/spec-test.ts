@@ -45,6 +45,8 @@ export interface ExpectationFile {
   at?: AtExpectation[];
   /** The state after the tail (the last change). */
   final?: StateExpectation;
+  /** Signal ids (the spec's `signal_rules`) the replay must raise at least once, and must never raise. */
+  signals?: { seen?: string[]; never?: string[] };
 }
 
 /** One recording with expectations. */
@@ -143,7 +145,7 @@ export function parseExpectationFile(text: string, source: string): { ok: true; 
   const errors: string[] = [];
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { ok: false, errors: [`${source}: the top level must be an object with sequence/at/final`] };
   const o = raw as Record<string, unknown>;
-  for (const k of Object.keys(o)) if (!['description', 'tail_ms', 'sequence', 'at', 'final', '_note'].includes(k)) errors.push(`${k} is not a known key (use description, tail_ms, sequence, at, final)`);
+  for (const k of Object.keys(o)) if (!['description', 'tail_ms', 'sequence', 'at', 'final', 'signals', '_note'].includes(k)) errors.push(`${k} is not a known key (use description, tail_ms, sequence, at, final, signals)`);
   if ('tail_ms' in o && (typeof o.tail_ms !== 'number' || o.tail_ms < 0)) errors.push(`tail_ms must be a number of milliseconds >= 0, got ${JSON.stringify(o.tail_ms)}`);
   if ('sequence' in o) {
     if (!Array.isArray(o.sequence)) errors.push('sequence must be an array of {state?, status?, modal?}');
@@ -158,8 +160,23 @@ export function parseExpectationFile(text: string, source: string): { ok: true; 
     });
   }
   if ('final' in o) checkState(o.final, 'final', errors);
-  if (!('sequence' in o) && !('at' in o) && !('final' in o)) errors.push('nothing to check: give sequence, at or final');
+  if ('signals' in o) checkSignals(o.signals, errors);
+  if (!('sequence' in o) && !('at' in o) && !('final' in o) && !('signals' in o)) errors.push('nothing to check: give sequence, at, final or signals');
   return errors.length ? { ok: false, errors: errors.map((e) => `${source}: ${e}`) } : { ok: true, value: o as ExpectationFile };
+}
+
+function checkSignals(raw: unknown, errors: string[]): void {
+  const shape = 'signals must be an object {"seen"?: ["<signal id>", …], "never"?: [...]}';
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) { errors.push(`${shape}, got ${JSON.stringify(raw)}`); return; }
+  const o = raw as Record<string, unknown>;
+  for (const k of Object.keys(o)) if (k !== 'seen' && k !== 'never') errors.push(`signals.${k} is not a known key (use seen, never)`);
+  for (const k of ['seen', 'never'] as const) {
+    if (!(k in o)) continue;
+    const ids = o[k];
+    if (!Array.isArray(ids) || ids.some((id) => typeof id !== 'string' || id === '')) errors.push(`signals.${k} must be an array of signal ids (the ids of the spec's "signal_rules"), got ${JSON.stringify(ids)}`);
+  }
+  const seen = Array.isArray(o.seen) ? o.seen : [];
+  for (const id of Array.isArray(o.never) ? o.never : []) if (seen.includes(id)) errors.push(`signals: ${JSON.stringify(id)} is both in seen and in never; keep it in one`);
 }
 
 // ── Matching ─────────────────────────────────────────────────────────────
@@ -223,7 +240,11 @@ export function runSpecTestCase(c: SpecTestCase): SpecTestResult {
   if (!loaded.ok) return fail(indent(`spec ${c.specPath} is invalid:\n${loaded.errors.join('\n')}`));
   const spec = loaded.spec;
 
-  const r = replaySession({ cast, spec, specPath: c.specPath, tailMs: expect.tail_ms });
+  const raised = new Map<string, number>();
+  const r = replaySession({
+    cast, spec, specPath: c.specPath, tailMs: expect.tail_ms,
+    onEvent: (ev, atMs) => { if (ev.kind === 'signal_detected' && !raised.has(ev.id)) raised.set(ev.id, atMs); },
+  });
   r.driver.shutdown();
   const changes = r.changes;
   const explainAt = (tMs: number): string => {
@@ -280,6 +301,17 @@ export function runSpecTestCase(c: SpecTestCase): SpecTestResult {
         explainAt(r.stoppedAtMs),
       ].join('\n'), changes);
     }
+  }
+  const declared = new Set((spec.signal_rules ?? []).map((rule) => rule.id));
+  const raisedList = (): string => (raised.size ? [...raised].map(([id, at]) => `${id} at ${formatSeconds(at)} s`).join(', ') : 'none');
+  for (const id of [...(expect.signals?.seen ?? []), ...(expect.signals?.never ?? [])]) {
+    if (!declared.has(id)) return fail(`  signals: the spec declares no signal ${JSON.stringify(id)} (it has: ${[...declared].join(', ') || 'none'}); fix the id`, changes);
+  }
+  for (const id of expect.signals?.seen ?? []) {
+    if (!raised.has(id)) return fail(`  signals.seen: ${JSON.stringify(id)} was never raised\n  raised: ${raisedList()}`, changes);
+  }
+  for (const id of expect.signals?.never ?? []) {
+    if (raised.has(id)) return fail(`  signals.never: ${JSON.stringify(id)} was raised at ${formatSeconds(raised.get(id)!)} s\n  explain there:\n${indent(explainAt(raised.get(id)!))}`, changes);
   }
   return { case: c, ok: true, changes, report: `ok   ${c.name} (${changes.length} changes)` };
 }
