@@ -29,6 +29,12 @@ Object.assign(((globalThis as { specterm?: object }).specterm ??= {}), { termina
 /** The font size a terminal starts at and the smallest a viewer scales it down to. */
 const FONT_PX = 14;
 const MIN_FONT_PX = 6;
+/**
+ * xterm's default palette with ANSI 8 ("bright black", the grey CLIs use for hints and
+ * descriptions) lifted from #666666 (3.7:1 on the black background) to 5.3:1, so hint text meets
+ * WCAG AA. The DOM renderer draws cells as text the browser (and axe) can read, so this shows.
+ */
+const THEME = { brightBlack: '#808080' };
 /** Window resizes come in bursts while a window is dragged: one fit per burst. */
 const RESIZE_SETTLE_MS = 150;
 
@@ -71,7 +77,7 @@ export default function TerminalView(props: TerminalViewProps) {
   const controls = useRef(props.controlsSize);
 
   useEffect(() => {
-    const term = new Terminal({ allowProposedApi: true, convertEol: false, scrollback: 5000, fontSize: FONT_PX, disableStdin: !inputOn.current });
+    const term = new Terminal({ allowProposedApi: true, convertEol: false, scrollback: 5000, fontSize: FONT_PX, theme: THEME, disableStdin: !inputOn.current });
     term.loadAddon(new Unicode11Addon());
     term.unicode.activeVersion = '11';
     const fit = new FitAddon();
