@@ -102,3 +102,18 @@ export function keyLabels(marks, stopAt, busy = []) {
   });
   return out;
 }
+
+/**
+ * Joins overlapping intervals of the same status. A question the model asks in a key script
+ * (request_user_input) is labelled twice — from the server's tool_call_pending and from the key
+ * that provoked it — and the accuracy figures must count that time once.
+ */
+export function mergeLabels(labels) {
+  const out = [];
+  for (const l of [...labels].sort((a, b) => a.from - b.from)) {
+    const prev = out.findLast((p) => p.status === l.status && p.to >= l.from);
+    if (prev) prev.to = Math.max(prev.to, l.to);
+    else out.push({ ...l });
+  }
+  return out;
+}

@@ -25,7 +25,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureCli, recordVerdict } from '../lib/install-cli.mjs';
 import { pollScreen, writeLabels } from '../lib/lab-kit.mjs';
-import { checkKeys, keyLabels, runKeys } from './key-script.mjs';
+import { checkKeys, keyLabels, mergeLabels, runKeys } from './key-script.mjs';
 import { loadScenario, startCodexServer } from './server.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -472,7 +472,8 @@ async function runScenario(scenario, ctx) {
   // Fraction of labelled time with the right status (sampled every 10 ms).
   let labelled = 0;
   let right = 0;
-  for (const l of labels) {
+  const merged = mergeLabels(labels);
+  for (const l of merged) {
     for (let t = l.from; t < l.to; t += 10) {
       labelled += 10;
       if (statusAt(changes, t)?.status === l.status) right += 10;
@@ -483,7 +484,7 @@ async function runScenario(scenario, ctx) {
     scenario,
     root,
     sessionStart,
-    labels,
+    labels: merged,
     castPath,
     checks,
     changes: s.changes,
