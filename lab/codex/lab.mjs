@@ -105,6 +105,9 @@ function writeCodexConfig(codexHome, serverUrl, scenario, mcpLog) {
         'wire_api = "responses"',
         'env_key = "LAB_CODEX_KEY"',
         ...(scenario.mcp ? mcpServerToml(mcpLog) : []),
+        // `features`: Codex feature flags a prompt needs (request_permissions_tool offers the
+        // request_permissions tool, off by default in 0.171.0).
+        ...(scenario.features ? ['', '[features]', ...Object.entries(scenario.features).map(([k, v]) => `${k} = ${JSON.stringify(v)}`)] : []),
       ];
   // The folder trust entry is left to the spec's pre_launch_trust (scheme codex_toml_file).
   writeFileSync(join(codexHome, 'config.toml'), `${lines.join('\n')}\n`, { mode: 0o600 });
