@@ -72,7 +72,9 @@ export async function runKeys(s, keys, { mark, check }) {
       const r = s.driver.dispatch({ kind: 'click_modal_button', index: k.answer, label: button?.label });
       if (r && r.ok === false) check(false, `step ${i}: answering button ${k.answer}: ${r.code} ${r.reason}`);
     }
-    const view = await s.waitForState(k.state, 15_000);
+    // With a `modal`, the step waits for that modal: a second prompt in the same state (the
+    // terminal-input approval after the command approval) is told from the first by its buttons.
+    const view = await s.waitForState(k.modal ? (v) => v.state.id === k.state && modalMatches(v.modal, k.modal) : k.state, 15_000);
     if (k.modal) check(modalMatches(view.modal, k.modal), `step ${i}: ${k.state} reads ${JSON.stringify(k.modal)} (got ${JSON.stringify(view.modal)})`);
     else check(true, `step ${i}: reached ${k.state}`);
     await sleep(k.state === 'idle' ? 2000 : 1500); // a person reads the menu

@@ -452,7 +452,9 @@ async function runScenario(scenario, ctx) {
     labels.push(...keyLabels(marks, stopAt, textStreams));
     // The answer to a question reaches the model as the tool's output: the server's log proves it.
     if (scenario.expect_tool_result) {
-      const out = log.find((e) => e.event === 'tool_result')?.output ?? null;
+      // Any tool's output: the answered prompt may follow an earlier call (terminal-input).
+      const outs = log.filter((e) => e.event === 'tool_result').map((e) => e.output);
+      const out = outs.find((o) => o?.includes(scenario.expect_tool_result)) ?? outs.at(-1) ?? null;
       check(out?.includes(scenario.expect_tool_result), `the answer reached the model: ${out}`);
     }
     check(changes.at(-1)?.state === scenario.keys.at(-1).state, `ends ${scenario.keys.at(-1).state} (changes: ${changes.map((c) => c.state).join(' → ')})`);
