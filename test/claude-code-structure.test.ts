@@ -6,6 +6,7 @@
  * - A permission prompt whose wording the spec has never seen (question, title and hint reworded
  *   in the recorded bytes) is still an approval with its four buttons.
  * - Startup gates are `confirm` and questions `picker`: neither is ever reported as an approval.
+ * - Session lists (/resume, claude --resume) get one button per session, never a gate.
  * - Unnumbered menus (/theme, /permissions, /config) get their rows as buttons with display
  *   indices 1..N in order, at every size (200×50 draws the whole list
  *   above the 16-row live bottom).
@@ -67,7 +68,8 @@ describe('claude-code spec: menus by structure', () => {
 
   it('reports startup gates as confirm and questions as picker, never as approval', () => {
     const gates = ['folder-trust', 'bypass-gate', 'apikey-gate', 'mcp-server-gate', 'mcp-servers-gate'].flatMap(recordings);
-    const questions = ['ask-question', 'ask-multi', 'model-picker', 'menu-theme', 'menu-permissions', 'menu-config'].flatMap(recordings);
+    // A session list at start-up (`claude --resume`) is a question too, not a gate.
+    const questions = ['ask-question', 'ask-multi', 'model-picker', 'menu-theme', 'menu-permissions', 'menu-config', 'resume-picker', 'resume-start', 'login-menu'].flatMap(recordings);
     expect(gates.length).toBeGreaterThanOrEqual(5);
     expect(questions.length).toBeGreaterThanOrEqual(3);
     for (const name of gates) {
@@ -95,5 +97,22 @@ describe('claude-code spec: menus by structure', () => {
     }
     const theme = replay(readCast('menu-theme-200x50.cast')).find((c) => c.state === 'menu');
     expect(theme?.modal?.buttons).toHaveLength(8);
+  });
+
+  it('gives a session list one button per session — the title row, not its details row — after start and at start-up', () => {
+    const names = ['resume-picker', 'resume-start'].flatMap(recordings);
+    expect(names.length).toBeGreaterThanOrEqual(6);
+    for (const name of names) {
+      const changes = replay(readCast(name));
+      const list = changes.find((c) => c.state === 'sessions');
+      expect(list?.modal?.kind, name).toBe('picker');
+      expect(list?.modal?.title, name).toBe('Resume session');
+      // Newest first; `2 seconds ago · HEAD · 155KB` and the folder row `w` are not sessions.
+      expect(list?.modal?.buttons.map((b) => [b.index, b.label]), name).toEqual([[1, 'count to three for the lab'], [2, 'say hello to the lab']]);
+      // Never a gate (confirm), and no state with approval status but no modal to answer.
+      expect(changes.filter((c) => c.state === 'gate'), name).toEqual([]);
+      expect(changes.filter((c) => c.status === 'approval' && c.modal === null), name).toEqual([]);
+      expect(changes.at(-1)?.state, name).toBe('idle');
+    }
   });
 });

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 // @ts-expect-error: plain .mjs lab tooling without type declarations.
-import { checkScenario, startCodexServer } from '../lab/codex/server.mjs';
+import { buildCall, checkScenario, startCodexServer } from '../lab/codex/server.mjs';
 
 interface LogEntry { t: number; event: string; [k: string]: unknown }
 interface LabServer { url: string; log: LogEntry[]; close(): Promise<void>; pendingCalls(): string[] }
@@ -121,6 +121,19 @@ describe('lab codex server', () => {
     expect(() => checkScenario({ name: 'x', steps: [{ kind: 'patch', patch: 'add a file' }] }, 'bad.json')).toThrow(/steps\[0\]\.patch: expected an apply_patch body starting "\*\*\* Begin Patch", got "add a file"/);
     expect(() => checkScenario({ name: 'x', steps: [{ kind: 'function_call' }] }, 'bad.json')).toThrow(/steps\[0\]\.command/);
     expect(() => checkScenario({ steps: [] }, 'bad.json')).toThrow(/bad\.json\.name/);
+  });
+
+  it('puts the session id the last tool output names into a tool_call\'s "$session_id" (write_stdin reaches the running process)', () => {
+    const step = { kind: 'tool_call', name: 'write_stdin', arguments: { session_id: '$session_id', chars: 'hello\n' } };
+    const body = {
+      input: [
+        { type: 'function_call_output', call_id: 'call_1', output: 'Chunk ID: 1\nProcess running with session ID 11111\nOutput:\n' },
+        { type: 'function_call_output', call_id: 'call_2', output: 'Chunk ID: 2\nProcess running with session ID 52847\nOutput:\n' },
+      ],
+    };
+    expect(buildCall(step, body)).toEqual({ name: 'write_stdin', args: { session_id: 52847, chars: 'hello\n' } });
+    // No running process named: the placeholder stays, and Codex answers "Unknown process id".
+    expect(buildCall(step, { input: [] })).toEqual({ name: 'write_stdin', args: { session_id: '$session_id', chars: 'hello\n' } });
   });
 
   it('every shipped scenario file is valid', async () => {

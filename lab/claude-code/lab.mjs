@@ -260,14 +260,15 @@ async function runScenario(sc, size, ctx, variant = null) {
   const marks = []; // ground-truth points: { atAbs, label, expect: {status, kind?} | null }
   const mark = (label, expect, atAbs = Date.now()) => { marks.push({ atAbs, label, expect }); };
 
-  const open = (record) => startLiveSession({
+  // The earlier sessions start plainly: the scenario's `args` (e.g. --resume) are for the recorded one.
+  const open = (record, args = sc.args ?? []) => startLiveSession({
     spec: ctx.spec,
     cwd: realCwd,
     cols: size.cols,
     rows: size.rows,
     record,
     homeDir: home,
-    extraArgs: sc.args ?? [],
+    extraArgs: args,
     // An untrusted scenario leaves the folder untrusted so the CLI shows its trust dialog.
     applyTrust: sc.untrusted !== true,
     extraEnv: {
@@ -292,7 +293,7 @@ async function runScenario(sc, size, ctx, variant = null) {
   // and their server events are dropped: the ground truth is the recorded session's.
   if (sc.first_session) {
     for (const [i, prompt] of [sc.first_session].flat().entries()) {
-      const first = open(join(tmp, `first-${i}.cast`));
+      const first = open(join(tmp, `first-${i}.cast`), []);
       try {
         await first.waitForState('idle', WAIT_MS);
         first.driver.dispatch({ kind: 'send_message', text: prompt });

@@ -72,7 +72,9 @@ export async function runKeys(s, keys, { mark, check }) {
       const r = s.driver.dispatch({ kind: 'click_modal_button', index: k.answer, label: button?.label });
       if (r && r.ok === false) check(false, `step ${i}: answering button ${k.answer}: ${r.code} ${r.reason}`);
     }
-    const view = await s.waitForState(k.state, 15_000);
+    // With a `modal`, the step waits for that modal: a second prompt in the same state (the
+    // terminal-input approval after the command approval) is told from the first by its buttons.
+    const view = await s.waitForState(k.modal ? (v) => v.state.id === k.state && modalMatches(v.modal, k.modal) : k.state, 15_000);
     if (k.modal) check(modalMatches(view.modal, k.modal), `step ${i}: ${k.state} reads ${JSON.stringify(k.modal)} (got ${JSON.stringify(view.modal)})`);
     else check(true, `step ${i}: reached ${k.state}`);
     await sleep(k.state === 'idle' ? 2000 : 1500); // a person reads the menu
@@ -100,5 +102,20 @@ export function keyLabels(marks, stopAt, busy = []) {
     }
     if (to > from) out.push({ from, to, status });
   });
+  return out;
+}
+
+/**
+ * Joins overlapping intervals of the same status. A question the model asks in a key script
+ * (request_user_input) is labelled twice — from the server's tool_call_pending and from the key
+ * that provoked it — and the accuracy figures must count that time once.
+ */
+export function mergeLabels(labels) {
+  const out = [];
+  for (const l of [...labels].sort((a, b) => a.from - b.from)) {
+    const prev = out.findLast((p) => p.status === l.status && p.to >= l.from);
+    if (prev) prev.to = Math.max(prev.to, l.to);
+    else out.push({ ...l });
+  }
   return out;
 }

@@ -25,7 +25,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureCli, recordVerdict } from '../lib/install-cli.mjs';
 import { pollScreen, writeLabels } from '../lib/lab-kit.mjs';
-import { checkKeys, keyLabels, runKeys } from './key-script.mjs';
+import { checkKeys, keyLabels, mergeLabels, runKeys } from './key-script.mjs';
 import { loadScenario, startCodexServer } from './server.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -105,6 +105,9 @@ function writeCodexConfig(codexHome, serverUrl, scenario, mcpLog) {
         'wire_api = "responses"',
         'env_key = "LAB_CODEX_KEY"',
         ...(scenario.mcp ? mcpServerToml(mcpLog) : []),
+        // `features`: Codex feature flags a prompt needs (request_permissions_tool offers the
+        // request_permissions tool, off by default in 0.171.0).
+        ...(scenario.features ? ['', '[features]', ...Object.entries(scenario.features).map(([k, v]) => `${k} = ${JSON.stringify(v)}`)] : []),
       ];
   // The folder trust entry is left to the spec's pre_launch_trust (scheme codex_toml_file).
   writeFileSync(join(codexHome, 'config.toml'), `${lines.join('\n')}\n`, { mode: 0o600 });
@@ -449,7 +452,9 @@ async function runScenario(scenario, ctx) {
     labels.push(...keyLabels(marks, stopAt, textStreams));
     // The answer to a question reaches the model as the tool's output: the server's log proves it.
     if (scenario.expect_tool_result) {
-      const out = log.find((e) => e.event === 'tool_result')?.output ?? null;
+      // Any tool's output: the answered prompt may follow an earlier call (terminal-input).
+      const outs = log.filter((e) => e.event === 'tool_result').map((e) => e.output);
+      const out = outs.find((o) => o?.includes(scenario.expect_tool_result)) ?? outs.at(-1) ?? null;
       check(out?.includes(scenario.expect_tool_result), `the answer reached the model: ${out}`);
     }
     check(changes.at(-1)?.state === scenario.keys.at(-1).state, `ends ${scenario.keys.at(-1).state} (changes: ${changes.map((c) => c.state).join(' → ')})`);
@@ -472,7 +477,8 @@ async function runScenario(scenario, ctx) {
   // Fraction of labelled time with the right status (sampled every 10 ms).
   let labelled = 0;
   let right = 0;
-  for (const l of labels) {
+  const merged = mergeLabels(labels);
+  for (const l of merged) {
     for (let t = l.from; t < l.to; t += 10) {
       labelled += 10;
       if (statusAt(changes, t)?.status === l.status) right += 10;
@@ -483,7 +489,7 @@ async function runScenario(scenario, ctx) {
     scenario,
     root,
     sessionStart,
-    labels,
+    labels: merged,
     castPath,
     checks,
     changes: s.changes,

@@ -22,7 +22,9 @@
  *              { "kind": "text", "text": "Done." } ] }
  * ```
  * A request that finds no step left gets `default_text` (or "OK."). A `text` step may use
- * `repeat_lines: N` to produce N numbered lines of `text` (a long answer that scrolls).
+ * `repeat_lines: N` to produce N numbered lines of `text` (a long answer that scrolls). In a
+ * `tool_call`'s arguments `"$session_id"` is the session id of the process the last tool output
+ * says is still running (for `write_stdin`).
  */
 import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
@@ -124,6 +126,19 @@ function lastUserText(body) {
 }
 
 /**
+ * A `"$session_id"` value in a tool_call's arguments becomes the unified-exec session id the last
+ * tool output names (`Process running with session ID 15968`: Codex picks it at random), so a
+ * scripted `write_stdin` reaches the process an earlier `exec_command` left running. Without such
+ * an output the placeholder stays (Codex then answers `Unknown process id`).
+ */
+function withSessionId(args, body) {
+  const last = toolOutputs(body).at(-1);
+  const text = typeof last?.output === 'string' ? last.output : JSON.stringify(last?.output ?? '');
+  const id = /session ID (\d+)/.exec(text)?.[1];
+  return JSON.parse(JSON.stringify(args), (_k, v) => (v === '$session_id' && id ? Number(id) : v));
+}
+
+/**
  * Builds the function_call arguments for the tool the request offers. Codex has offered `shell`
  * (`command: string[]`) and `exec_command` (`cmd: string`); both accept the escalation fields, and
  * we send the one its schema names (`sandbox_permissions` on new versions,
@@ -133,7 +148,7 @@ export function buildCall(step, body) {
   if (step.kind === 'patch') return buildPatchCall(step, body);
   if (step.kind === 'mcp_call') return buildMcpCall(step, body);
   // Any other tool Codex offers, by name, with the scenario's arguments (e.g. request_user_input in Plan mode).
-  if (step.kind === 'tool_call') return { name: step.name, args: step.arguments ?? {} };
+  if (step.kind === 'tool_call') return { name: step.name, args: withSessionId(step.arguments ?? {}, body) };
   const tools = Array.isArray(body?.tools) ? body.tools : [];
   const byName = (n) => tools.find((t) => t?.name === n);
   const tool = byName('shell') ?? byName('exec_command') ?? byName('shell_command') ?? null;
