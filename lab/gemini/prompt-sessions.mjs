@@ -25,6 +25,8 @@ const QUOTA = { title: 'Usage limit reached for all Pro models.', buttons: ['Kee
 const AUTH = { title: 'Get started', buttons: ['Sign in with Google', 'Use Gemini API Key', 'Vertex AI'] };
 const EDITORS = ['None', 'Antigravity (Not installed)', 'BBEdit (Not installed)', 'Cursor (Not installed)', 'Emacs (Not installed)', 'Emacs Client (Not installed)', 'Helix (Not installed)', 'Lapce (Not installed)', 'Micro (Not installed)', 'Neovim (Not installed)', 'Nova (Not installed)', 'Sublime Text (Not installed)', 'Vim', 'VS Code (Not installed)', 'VSCodium (Not installed)', 'Windsurf (Not installed)', 'Zed (Not installed)'];
 const TRUST_LEVEL = { title: 'Modify Trust Level', buttons: ['Trust this folder (work)', 'Trust parent folder (lab)', "Don't trust"] };
+/** The settings /settings shows at 200×50 (their values and descriptions are not part of the names). */
+const SETTINGS_200X50 = ['Vim Mode', 'Default Approval Mode', 'Enable Auto Update', 'Enable Terminal Notifications', 'Terminal Notification Method', 'Enable Plan Mode', 'Plan Directory', 'Plan Model Routing', 'Retry Fetch Errors'];
 const PLAN = { title: 'Ready to start implementation?', buttons: ['Yes, automatically accept edits', 'Yes, manually accept edits', 'Type your feedback...'] };
 
 const mcpSettings = (work) => ({
@@ -119,6 +121,7 @@ export const PROMPT_SESSIONS = [
   slashDialog('permissions-trust-60x20', 60, 20, '/permissions trust', 'trust_level', 'confirm', TRUST_LEVEL, '/permissions trust in a narrow 60×20 terminal (kind confirm) → Esc → idle'),
   slashDialog('permissions-trust-200x50', 200, 50, '/permissions trust', 'trust_level', 'confirm', TRUST_LEVEL, '/permissions trust in a wide 200×50 terminal (kind confirm) → Esc → idle'),
   slashDialog('settings-dialog', 80, 24, '/settings', 'settings', 'picker', { title: 'Settings', buttons: ['Vim Mode'] }, '/settings opens the settings list (a menu a person browses: kind picker; at 80×24 it shows one setting, "Vim Mode  false") → Esc → idle'),
+  slashDialog('settings-dialog-200x50', 200, 50, '/settings', 'settings', 'picker', { title: 'Settings', buttons: SETTINGS_200X50 }, '/settings in a 200×50 terminal: nine settings with their values (kind picker; the description under each setting is not part of its name) → Esc → idle'),
   {
     name: 'plan-approve', cols: 80, rows: 24,
     settings: () => ({ general: { defaultApprovalMode: 'plan', plan: { directory: 'plans' } } }),
