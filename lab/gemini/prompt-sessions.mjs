@@ -1,7 +1,7 @@
 /**
  * The Gemini lab's sessions for the prompts of issue 13 beyond the tool confirmations: the MCP
- * tool confirmation, the quota dialog, /auth, /editor, /permissions trust, the plan approval and
- * /settings. lab.mjs runs them like its own SESSIONS; this module holds their definitions and the
+ * tool confirmation, the quota dialog, /auth, /editor, /permissions trust, the plan approval,
+ * ask_user questions and /settings. lab.mjs runs them like its own SESSIONS; this module holds their definitions and the
  * driving code they need (kept apart so lab.mjs stays readable).
  *
  * A session may carry `settings(work)` (merged into ~/.gemini/settings.json) and `files`
@@ -27,6 +27,8 @@ const EDITORS = ['None', 'Antigravity (Not installed)', 'BBEdit (Not installed)'
 const TRUST_LEVEL = { title: 'Modify Trust Level', buttons: ['Trust this folder (work)', 'Trust parent folder (lab)', "Don't trust"] };
 /** The settings /settings shows at 200×50 (their values and descriptions are not part of the names). */
 const SETTINGS_200X50 = ['Vim Mode', 'Default Approval Mode', 'Enable Auto Update', 'Enable Terminal Notifications', 'Terminal Notification Method', 'Enable Plan Mode', 'Plan Directory', 'Plan Model Routing', 'Retry Fetch Errors'];
+const QUESTION = { title: 'Answer Questions', buttons: ['Vitest', 'Jest', 'Enter a custom value'] };
+const YESNO = { title: 'Answer Questions', buttons: ['Yes', 'No', 'Enter a custom value'] };
 const PLAN = { title: 'Ready to start implementation?', buttons: ['Yes, automatically accept edits', 'Yes, manually accept edits', 'Type your feedback...'] };
 
 const mcpSettings = (work) => ({
@@ -82,6 +84,23 @@ function slashDialog(name, cols, rows, command, state, kind, want, description) 
   };
 }
 
+/** ask_user: the model asks, a person answers with option `button`, the answer goes back to the model and the turn goes on. */
+function askSession(name, cols, rows, prompt, want, button, description) {
+  return {
+    name, cols, rows, description,
+    run: async (c) => {
+      await c.prompt(prompt);
+      const pending = await c.server.waitFor((e) => e.event === 'tool_call_pending' && e.name === 'ask_user', 30_000).catch(() => null);
+      c.check('the model called ask_user', pending !== null);
+      if (!(await checkDialog(c, 'question', 'picker', want, { button }))) return;
+      const res = await c.server.waitFor((e) => e.event === 'tool_result' && e.name === 'ask_user', 15_000).catch(() => null);
+      c.check('the server received the answer', res !== null);
+      if (res) await c.turnEnd();
+    },
+    expect: { sequence: [...START, modal('question', 'picker', want), { state: 'busy', modal: null }, { state: 'idle' }], final: { state: 'idle' } },
+  };
+}
+
 export const PROMPT_SESSIONS = [
   {
     name: 'mcp-approve', cols: 80, rows: 24, settings: mcpSettings,
@@ -122,6 +141,8 @@ export const PROMPT_SESSIONS = [
   slashDialog('permissions-trust-200x50', 200, 50, '/permissions trust', 'trust_level', 'confirm', TRUST_LEVEL, '/permissions trust in a wide 200×50 terminal (kind confirm) → Esc → idle'),
   slashDialog('settings-dialog', 80, 24, '/settings', 'settings', 'picker', { title: 'Settings', buttons: ['Vim Mode'] }, '/settings opens the settings list (a menu a person browses: kind picker; at 80×24 it shows one setting, "Vim Mode  false") → Esc → idle'),
   slashDialog('settings-dialog-200x50', 200, 50, '/settings', 'settings', 'picker', { title: 'Settings', buttons: SETTINGS_200X50 }, '/settings in a 200×50 terminal: nine settings with their values (kind picker; the description under each setting is not part of its name) → Esc → idle'),
+  askSession('ask-question', 80, 24, 'ask me a question', QUESTION, 1, 'the model calls ask_user with a choice question: "Answer Questions" (kind picker: a question a person answers; the description under each option is not its label) → 1 (Vitest) → the turn goes on → idle'),
+  askSession('ask-yesno', 80, 24, 'ask yes or no', YESNO, 2, 'ask_user with a yes/no question: a picker although its first option is "Yes" (only the plan dialog, with its "Ctrl+G to edit plan" hint, is approval) → 2 (No) → idle'),
   {
     name: 'plan-approve', cols: 80, rows: 24,
     settings: () => ({ general: { defaultApprovalMode: 'plan', plan: { directory: 'plans' } } }),
