@@ -24,6 +24,8 @@ export const MCP_APPROVAL = {
 const QUOTA = { title: 'Usage limit reached for all Pro models.', buttons: ['Keep trying', 'Stop'] };
 const AUTH = { title: 'Get started', buttons: ['Sign in with Google', 'Use Gemini API Key', 'Vertex AI'] };
 const EDITORS = ['None', 'Antigravity (Not installed)', 'BBEdit (Not installed)', 'Cursor (Not installed)', 'Emacs (Not installed)', 'Emacs Client (Not installed)', 'Helix (Not installed)', 'Lapce (Not installed)', 'Micro (Not installed)', 'Neovim (Not installed)', 'Nova (Not installed)', 'Sublime Text (Not installed)', 'Vim', 'VS Code (Not installed)', 'VSCodium (Not installed)', 'Windsurf (Not installed)', 'Zed (Not installed)'];
+/** At 80×24 Gemini CLI's two-column editor dialog cuts the long names with … (the list as shown, the right-hand column is not part of a label). */
+const EDITORS_80X24 = EDITORS.map((e) => ({ 'Antigravity (Not installed)': 'Antigravity (Not installe…', 'Emacs Client (Not installed)': 'Emacs Client (Not install…', 'Sublime Text (Not installed)': 'Sublime Text (Not install…' })[e] ?? e);
 const TRUST_LEVEL = { title: 'Modify Trust Level', buttons: ['Trust this folder (work)', 'Trust parent folder (lab)', "Don't trust"] };
 /** The settings /settings shows at 200×50 (their values and descriptions are not part of the names). */
 const SETTINGS_200X50 = ['Vim Mode', 'Default Approval Mode', 'Enable Auto Update', 'Enable Terminal Notifications', 'Terminal Notification Method', 'Enable Plan Mode', 'Plan Directory', 'Plan Model Routing', 'Retry Fetch Errors'];
@@ -135,6 +137,7 @@ export const PROMPT_SESSIONS = [
     expect: { sequence: [...START, modal('picker', 'picker', QUOTA), { state: 'idle', modal: null }], final: { state: 'idle' } },
   },
   slashDialog('auth-dialog', 80, 24, '/auth', 'picker', 'picker', AUTH, '/auth opens "Get started / How would you like to authenticate for this project?" (a menu: kind picker) → Esc → idle'),
+  slashDialog('editor-dialog', 80, 24, '/editor', 'picker', 'picker', { title: 'Select Editor', buttons: EDITORS_80X24 }, '/editor at 80×24: the dialog is taller than the screen; its list (17 editors, from the scrollback-inclusive frame, long names cut with … as Gemini shows them) is the picker\'s options, not the "Apply To" group under it → Esc → idle'),
   slashDialog('editor-dialog-200x50', 200, 50, '/editor', 'picker', 'picker', { title: 'Select Editor', buttons: EDITORS }, '/editor in a 200×50 terminal: "Select Editor" lists all 17 editors (kind picker; the "Apply To" scope group under the list is not one of its options) → Esc → idle'),
   slashDialog('permissions-trust', 80, 24, '/permissions trust', 'trust_level', 'confirm', TRUST_LEVEL, '/permissions trust opens "Modify Trust Level" (kind confirm: trusting a folder lets its configuration run code, so no auto-approve policy answers it) → Esc → idle'),
   slashDialog('permissions-trust-60x20', 60, 20, '/permissions trust', 'trust_level', 'confirm', TRUST_LEVEL, '/permissions trust in a narrow 60×20 terminal (kind confirm) → Esc → idle'),
