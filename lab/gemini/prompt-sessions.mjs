@@ -147,6 +147,16 @@ export const PROMPT_SESSIONS = [
   askSession('ask-question', 80, 24, 'ask me a question', QUESTION, 1, 'the model calls ask_user with a choice question: "Answer Questions" (kind picker: a question a person answers; the description under each option is not its label) → 1 (Vitest) → the turn goes on → idle'),
   askSession('ask-yesno', 80, 24, 'ask yes or no', YESNO, 2, 'ask_user with a yes/no question: a picker although its first option is "Yes" (only the plan dialog, with its "Ctrl+G to edit plan" hint, is approval) → 2 (No) → idle'),
   {
+    name: 'resume-browser', cols: 80, rows: 24,
+    description: 'after one turn, /resume opens the session browser (a full-width table, cursor row "❯ #1 │ …", no box: kind picker, buttons = the sessions\' names) → Esc → idle',
+    run: async (c) => {
+      await c.prompt('say hello');
+      await c.turnEnd();
+      await slashDialog('', 0, 0, '/resume', 'sessions', 'picker', { title: 'Chat Sessions (1 total)', buttons: ['say hello (current)'] }, '').run(c);
+    },
+    expect: { sequence: [...START, { state: 'busy', status: 'generating' }, { state: 'idle' }, modal('sessions', 'picker', { title: 'Chat Sessions (1 total)', buttons: ['say hello (current)'] }), { state: 'idle', modal: null }], final: { state: 'idle' } },
+  },
+  {
     name: 'plan-approve', cols: 80, rows: 24,
     settings: () => ({ general: { defaultApprovalMode: 'plan', plan: { directory: 'plans' } } }),
     files: { 'plans/lab-plan.md': '# Lab plan\n\n1. Add the notes file.\n2. Run the tests.\n' },
