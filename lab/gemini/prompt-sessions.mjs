@@ -103,6 +103,26 @@ function askSession(name, cols, rows, prompt, want, button, description) {
   };
 }
 
+/** Plan mode: the model asks to exit it with a plan the lab wrote; a person approves with option 2. */
+function planSession(name, cols, rows, where) {
+  return {
+    name, cols, rows,
+    settings: () => ({ general: { defaultApprovalMode: 'plan', plan: { directory: 'plans' } } }),
+    files: { 'plans/lab-plan.md': '# Lab plan\n\n1. Add the notes file.\n2. Run the tests.\n' },
+    description: `${where}in plan mode the model calls exit_plan_mode: "Ready to start implementation?" (consent to start editing: kind approval; the plan's own numbered steps are not buttons) → 2 (Yes, manually accept edits) → the turn goes on → idle`,
+    run: async (c) => {
+      await c.prompt('approve the plan');
+      const pending = await c.server.waitFor((e) => e.event === 'tool_call_pending' && e.name === 'exit_plan_mode', 30_000).catch(() => null);
+      c.check('the model asked to exit plan mode', pending !== null);
+      if (!(await checkDialog(c, 'plan', 'approval', PLAN, { button: 2 }))) return;
+      const res = await c.server.waitFor((e) => e.event === 'tool_result' && e.name === 'exit_plan_mode', 15_000).catch(() => null);
+      c.check('the server received the plan approval result', res !== null, '');
+      if (res) await c.turnEnd();
+    },
+    expect: { sequence: [...START, modal('plan', 'approval', PLAN), { state: 'busy', modal: null }, { state: 'idle' }], final: { state: 'idle' } },
+  };
+}
+
 export const PROMPT_SESSIONS = [
   {
     name: 'mcp-approve', cols: 80, rows: 24, settings: mcpSettings,
@@ -156,20 +176,5 @@ export const PROMPT_SESSIONS = [
     },
     expect: { sequence: [...START, { state: 'busy', status: 'generating' }, { state: 'idle' }, modal('sessions', 'picker', { title: 'Chat Sessions (1 total)', buttons: ['say hello (current)'] }), { state: 'idle', modal: null }], final: { state: 'idle' } },
   },
-  {
-    name: 'plan-approve', cols: 80, rows: 24,
-    settings: () => ({ general: { defaultApprovalMode: 'plan', plan: { directory: 'plans' } } }),
-    files: { 'plans/lab-plan.md': '# Lab plan\n\n1. Add the notes file.\n2. Run the tests.\n' },
-    description: 'in plan mode the model calls exit_plan_mode: "Ready to start implementation?" (consent to start editing: kind approval; the plan\'s own numbered steps are not buttons) → 2 (Yes, manually accept edits) → the turn goes on → idle',
-    run: async (c) => {
-      await c.prompt('approve the plan');
-      const pending = await c.server.waitFor((e) => e.event === 'tool_call_pending' && e.name === 'exit_plan_mode', 30_000).catch(() => null);
-      c.check('the model asked to exit plan mode', pending !== null);
-      if (!(await checkDialog(c, 'plan', 'approval', PLAN, { button: 2 }))) return;
-      const res = await c.server.waitFor((e) => e.event === 'tool_result' && e.name === 'exit_plan_mode', 15_000).catch(() => null);
-      c.check('the server received the plan approval result', res !== null, '');
-      if (res) await c.turnEnd();
-    },
-    expect: { sequence: [...START, modal('plan', 'approval', PLAN), { state: 'busy', modal: null }, { state: 'idle' }], final: { state: 'idle' } },
-  },
+  planSession('plan-approve', 80, 24, ''),
 ];
