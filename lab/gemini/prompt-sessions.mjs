@@ -69,14 +69,18 @@ async function checkDialog(c, state, kind, want, answer) {
 }
 
 /** A slash command opens a dialog; it is checked, closed with Esc, and the session is idle again. */
-function slashDialog(name, cols, rows, command, state, kind, want, description) {
+function slashDialog(name, cols, rows, command, state, kind, want, description, enters = 1) {
   return {
     name, cols, rows, description,
     run: async (c) => {
       c.actions.push({ t: Date.now(), what: 'picker_open' });
       c.s.driver.dispatch({ kind: 'pty_write', data: command });
-      await sleep(400); // Enter as its own key: Gemini takes an Enter right after typing as a newline
-      c.s.driver.dispatch({ kind: 'pty_write', data: '\r' });
+      // Enter as its own key: Gemini takes an Enter right after typing as a newline. A command
+      // with an argument takes two: the first accepts the completion menu's suggestion.
+      for (let i = 0; i < enters; i++) {
+        await sleep(enters > 1 ? 1500 : 400); // the completion menu needs a moment to settle on the typed argument
+        c.s.driver.dispatch({ kind: 'pty_write', data: '\r' });
+      }
       if (!(await checkDialog(c, state, kind, want, { esc: true }))) return;
       const back = await c.s.waitForState('idle', 8000).catch(() => null);
       c.check('idle after Esc closed the dialog', back !== null);
@@ -164,6 +168,7 @@ export const PROMPT_SESSIONS = [
   slashDialog('permissions-trust-200x50', 200, 50, '/permissions trust', 'trust_level', 'confirm', TRUST_LEVEL, '/permissions trust in a wide 200×50 terminal (kind confirm) → Esc → idle'),
   slashDialog('settings-dialog', 80, 24, '/settings', 'settings', 'picker', { title: 'Settings', buttons: ['Vim Mode'] }, '/settings opens the settings list (a menu a person browses: kind picker; at 80×24 it shows one setting, "Vim Mode  false") → Esc → idle'),
   slashDialog('settings-dialog-200x50', 200, 50, '/settings', 'settings', 'picker', { title: 'Settings', buttons: SETTINGS_200X50 }, '/settings in a 200×50 terminal: nine settings with their values (kind picker; the description under each setting is not part of its name) → Esc → idle'),
+  slashDialog('agent-config', 80, 24, '/agents config generalist', 'settings', 'picker', { title: 'Configure: Generalist Agent', buttons: ['Enabled', 'Model'] }, '/agents config generalist opens the agent\'s settings (the /settings shape, named nowhere in the spec: kind picker, buttons = the setting names) → Esc → idle', 2),
   askSession('ask-question', 80, 24, 'ask me a question', QUESTION, 1, 'the model calls ask_user with a choice question: "Answer Questions" (kind picker: a question a person answers; the description under each option is not its label) → 1 (Vitest) → the turn goes on → idle'),
   askSession('ask-yesno', 80, 24, 'ask yes or no', YESNO, 2, 'ask_user with a yes/no question: a picker although its first option is "Yes" (only the plan dialog, with its "Ctrl+G to edit plan" hint, is approval) → 2 (No) → idle'),
   {
