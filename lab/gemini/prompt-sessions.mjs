@@ -170,6 +170,7 @@ export const PROMPT_SESSIONS = [
   slashDialog('settings-dialog-200x50', 200, 50, '/settings', 'settings', 'picker', { title: 'Settings', buttons: SETTINGS_200X50 }, '/settings in a 200×50 terminal: nine settings with their values (kind picker; the description under each setting is not part of its name) → Esc → idle'),
   slashDialog('agent-config', 80, 24, '/agents config generalist', 'settings', 'picker', { title: 'Configure: Generalist Agent', buttons: ['Enabled', 'Model'] }, '/agents config generalist opens the agent\'s settings (the /settings shape, named nowhere in the spec: kind picker, buttons = the setting names) → Esc → idle', 2),
   askSession('ask-question', 80, 24, 'ask me a question', QUESTION, 1, 'the model calls ask_user with a choice question: "Answer Questions" (kind picker: a question a person answers; the description under each option is not its label) → 1 (Vitest) → the turn goes on → idle'),
+  askSession('ask-question-60x20', 60, 20, 'ask me a question', QUESTION, 2, 'the ask_user choice question in a narrow 60×20 terminal (kind picker; descriptions not part of the labels) → 2 (Jest) → idle'),
   askSession('ask-yesno', 80, 24, 'ask yes or no', YESNO, 2, 'ask_user with a yes/no question: a picker although its first option is "Yes" (only the plan dialog, with its "Ctrl+G to edit plan" hint, is approval) → 2 (No) → idle'),
   {
     name: 'resume-browser', cols: 80, rows: 24,
@@ -182,4 +183,5 @@ export const PROMPT_SESSIONS = [
     expect: { sequence: [...START, { state: 'busy', status: 'generating' }, { state: 'idle' }, modal('sessions', 'picker', { title: 'Chat Sessions (1 total)', buttons: ['say hello (current)'] }), { state: 'idle', modal: null }], final: { state: 'idle' } },
   },
   planSession('plan-approve', 80, 24, ''),
+  planSession('plan-approve-200x50', 200, 50, 'in a wide 200×50 terminal, '),
 ];
