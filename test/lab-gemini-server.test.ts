@@ -70,6 +70,19 @@ describe('lab/gemini server', () => {
     expect(server.pendingTool()).toBeNull();
   });
 
+  it('answers a reply\'s scripted error (e.g. a 429 quota error) the given number of times, then streams it, and logs the tools a prompt offered', async () => {
+    const quota = { error: { code: 429, message: 'Quota exceeded', status: 'RESOURCE_EXHAUSTED', details: [] } };
+    server = await startGeminiServer({ scenario: { name: 'quota', replies: [{ match: '.', error: { status: 429, body: quota, times: 1 }, chunks: ['Back.'], chunkDelayMs: 5 }] } });
+    const body = { contents: [userTurn('go')], tools: [{ functionDeclarations: [{ name: 'run_shell_command' }, { name: 'mcp_lab-tools_deploy_preview' }] }] };
+    const first = await post('/v1beta/models/m:streamGenerateContent?alt=sse', body);
+    expect(first.status).toBe(429);
+    expect(await first.json()).toEqual(quota);
+    const second = parseSse(await (await post('/v1beta/models/m:streamGenerateContent?alt=sse', body)).text());
+    expect(second.map((c) => c.candidates[0]!.content.parts[0]!.text ?? '').join('')).toBe('Back.');
+    expect(server.log.filter((e) => e.event === 'api_error').map((e) => e.status)).toEqual([429]);
+    expect(server.log.find((e) => e.event === 'prompt')!.tools).toEqual(['run_shell_command', 'mcp_lab-tools_deploy_preview']);
+  });
+
   it('answers generateContent side calls with JSON that satisfies the request schema', async () => {
     server = await startGeminiServer({ scenario: SCENARIO });
     const schema = { type: 'object', properties: { reasoning: { type: 'string' }, next_speaker: { type: 'string', enum: ['model', 'user'] } }, required: ['reasoning', 'next_speaker'] };

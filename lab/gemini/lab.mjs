@@ -21,6 +21,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ensureCli } from '../lib/install-cli.mjs';
 import { writeLabels } from '../lib/lab-kit.mjs';
 import { measureSession } from './measure.mjs';
+import { MCP_APPROVAL, PROMPT_SESSIONS } from './prompt-sessions.mjs';
 import { loadScenarios, startGeminiServer } from './server.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -31,6 +32,7 @@ const APPROVALS = {
   shell: { title: 'Allow execution of [Shell]?', buttons: ['Allow once', 'Allow for this session', 'No, suggest changes (esc)'] },
   edit: { title: 'Apply this change?', buttons: ['Allow once', 'Allow for this session', 'Modify with external editor', 'No, suggest changes (esc)'] },
   fetch: { title: 'Do you want to proceed?', buttons: ['Allow once', 'Allow for this session', 'No, suggest changes (esc)'] },
+  mcp: MCP_APPROVAL,
 };
 const THEMES_80X24 = ['ANSI Dark', 'ANSI Light', 'Atom One Dark', 'Ayu Dark', 'Ayu Light', 'Default Dark', 'Default Light', 'Dracula Dark', 'GitHub Dark', 'GitHub Dark Colorblind Da…', 'GitHub Light', 'GitHub Light Colorblind L…'];
 const TRUST_BUTTONS = ['Trust folder (work)', 'Trust parent folder (lab)', "Don't trust"];
@@ -142,6 +144,7 @@ const SESSIONS = [
     run: async (c) => { await c.picker(); },
     expect: { sequence: [{ state: 'starting' }, { state: 'idle' }, { state: 'picker', status: 'approval', modal: { title: 'Select Model', kind: 'picker', buttons: ['Auto', 'Manual'] } }, { state: 'idle', modal: null }], final: { state: 'idle' } },
   },
+  ...PROMPT_SESSIONS,
 ];
 
 /** The shell confirmation round trip (Allow once → the result streams → idle) at one terminal size. */
@@ -173,19 +176,25 @@ function parseArgs(args) {
   return o;
 }
 
-/** A private HOME: settings with API-key auth, no telemetry, no update checks. Trust is left to pre_launch_trust. */
-function prepareHome(tmp) {
+/** A private HOME: settings with API-key auth, no telemetry, no update checks (plus the session's own `settings` and workspace `files`). Trust is left to pre_launch_trust. */
+function prepareHome(tmp, def) {
   const home = path.join(tmp, 'home');
   // <tmp>/lab/work: a fixed parent name, so the trust dialog's "Trust parent folder (lab)" is predictable.
   const work = path.join(tmp, 'lab', 'work');
   fs.mkdirSync(path.join(home, '.gemini'), { recursive: true, mode: 0o700 });
   fs.mkdirSync(work, { recursive: true, mode: 0o700 });
   fs.writeFileSync(path.join(work, 'README.md'), '# lab workspace\n');
+  const extra = def.settings?.(work) ?? {};
   const settings = {
     security: { auth: { selectedType: 'gemini-api-key' } },
     privacy: { usageStatisticsEnabled: false },
-    general: { disableAutoUpdate: true, disableUpdateNag: true },
+    ...extra,
+    general: { disableAutoUpdate: true, disableUpdateNag: true, ...extra.general },
   };
+  for (const [rel, text] of Object.entries(def.files ?? {})) {
+    fs.mkdirSync(path.dirname(path.join(work, rel)), { recursive: true, mode: 0o700 });
+    fs.writeFileSync(path.join(work, rel), text, { mode: 0o600 });
+  }
   fs.writeFileSync(path.join(home, '.gemini', 'settings.json'), JSON.stringify(settings, null, 2), { mode: 0o600 });
   return { home, work };
 }
@@ -195,7 +204,7 @@ async function runSession(def, ctx) {
   const { binPath, specMod, liveMod, scenarios, opts, version } = ctx;
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), `specterm-lab-gemini-${def.name}-`));
   fs.chmodSync(tmp, 0o700);
-  const { home, work } = prepareHome(tmp);
+  const { home, work } = prepareHome(tmp, def);
   // A file-writing tool wants an absolute path: the scenario says __WORK__.
   const scenario = JSON.parse(JSON.stringify(scenarios.basic).replaceAll('__WORK__', work));
   const server = await startGeminiServer({ scenario, logFile: path.join(tmp, 'server.log') });
@@ -237,7 +246,7 @@ async function runSession(def, ctx) {
   const lat = []; // {kind, ms}
   const deferred = [];
   const c = {
-    s, check, work,
+    s, check, work, server, actions,
     prompt: async (text) => {
       actions.push({ t: Date.now(), what: 'submit' });
       const r = s.driver.dispatch({ kind: 'send_message', text });

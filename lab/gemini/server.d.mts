@@ -13,6 +13,8 @@ export interface GeminiReply extends GeminiStep {
   match?: string;
   /** Streamed once the CLI sends the function's result back. */
   afterTool?: GeminiStep;
+  /** Answer the first `times` prompts (every one when absent) with this HTTP status and JSON body instead of a stream. */
+  error?: { status: number; body?: unknown; times?: number };
 }
 
 export interface GeminiScenario {

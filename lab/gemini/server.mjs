@@ -12,7 +12,9 @@
  *
  * Scenarios are data (`scenarios/*.json`): `{ name, replies: [{ match, chunks, chunkDelayMs,
  * firstDelayMs, functionCall, afterTool: { chunks, … } }] }`. The reply is chosen by the first
- * `match` (case-insensitive regex) that finds the latest user text of the request.
+ * `match` (case-insensitive regex) that finds the latest user text of the request. A reply with
+ * `error: { status, body, times }` answers its first `times` requests (all when absent) with that
+ * HTTP status and JSON body instead of a stream (`api_error` in the log) — e.g. a 429 quota error.
  *
  * Ground truth: every event is logged with a wall-clock timestamp in ms (`t`), e.g.
  * `stream_start`, `stream_end`, `tool_call_pending` (a function call that needs approval was just
@@ -96,6 +98,7 @@ export async function startGeminiServer(opts = {}) {
   const log = [];
   const waiters = new Set();
   let pending = null; // the function call awaiting the user's permission
+  const errorsSent = new Map(); // reply → how many scripted errors it has answered with
   const record = (event, fields = {}) => {
     const entry = { t: Date.now(), event, ...fields };
     log.push(entry);
@@ -179,7 +182,15 @@ export async function startGeminiServer(opts = {}) {
         await stream(req, res, reply.afterTool ?? { chunks: ['Done.'] }, m[1], 'tool_result');
         return;
       }
-      record('prompt', { text: text.slice(0, 120) });
+      const tools = (parsed.tools ?? []).flatMap((t) => (t.functionDeclarations ?? []).map((d) => d.name));
+      record('prompt', { text: text.slice(0, 120), tools });
+      const err = reply.error;
+      if (err && (err.times === undefined || (errorsSent.get(reply) ?? 0) < err.times)) {
+        errorsSent.set(reply, (errorsSent.get(reply) ?? 0) + 1);
+        record('api_error', { model: m[1], status: err.status });
+        json(res, err.status, err.body ?? { error: { code: err.status, message: 'lab server: scripted error', status: 'UNKNOWN' } });
+        return;
+      }
       await stream(req, res, reply, m[1], 'prompt');
       return;
     }
