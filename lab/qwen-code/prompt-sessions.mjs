@@ -1,0 +1,190 @@
+/**
+ * Qwen Code lab sessions for the prompts the first sessions did not reach (issue 13): plan
+ * approval, ask_user_question, /trust, /auth, the extension-install consent and a rate limit.
+ * Kept apart from lab.mjs (which merges them into its SESSIONS) so that file stays small.
+ *
+ * Each session drives the real CLI and checks what specterm reads against what the lab knows is on
+ * screen; `expect` is written as <name>.expect.json. `QW_DUMP=1` prints the screen at every modal
+ * (to read a new dialog's layout while writing its session).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { sleep } from '../lib/lab-kit.mjs';
+
+const starting = [{ state: 'starting' }, { state: 'idle' }];
+const dump = (c, what) => { if (process.env.QW_DUMP) process.stderr.write(`--- ${what} ---\n${c.s.driver.snapshot()}\n`); };
+
+/** Types a slash command key by key (as a person does), then Enter. */
+async function typeCommand(c, command) {
+  for (const ch of command) {
+    c.s.driver.dispatch({ kind: 'pty_write', data: ch });
+    await sleep(40);
+  }
+  await sleep(500);
+  c.act('command');
+  c.s.driver.dispatch({ kind: 'pty_write', data: '\r' });
+}
+
+/**
+ * Waits for the modal state `state`, checks its kind, title and buttons against `want`, checks
+ * that nobody answered it for 1.5 s, then answers it with `answer` (a button index, or raw keys).
+ */
+async function modal(c, { state, kind, title, buttons, buttonsOk }, answer, timeoutMs = 40_000) {
+  const view = await c.s.waitForState(state, timeoutMs).catch(() => null);
+  c.check(`${state} state`, view !== null, view ? '' : String(c.s.driver.getCurrentView()?.state.id));
+  await sleep(1500);
+  dump(c, state);
+  const m = c.s.driver.getCurrentView()?.modal;
+  const labels = m?.buttons?.map((b) => b.label) ?? [];
+  c.check(`modal kind is ${kind}`, m?.kind === kind, String(m?.kind));
+  c.check('modal title', m?.title === title, JSON.stringify(m?.title));
+  if (buttons) c.check('modal buttons exactly as shown', JSON.stringify(labels) === JSON.stringify(buttons), JSON.stringify(labels));
+  if (buttonsOk) c.check('modal buttons', buttonsOk(labels), JSON.stringify(labels));
+  c.check('not auto-answered (still open after 1.5 s)', c.s.driver.getCurrentView()?.state.id === state);
+  if (answer === undefined) return labels;
+  c.act('answer');
+  const r = typeof answer === 'number'
+    ? c.s.driver.dispatch({ kind: 'click_modal_button', index: answer, label: labels[answer - 1] })
+    : c.s.driver.dispatch({ kind: 'pty_write', data: answer });
+  c.check(`answer ${JSON.stringify(answer)} accepted`, r.ok, r.reason ?? '');
+  return labels;
+}
+
+/** Waits for idle after an answer and lets the screen settle. */
+async function backToIdle(c, what, timeoutMs = 15_000) {
+  const back = await c.s.waitForState('idle', timeoutMs).catch(() => null);
+  c.check(`idle after ${what}`, back !== null, back ? '' : String(c.s.driver.getCurrentView()?.state.id));
+  await sleep(1500);
+}
+
+const pickerSeq = (state, title, buttons) => ({ state, status: 'approval', modal: { title, kind: 'picker', ...(buttons ? { buttons } : {}) } });
+
+// ---- plan approval: exit_plan_mode in the plan approval mode --------------------------------
+const PLAN_TITLE = 'Would you like to proceed?';
+const PLAN_BUTTONS = ['Yes, restore previous mode (default)', 'Yes, and auto-accept edits', 'Yes, and manually approve edits', 'No, keep planning (esc)'];
+
+// ---- ask_user_question: two questions, then the submit tab ---------------------------------
+const Q1 = 'Which test framework should we use?';
+const Q1_BUTTONS = ['Vitest', 'Jest', 'Type something...'];
+const Q2 = 'Should the tests collect coverage?';
+const Q2_BUTTONS = ['Yes, with v8', 'No', 'Type something...'];
+const SUBMIT_TITLE = 'Ready to submit your answers?';
+const SUBMIT_BUTTONS = ['Submit answers', 'Cancel'];
+
+const questionSessions = (cols, rows, suffix = '') => [{
+  name: `ask-question${suffix}`, cols, rows,
+  description: 'the model calls ask_user_question with two questions → Qwen asks each (kind picker: a question, never auto-answered; the description under each option is not part of its label) → 1 (Vitest), 1 (Yes, with v8) → "Ready to submit your answers?" → 1 (Submit answers) → the answers reach the model → idle',
+  run: async (c) => {
+    await c.prompt('ask me a question');
+    await modal(c, { state: 'question', kind: 'picker', title: Q1, buttons: Q1_BUTTONS }, 1);
+    const next = await c.s.waitForState((v) => v.modal?.title === Q2, 10_000).catch(() => null);
+    c.check('the second question follows the first answer', next !== null);
+    await modal(c, { state: 'question', kind: 'picker', title: Q2, buttons: Q2_BUTTONS }, 1);
+    await modal(c, { state: 'question_submit', kind: 'picker', title: SUBMIT_TITLE, buttons: SUBMIT_BUTTONS }, 1, 10_000);
+    await c.turnEnd();
+    c.check('the model answered after the submitted answers', /Noted, thank you/.test(c.s.driver.snapshot()));
+  },
+  expect: { sequence: [...starting, { state: 'busy' }, pickerSeq('question', Q1, Q1_BUTTONS), pickerSeq('question', Q2, Q2_BUTTONS), pickerSeq('question_submit', SUBMIT_TITLE, SUBMIT_BUTTONS), { state: 'busy', modal: null }, { state: 'idle' }], final: { state: 'idle' } },
+}];
+
+// ---- /trust, /auth, the extension consent -------------------------------------------------
+const TRUST_TITLE = 'Modify Trust Level';
+const TRUST_BUTTONS = ['Trust this folder', 'Trust parent folder', "Don't trust"];
+const AUTH_TITLE = 'Select Authentication Method';
+const AUTH_BUTTONS = ['Alibaba ModelStudio', 'Third-party Providers', 'OAuth', 'Custom Provider'];
+const CONSENT_TITLE = 'Do you want to continue?';
+const CONSENT_BUTTONS = ['Yes', 'No'];
+
+const sessionsFor = (cols, rows, suffix = '') => [
+  {
+    name: `plan-approve${suffix}`, cols, rows, approvalMode: 'plan',
+    description: 'the plan approval mode (tools.approvalMode "plan"): the model calls exit_plan_mode → Qwen asks to approve the plan (kind approval: a consent to start editing) → 3 (Yes, and manually approve edits) → the result reaches the model → idle',
+    run: async (c) => {
+      await c.prompt('make a plan');
+      await c.approval(3, 'plan');
+      await c.turnEnd();
+    },
+    expect: { sequence: [...starting, { state: 'busy' }, { state: 'approval', status: 'approval', modal: { title: PLAN_TITLE, kind: 'approval', buttons: PLAN_BUTTONS } }, { state: 'busy', modal: null }, { state: 'idle' }], final: { state: 'idle' } },
+  },
+];
+
+export const PROMPT_SESSIONS = [
+  ...sessionsFor(80, 24),
+  {
+    name: 'plan-keep-planning', cols: 80, rows: 24, approvalMode: 'plan',
+    description: 'exit_plan_mode in plan mode → "No, keep planning (esc)" → the turn ends, the plan not approved → idle',
+    run: async (c) => {
+      await c.prompt('make a plan');
+      await c.approval('deny', 'plan');
+      await c.deniedEnd();
+    },
+    expect: { sequence: [...starting, { state: 'busy' }, { state: 'approval', status: 'approval', modal: { title: PLAN_TITLE, kind: 'approval', buttons: PLAN_BUTTONS } }, { state: 'idle', modal: null }], final: { state: 'idle' } },
+  },
+  ...questionSessions(80, 24),
+  {
+    name: 'trust-settings', cols: 80, rows: 24, folderTrust: true,
+    description: '/trust opens the folder trust settings ("Modify Trust Level": Trust this folder / Trust parent folder / Don\'t trust; kind confirm — a trust change lets the folder\'s configuration run code, so no auto-approve policy may answer it) → Esc closes it unchanged → idle',
+    run: async (c) => {
+      await typeCommand(c, '/trust');
+      await modal(c, { state: 'trust_settings', kind: 'confirm', title: TRUST_TITLE, buttons: TRUST_BUTTONS }, '\u001b', 15_000);
+      await backToIdle(c, 'Esc closed the trust settings');
+    },
+    expect: { sequence: [...starting, { state: 'trust_settings', status: 'approval', modal: { title: TRUST_TITLE, kind: 'confirm', buttons: TRUST_BUTTONS } }, { state: 'idle', modal: null }], final: { state: 'idle' } },
+  },
+  {
+    name: 'auth-picker', cols: 80, rows: 24,
+    description: '/auth opens "Select Authentication Method" (a square box, unnumbered options each with a description under it; kind picker, never auto-answered) → Esc closes it → idle',
+    run: async (c) => {
+      await typeCommand(c, '/auth');
+      await modal(c, { state: 'menu', kind: 'picker', title: AUTH_TITLE, buttons: AUTH_BUTTONS }, '\u001b', 15_000);
+      await backToIdle(c, 'Esc closed the auth menu');
+    },
+    expect: { sequence: [...starting, pickerSeq('menu', AUTH_TITLE, AUTH_BUTTONS), { state: 'idle', modal: null }], final: { state: 'idle' } },
+  },
+  {
+    name: 'extension-consent', cols: 80, rows: 24, extension: true,
+    description: '/extensions install <a local extension dir> → "Installing extension "lab-ext" … Do you want to continue?" (kind approval: a consent to install code) → 2 (No) → nothing installed → idle',
+    run: async (c) => {
+      await typeCommand(c, `/extensions install ${path.join(path.dirname(c.work), 'lab-ext')}`);
+      await modal(c, { state: 'extension_consent', kind: 'approval', title: CONSENT_TITLE, buttons: CONSENT_BUTTONS }, 2, 30_000);
+      await backToIdle(c, 'No');
+      c.check('the extension was not installed', !fs.existsSync(path.join(c.home, '.qwen', 'extensions', 'lab-ext')));
+    },
+    expect: { sequence: [...starting, { state: 'extension_consent', status: 'approval', modal: { title: CONSENT_TITLE, kind: 'approval', buttons: CONSENT_BUTTONS } }, { state: 'idle', modal: null }], final: { state: 'idle' } },
+  },
+  {
+    name: 'rate-limit', cols: 80, rows: 24,
+    description: 'the server answers every request with 429 (Retry-After: 1 s) → Qwen retries it (generating, its spinner up) → gives up and shows the error → idle, with the rate_limited signal',
+    run: async (c) => {
+      await c.prompt('hit the rate limit', { expectStream: false });
+      await sleep(2000);
+      c.check('generating while the CLI retries', c.s.driver.getCurrentView()?.state.status === 'generating', String(c.s.driver.getCurrentView()?.state.status));
+      const idle = await c.s.waitForState((v) => v.state.status === 'idle', 180_000).catch(() => null);
+      c.check('idle once the CLI gave up', idle !== null);
+      await sleep(2000);
+      dump(c, 'rate-limit end');
+      c.check('the error is on screen', /429|rate limit/i.test(c.s.driver.snapshot()));
+      const signal = c.s.events.find((e) => e.event.kind === 'signal_detected' && e.event.id === 'rate_limited');
+      c.check('the rate_limited signal rule fired', signal !== undefined);
+      c.check('generating from the prompt until the CLI gave up', c.s.changes.some((x) => x.status === 'generating'));
+    },
+    expect: { sequence: [...starting, { state: 'busy', status: 'generating' }, { state: 'idle' }], final: { state: 'idle' } },
+  },
+];
+
+/** The approvals the sessions above press through `c.approval` (merged into the lab's). */
+export const PROMPT_APPROVALS = {
+  plan: { title: PLAN_TITLE, buttonsOk: (labels) => JSON.stringify(labels) === JSON.stringify(PLAN_BUTTONS) },
+};
+
+/** Settings and files a session above needs in its private HOME (called by lab.mjs's prepare). */
+export function preparePromptSession({ settings, session, work }) {
+  if (session?.approvalMode) settings.tools = { ...settings.tools, approvalMode: session.approvalMode };
+  if (session?.extension) {
+    // A tiny local extension: a manifest and a context file, nothing that runs.
+    const dir = path.join(path.dirname(work), 'lab-ext');
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    fs.writeFileSync(path.join(dir, 'qwen-extension.json'), JSON.stringify({ name: 'lab-ext', version: '1.0.0', contextFileName: 'LAB.md' }, null, 2));
+    fs.writeFileSync(path.join(dir, 'LAB.md'), '# lab extension context\n');
+  }
+}
