@@ -14,8 +14,7 @@
  * afterTool, error }] }`. The reply is the first whose `match` (case-insensitive regex) finds the
  * user's latest text. `toolCall: { name, arguments }` ends the stream in a tool call; `afterTool`
  * is streamed once the tool result arrives; `error: { status, message }` answers the request with
- * that HTTP error instead of a stream (an API error the CLI must show); `error.retryAfterS` adds a
- * `Retry-After` header (seconds) to it.
+ * that HTTP error instead of a stream (an API error the CLI must show).
  *
  * `isSideCall(body)` (optional): a STREAMED request it accepts is a side call too (OpenCode streams
  * its session-title request): answered with a short stream and logged as `side_call`, never as a turn.
@@ -194,8 +193,6 @@ export async function startChatServer(opts = {}) {
       record('prompt', { text: text.slice(0, 120), messages: messages.length, tools: Array.isArray(parsed.tools) ? parsed.tools.length : 0, system: contentText(messages.find((m) => m?.role === 'system')?.content).slice(0, 80) });
       if (reply.error) {
         record('api_error', { status: reply.error.status });
-        // `retryAfterS`: a Retry-After header, so a CLI that retries a 429 waits that long instead of its own backoff.
-        if (Number.isInteger(reply.error.retryAfterS)) res.setHeader('retry-after', String(reply.error.retryAfterS));
         json(res, reply.error.status, { error: { message: reply.error.message ?? 'lab server: scripted error', type: reply.error.type ?? 'server_error', code: reply.error.code ?? null } });
         return;
       }
