@@ -151,7 +151,7 @@ const SHELL_BUTTONS_OK = (labels) => labels.length === 4 && labels[0] === 'Yes, 
 export const QWEN_CODE = {
   id: 'qwen-code', cliName: 'Qwen Code', pkg: '@qwen-code/qwen-code', bin: 'qwen', pinnedVersion: PINNED_VERSION,
   scenariosDir: path.join(here, 'scenarios'), models: [MODEL], prepare, sessions: SESSIONS,
-  marks: { approval: /\d\. No, suggest changes \(esc\)/, spinner: /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] [^\n]*(?:\n *)?\(\d+[hms]/, picker: /Select Model/ },
+  marks: { approval: /\d\. No, (?:suggest changes|keep planning) \(esc\)/, spinner: /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] [^\n]*(?:\n *)?\(\d+[hms]/, picker: /Select Model/ },
   approvals: {
     shell: { title: SHELL_TITLE, buttonsOk: SHELL_BUTTONS_OK },
     edit: { title: EDIT_TITLE, buttonsOk: (labels) => JSON.stringify(labels) === JSON.stringify(EDIT_BUTTONS) },

@@ -12,6 +12,10 @@ import path from 'node:path';
 import { sleep } from '../lib/lab-kit.mjs';
 
 const starting = [{ state: 'starting' }, { state: 'idle' }];
+/** The scripted server's log events of this session (it writes them to <tmp>/server.log). */
+const serverEvents = (c) => {
+  try { return fs.readFileSync(path.join(path.dirname(c.home), 'server.log'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)); } catch { return []; }
+};
 const dump = (c, what) => { if (process.env.QW_DUMP) process.stderr.write(`--- ${what} ---\n${c.s.driver.snapshot()}\n`); };
 
 /** Types a slash command key by key (as a person does), then Enter. */
@@ -21,16 +25,23 @@ async function typeCommand(c, command) {
     await sleep(40);
   }
   await sleep(500);
-  c.act('command');
+  // 'picker_open' (a lab action the ground-truth measure knows): the idle before it ends here.
+  c.act('picker_open');
   c.s.driver.dispatch({ kind: 'pty_write', data: '\r' });
 }
 
 /**
- * Waits for the modal state `state`, checks its kind, title and buttons against `want`, checks
- * that nobody answered it for 1.5 s, then answers it with `answer` (a button index, or raw keys).
+ * Waits for the dialog to be drawn (`shown`, its own text on screen: the lab's ground truth, not
+ * specterm's reading), then for the modal state `state`; checks its kind, title and buttons against
+ * `want`, checks that nobody answered it for 1.5 s, then answers it with `answer` (a button index,
+ * or raw keys). `goesOn`: the answer continues the turn (labelled 'approve'; else 'deny': the CLI
+ * comes to rest), so the labels bound the dialog from drawn to answered.
  */
-async function modal(c, { state, kind, title, buttons, buttonsOk }, answer, timeoutMs = 40_000) {
-  const view = await c.s.waitForState(state, timeoutMs).catch(() => null);
+async function modal(c, { state, kind, title, buttons, shown }, answer, { timeoutMs = 40_000, goesOn = false } = {}) {
+  const drawn = await c.s.waitForScreen(shown, timeoutMs).catch(() => null);
+  c.check(`the dialog is drawn (${shown})`, drawn !== null);
+  if (drawn !== null) c.act('approval_drawn');
+  const view = await c.s.waitForState(state, 10_000).catch(() => null);
   c.check(`${state} state`, view !== null, view ? '' : String(c.s.driver.getCurrentView()?.state.id));
   await sleep(1500);
   dump(c, state);
@@ -38,11 +49,9 @@ async function modal(c, { state, kind, title, buttons, buttonsOk }, answer, time
   const labels = m?.buttons?.map((b) => b.label) ?? [];
   c.check(`modal kind is ${kind}`, m?.kind === kind, String(m?.kind));
   c.check('modal title', m?.title === title, JSON.stringify(m?.title));
-  if (buttons) c.check('modal buttons exactly as shown', JSON.stringify(labels) === JSON.stringify(buttons), JSON.stringify(labels));
-  if (buttonsOk) c.check('modal buttons', buttonsOk(labels), JSON.stringify(labels));
+  c.check('modal buttons exactly as shown', JSON.stringify(labels) === JSON.stringify(buttons), JSON.stringify(labels));
   c.check('not auto-answered (still open after 1.5 s)', c.s.driver.getCurrentView()?.state.id === state);
-  if (answer === undefined) return labels;
-  c.act('answer');
+  c.act(goesOn ? 'approve' : 'deny');
   const r = typeof answer === 'number'
     ? c.s.driver.dispatch({ kind: 'click_modal_button', index: answer, label: labels[answer - 1] })
     : c.s.driver.dispatch({ kind: 'pty_write', data: answer });
@@ -76,11 +85,11 @@ const questionSessions = (cols, rows, suffix = '') => [{
   description: 'the model calls ask_user_question with two questions → Qwen asks each (kind picker: a question, never auto-answered; the description under each option is not part of its label) → 1 (Vitest), 1 (Yes, with v8) → "Ready to submit your answers?" → 1 (Submit answers) → the answers reach the model → idle',
   run: async (c) => {
     await c.prompt('ask me a question');
-    await modal(c, { state: 'question', kind: 'picker', title: Q1, buttons: Q1_BUTTONS }, 1);
+    await modal(c, { state: 'question', kind: 'picker', title: Q1, buttons: Q1_BUTTONS, shown: /Which test framework should we use\?/ }, 1, { goesOn: true });
     const next = await c.s.waitForState((v) => v.modal?.title === Q2, 10_000).catch(() => null);
     c.check('the second question follows the first answer', next !== null);
-    await modal(c, { state: 'question', kind: 'picker', title: Q2, buttons: Q2_BUTTONS }, 1);
-    await modal(c, { state: 'question_submit', kind: 'picker', title: SUBMIT_TITLE, buttons: SUBMIT_BUTTONS }, 1, 10_000);
+    await modal(c, { state: 'question', kind: 'picker', title: Q2, buttons: Q2_BUTTONS, shown: /Should the tests collect coverage\?/ }, 1, { goesOn: true });
+    await modal(c, { state: 'question_submit', kind: 'picker', title: SUBMIT_TITLE, buttons: SUBMIT_BUTTONS, shown: /Ready to submit your answers\?/ }, 1, { timeoutMs: 10_000, goesOn: true });
     await c.turnEnd();
     c.check('the model answered after the submitted answers', /Noted, thank you/.test(c.s.driver.snapshot()));
   },
@@ -121,12 +130,15 @@ export const PROMPT_SESSIONS = [
     expect: { sequence: [...starting, { state: 'busy' }, { state: 'approval', status: 'approval', modal: { title: PLAN_TITLE, kind: 'approval', buttons: PLAN_BUTTONS } }, { state: 'idle', modal: null }], final: { state: 'idle' } },
   },
   ...questionSessions(80, 24),
+  // The question dialog (labels with descriptions under them) narrow and wide too.
+  ...questionSessions(60, 20, '-60x20'),
+  ...questionSessions(200, 50, '-200x50'),
   {
     name: 'trust-settings', cols: 80, rows: 24, folderTrust: true,
     description: '/trust opens the folder trust settings ("Modify Trust Level": Trust this folder / Trust parent folder / Don\'t trust; kind confirm — a trust change lets the folder\'s configuration run code, so no auto-approve policy may answer it) → Esc closes it unchanged → idle',
     run: async (c) => {
       await typeCommand(c, '/trust');
-      await modal(c, { state: 'trust_settings', kind: 'confirm', title: TRUST_TITLE, buttons: TRUST_BUTTONS }, '\u001b', 15_000);
+      await modal(c, { state: 'trust_settings', kind: 'confirm', title: TRUST_TITLE, buttons: TRUST_BUTTONS, shown: /Modify Trust Level[\s\S]*Don't trust/ }, '\u001b', { timeoutMs: 15_000 });
       await backToIdle(c, 'Esc closed the trust settings');
     },
     expect: { sequence: [...starting, { state: 'trust_settings', status: 'approval', modal: { title: TRUST_TITLE, kind: 'confirm', buttons: TRUST_BUTTONS } }, { state: 'idle', modal: null }], final: { state: 'idle' } },
@@ -136,7 +148,7 @@ export const PROMPT_SESSIONS = [
     description: '/auth opens "Select Authentication Method" (a square box, unnumbered options each with a description under it; kind picker, never auto-answered) → Esc closes it → idle',
     run: async (c) => {
       await typeCommand(c, '/auth');
-      await modal(c, { state: 'menu', kind: 'picker', title: AUTH_TITLE, buttons: AUTH_BUTTONS }, '\u001b', 15_000);
+      await modal(c, { state: 'menu', kind: 'picker', title: AUTH_TITLE, buttons: AUTH_BUTTONS, shown: /Select Authentication Method[\s\S]*Custom Provider/ }, '\u001b', { timeoutMs: 15_000 });
       await backToIdle(c, 'Esc closed the auth menu');
     },
     expect: { sequence: [...starting, pickerSeq('menu', AUTH_TITLE, AUTH_BUTTONS), { state: 'idle', modal: null }], final: { state: 'idle' } },
@@ -146,27 +158,37 @@ export const PROMPT_SESSIONS = [
     description: '/extensions install <a local extension dir> → "Installing extension "lab-ext" … Do you want to continue?" (kind approval: a consent to install code) → 2 (No) → nothing installed → idle',
     run: async (c) => {
       await typeCommand(c, `/extensions install ${path.join(path.dirname(c.work), 'lab-ext')}`);
-      await modal(c, { state: 'extension_consent', kind: 'approval', title: CONSENT_TITLE, buttons: CONSENT_BUTTONS }, 2, 30_000);
+      await modal(c, { state: 'extension_consent', kind: 'approval', title: CONSENT_TITLE, buttons: CONSENT_BUTTONS, shown: /Do you want to continue\?[\s\S]*2\. No/ }, 2, { timeoutMs: 30_000 });
       await backToIdle(c, 'No');
       c.check('the extension was not installed', !fs.existsSync(path.join(c.home, '.qwen', 'extensions', 'lab-ext')));
     },
     expect: { sequence: [...starting, { state: 'extension_consent', status: 'approval', modal: { title: CONSENT_TITLE, kind: 'approval', buttons: CONSENT_BUTTONS } }, { state: 'idle', modal: null }], final: { state: 'idle' } },
   },
   {
-    name: 'rate-limit', cols: 80, rows: 24,
-    description: 'the server answers every request with 429 (Retry-After: 1 s) → Qwen retries it (generating, its spinner up) → gives up and shows the error → idle, with the rate_limited signal',
+    name: 'rate-limit', cols: 80, rows: 24, maxRetries: 0,
+    description: 'the server answers every request with 429 → Qwen retries it 7 times over ~75 s (generating: its spinner up, nothing else shown) → gives up and shows the error → idle, with the rate_limited signal',
     run: async (c) => {
       await c.prompt('hit the rate limit', { expectStream: false });
       await sleep(2000);
       c.check('generating while the CLI retries', c.s.driver.getCurrentView()?.state.status === 'generating', String(c.s.driver.getCurrentView()?.state.status));
-      const idle = await c.s.waitForState((v) => v.state.status === 'idle', 180_000).catch(() => null);
-      c.check('idle once the CLI gave up', idle !== null);
+      // Watch the status until idle: it must stay generating through every retry.
+      const seen = new Set();
+      let idleAt = null;
+      for (const until = Date.now() + 180_000; Date.now() < until && idleAt === null; await sleep(100)) {
+        const st = c.s.driver.getCurrentView()?.state.status;
+        if (st === 'idle') idleAt = Date.now(); else seen.add(st);
+      }
+      c.check('idle once the CLI gave up', idleAt !== null);
+      c.check('generating, nothing else, while it retried', seen.size === 1 && seen.has('generating'), JSON.stringify([...seen]));
       await sleep(2000);
       dump(c, 'rate-limit end');
-      c.check('the error is on screen', /429|rate limit/i.test(c.s.driver.snapshot()));
+      // The server's own log (in the session's temp dir): every 429 it sent, with its time.
+      const errors = serverEvents(c).filter((e) => e.event === 'api_error');
+      c.check('the CLI retried the 429', errors.length >= 2, `${errors.length} request(s)`);
+      c.check('idle only after the last 429', idleAt !== null && errors.length > 0 && idleAt >= errors[errors.length - 1].t);
+      c.check('the error is on screen', /429/.test(c.s.driver.snapshot()), c.s.driver.snapshot().split('\n').filter((l) => /429|rate/i.test(l)).join(' | '));
       const signal = c.s.events.find((e) => e.event.kind === 'signal_detected' && e.event.id === 'rate_limited');
       c.check('the rate_limited signal rule fired', signal !== undefined);
-      c.check('generating from the prompt until the CLI gave up', c.s.changes.some((x) => x.status === 'generating'));
     },
     expect: { sequence: [...starting, { state: 'busy', status: 'generating' }, { state: 'idle' }], final: { state: 'idle' } },
   },
@@ -179,6 +201,10 @@ export const PROMPT_APPROVALS = {
 
 /** Settings and files a session above needs in its private HOME (called by lab.mjs's prepare). */
 export function preparePromptSession({ settings, session, work }) {
+  // The rate-limit session: model.generationConfig.maxRetries 0 turns off the OpenAI client's retries and
+  // Qwen's stream-level rate-limit retries (10, the first after 60 s, doubling: a 429 would spin for
+  // half an hour); its request retry (7 attempts, 1.5 s doubling, ~75 s; it ignores Retry-After) stays.
+  if (Number.isInteger(session?.maxRetries)) settings.model = { ...settings.model, generationConfig: { maxRetries: session.maxRetries } };
   if (session?.approvalMode) settings.tools = { ...settings.tools, approvalMode: session.approvalMode };
   if (session?.extension) {
     // A tiny local extension: a manifest and a context file, nothing that runs.
