@@ -101,6 +101,10 @@ const TRUST_TITLE = 'Modify Trust Level';
 const TRUST_BUTTONS = ['Trust this folder', 'Trust parent folder', "Don't trust"];
 const AUTH_TITLE = 'Select Authentication Method';
 const AUTH_BUTTONS = ['Alibaba ModelStudio', 'Third-party Providers', 'OAuth', 'Custom Provider'];
+const PERM_TITLE = 'Permissions';
+const PERM_BUTTONS = ['Add a new rule…', 'Bash(ls *)'];
+const DELETE_TITLE = 'Delete allow rule?';
+const DELETE_BUTTONS = ['confirm', 'cancel'];
 const CONSENT_TITLE = 'Do you want to continue?';
 const CONSENT_BUTTONS = ['Yes', 'No'];
 
@@ -165,6 +169,20 @@ export const PROMPT_SESSIONS = [
     expect: { sequence: [...starting, { state: 'extension_consent', status: 'approval', modal: { title: CONSENT_TITLE, kind: 'approval', buttons: CONSENT_BUTTONS } }, { state: 'idle', modal: null }], final: { state: 'idle' } },
   },
   {
+    name: 'permissions-delete', cols: 80, rows: 24, permissions: { allow: ['Bash(ls *)'] },
+    description: '/permissions lists the allow rules (an unboxed numbered list over a navigation hint; kind picker) → 2 (the rule) → "Delete allow rule?" (a box with no options over "Enter to confirm · Esc to cancel"; kind confirm: it changes what the agent may do without asking) → cancel (Esc) → the list → Esc → idle, the rule kept',
+    run: async (c) => {
+      await typeCommand(c, '/permissions');
+      await modal(c, { state: 'list_menu', kind: 'picker', title: PERM_TITLE, buttons: PERM_BUTTONS, shown: /Add a new rule…[\s\S]*Esc to cancel/ }, 2, { timeoutMs: 15_000, goesOn: true });
+      await modal(c, { state: 'box_confirm', kind: 'confirm', title: DELETE_TITLE, buttons: DELETE_BUTTONS, shown: /Delete allow rule\?[\s\S]*Enter to confirm · Esc to cancel/ }, 2, { timeoutMs: 10_000, goesOn: true });
+      await modal(c, { state: 'list_menu', kind: 'picker', title: PERM_TITLE, buttons: PERM_BUTTONS, shown: /Add a new rule…[\s\S]*Type to search · Esc to cancel/ }, '\u001b', { timeoutMs: 10_000 });
+      await backToIdle(c, 'Esc closed /permissions');
+      const settings = JSON.parse(fs.readFileSync(path.join(c.home, '.qwen', 'settings.json'), 'utf8'));
+      c.check('the rule was kept (cancel deleted nothing)', JSON.stringify(settings.permissions?.allow) === JSON.stringify(['Bash(ls *)']), JSON.stringify(settings.permissions));
+    },
+    expect: { sequence: [...starting, pickerSeq('list_menu', 'Permissions', ['Add a new rule…', 'Bash(ls *)']), { state: 'box_confirm', status: 'approval', modal: { title: 'Delete allow rule?', kind: 'confirm', buttons: ['confirm', 'cancel'] } }, pickerSeq('list_menu', 'Permissions', ['Add a new rule…', 'Bash(ls *)']), { state: 'idle', modal: null }], final: { state: 'idle' } },
+  },
+  {
     name: 'rate-limit', cols: 80, rows: 24, maxRetries: 0,
     description: 'the server answers every request with 429 → Qwen retries it 7 times over ~75 s (generating: its spinner up, nothing else shown) → gives up and shows the error → idle, with the rate_limited signal',
     run: async (c) => {
@@ -205,6 +223,7 @@ export function preparePromptSession({ settings, session, work }) {
   // Qwen's stream-level rate-limit retries (10, the first after 60 s, doubling: a 429 would spin for
   // half an hour); its request retry (7 attempts, 1.5 s doubling, ~75 s; it ignores Retry-After) stays.
   if (Number.isInteger(session?.maxRetries)) settings.model = { ...settings.model, generationConfig: { maxRetries: session.maxRetries } };
+  if (session?.permissions) settings.permissions = session.permissions;
   if (session?.approvalMode) settings.tools = { ...settings.tools, approvalMode: session.approvalMode };
   if (session?.extension) {
     // A tiny local extension: a manifest and a context file, nothing that runs.
