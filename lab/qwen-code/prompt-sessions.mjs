@@ -105,6 +105,7 @@ const PERM_TITLE = 'Permissions';
 const PERM_BUTTONS = ['Add a new rule…', 'Bash(ls *)'];
 const DELETE_TITLE = 'Delete allow rule?';
 const DELETE_BUTTONS = ['confirm', 'cancel'];
+const REMOVE_TITLE = 'Remove directory?';
 const CONSENT_TITLE = 'Do you want to continue?';
 const CONSENT_BUTTONS = ['Yes', 'No'];
 
@@ -183,6 +184,31 @@ export const PROMPT_SESSIONS = [
     expect: { sequence: [...starting, pickerSeq('list_menu', 'Permissions', ['Add a new rule…', 'Bash(ls *)']), { state: 'box_confirm', status: 'approval', modal: { title: 'Delete allow rule?', kind: 'confirm', buttons: ['confirm', 'cancel'] } }, pickerSeq('list_menu', 'Permissions', ['Add a new rule…', 'Bash(ls *)']), { state: 'idle', modal: null }], final: { state: 'idle' } },
   },
   {
+    name: 'remove-directory', cols: 80, rows: 24, extraDir: true,
+    description: '/permissions → Workspace → Add directory… → a second folder → select it → "Remove directory?" (a box with no options over "Enter to confirm · Esc to cancel"; kind confirm: it changes where the agent may read and edit) → cancel (Esc) → Esc → idle',
+    run: async (c) => {
+      const key = async (data, ms = 700) => { c.s.driver.dispatch({ kind: 'pty_write', data }); await sleep(ms); };
+      await typeCommand(c, '/permissions');
+      await sleep(2500);
+      await key('\u001b[D', 1200); dump(c, 'ws tab');
+      await key('\r', 1200); dump(c, 'ws add');
+      for (const ch of path.join(path.dirname(c.work), 'extra')) await key(ch, 30);
+      await sleep(1500);
+      // Enter adds the path, unless a completion is offered under the input: then it takes that
+      // first (the path unchanged) and the next Enter adds. Press until the input is gone.
+      for (let i = 0; i < 3 && /│ > \/[^\n]*extra/.test(c.s.driver.snapshot()); i++) await key('\r', 1500);
+      dump(c, 'ws added');
+      c.check('the folder was added to the workspace list', /\d\. [^\n]*lab\/extra/.test(c.s.driver.snapshot()));
+      await key('\u001b[B'); dump(c, 'ws down');
+      await key('\r', 300);
+      await modal(c, { state: 'box_confirm', kind: 'confirm', title: REMOVE_TITLE, buttons: DELETE_BUTTONS, shown: /Remove directory\?[\s\S]*Enter to confirm · Esc to cancel/ }, 2, { timeoutMs: 10_000, goesOn: true });
+      await sleep(1500); dump(c, 'ws after cancel');
+      await key('\u001b', 300);
+      await backToIdle(c, 'Esc closed /permissions');
+    },
+    expect: { sequence: [...starting, { state: 'box_confirm', status: 'approval', modal: { title: 'Remove directory?', kind: 'confirm', buttons: ['confirm', 'cancel'] } }, { state: 'idle', modal: null }], final: { state: 'idle' } },
+  },
+  {
     name: 'rate-limit', cols: 80, rows: 24, maxRetries: 0,
     description: 'the server answers every request with 429 → Qwen retries it 7 times over ~75 s (generating: its spinner up, nothing else shown) → gives up and shows the error → idle, with the rate_limited signal',
     run: async (c) => {
@@ -224,6 +250,8 @@ export function preparePromptSession({ settings, session, work }) {
   // half an hour); its request retry (7 attempts, 1.5 s doubling, ~75 s; it ignores Retry-After) stays.
   if (Number.isInteger(session?.maxRetries)) settings.model = { ...settings.model, generationConfig: { maxRetries: session.maxRetries } };
   if (session?.permissions) settings.permissions = session.permissions;
+  // A second folder beside the workspace, for /permissions' Workspace tab to add (and offer to remove).
+  if (session?.extraDir) fs.mkdirSync(path.join(path.dirname(work), 'extra'), { recursive: true, mode: 0o700 });
   if (session?.approvalMode) settings.tools = { ...settings.tools, approvalMode: session.approvalMode };
   if (session?.extension) {
     // A tiny local extension: a manifest and a context file, nothing that runs.
