@@ -107,6 +107,8 @@ const DELETE_TITLE = 'Delete allow rule?';
 const DELETE_BUTTONS = ['confirm', 'cancel'];
 const REMOVE_TITLE = 'Remove directory?';
 const CONSENT_TITLE = 'Do you want to continue?';
+const EXT_ACTIONS = ['View Details', 'Disable Extension', 'Uninstall Extension'];
+const EXT_SCOPES = ['User (global)', 'Workspace (project-specific)'];
 const CONSENT_BUTTONS = ['Yes', 'No'];
 
 const sessionsFor = (cols, rows, suffix = '') => [
@@ -207,6 +209,28 @@ export const PROMPT_SESSIONS = [
       await backToIdle(c, 'Esc closed /permissions');
     },
     expect: { sequence: [...starting, { state: 'box_confirm', status: 'approval', modal: { title: 'Remove directory?', kind: 'confirm', buttons: ['confirm', 'cancel'] } }, { state: 'idle', modal: null }], final: { state: 'idle' } },
+  },
+  {
+    name: 'extension-scope', cols: 80, rows: 24, extension: true,
+    description: '/extensions install <dir> → Yes → installed; /extensions → "Manage Extensions" (not detected: its single row has no cursor mark) → Enter → the extension\'s actions (a square box of contiguous options over a "↑↓ to navigate" hint; kind picker) → 2 (Disable Extension) → "Disable "lab-ext" - Select Scope" (kind picker) → Esc, Esc, Esc → idle, the extension still enabled',
+    run: async (c) => {
+      const key = async (data, ms = 1200) => { c.s.driver.dispatch({ kind: 'pty_write', data }); await sleep(ms); };
+      await typeCommand(c, `/extensions install ${path.join(path.dirname(c.work), 'lab-ext')}`);
+      await modal(c, { state: 'extension_consent', kind: 'approval', title: CONSENT_TITLE, buttons: CONSENT_BUTTONS, shown: /Do you want to continue\?[\s\S]*2\. No/ }, 1, { timeoutMs: 30_000, goesOn: true });
+      const done = await c.s.waitForScreen(/Extension "lab-ext" installed successfully/, 20_000).catch(() => null);
+      c.check('the extension was installed', done !== null);
+      await backToIdle(c, 'the install');
+      await typeCommand(c, '/extensions');
+      await c.s.waitForScreen(/Manage Extensions[\s\S]*lab-ext v1\.0\.0/, 15_000).catch(() => null);
+      await key('\r', 300);
+      await modal(c, { state: 'menu_compact', kind: 'picker', title: 'lab-ext', buttons: EXT_ACTIONS, shown: /│ . View Details[\s\S]*Uninstall Extension/ }, 2, { timeoutMs: 15_000, goesOn: true });
+      await modal(c, { state: 'menu_compact', kind: 'picker', title: 'Disable Extension', buttons: EXT_SCOPES, shown: /Select Scope[\s\S]*Workspace \(project-specific\)/ }, '\u001b', { timeoutMs: 10_000 });
+      await sleep(1200); dump(c, 'after scope esc');
+      for (let i = 0; i < 3 && !/─{20,}\n> /.test(c.s.driver.snapshot()); i++) await key('\u001b', 1200);
+      await backToIdle(c, 'Esc closed /extensions');
+      c.check('the extension is still enabled (nothing chosen)', !/disabled/i.test(fs.existsSync(path.join(c.home, '.qwen', 'extensions', 'extension-enablement.json')) ? fs.readFileSync(path.join(c.home, '.qwen', 'extensions', 'extension-enablement.json'), 'utf8') : ''));
+    },
+    expect: { sequence: [...starting, { state: 'extension_consent', status: 'approval', modal: { title: CONSENT_TITLE, kind: 'approval', buttons: CONSENT_BUTTONS } }, { state: 'idle', modal: null }, pickerSeq('menu_compact', 'lab-ext', EXT_ACTIONS), pickerSeq('menu_compact', 'Disable Extension', EXT_SCOPES), { state: 'idle', modal: null }], final: { state: 'idle' } },
   },
   {
     name: 'rate-limit', cols: 80, rows: 24, maxRetries: 0,
