@@ -212,7 +212,7 @@ export const PROMPT_SESSIONS = [
   },
   {
     name: 'extension-scope', cols: 80, rows: 24, extension: true,
-    description: '/extensions install <dir> → Yes → installed; /extensions → "Manage Extensions" (not detected: its single row has no cursor mark) → Enter → the extension\'s actions (a square box of contiguous options over a "↑↓ to navigate" hint; kind picker) → 2 (Disable Extension) → "Disable "lab-ext" - Select Scope" (kind picker) → Esc, Esc, Esc → idle, the extension still enabled',
+    description: '/extensions install <dir> → Yes → installed; /extensions → "Manage Extensions" (a square box over a "↑↓ to navigate" hint: a menu, kind picker; its one "●" row is not a button) → Enter → the extension\'s actions (a square box of contiguous options over a "↑↓ to navigate" hint; kind picker) → 2 (Disable Extension) → "Disable "lab-ext" - Select Scope" (kind picker) → Esc, Esc, Esc → idle, the extension still enabled',
     run: async (c) => {
       const key = async (data, ms = 1200) => { c.s.driver.dispatch({ kind: 'pty_write', data }); await sleep(ms); };
       await typeCommand(c, `/extensions install ${path.join(path.dirname(c.work), 'lab-ext')}`);
@@ -221,7 +221,11 @@ export const PROMPT_SESSIONS = [
       c.check('the extension was installed', done !== null);
       await backToIdle(c, 'the install');
       await typeCommand(c, '/extensions');
-      await c.s.waitForScreen(/Manage Extensions[\s\S]*lab-ext v1\.0\.0/, 15_000).catch(() => null);
+      const list = await c.s.waitForScreen(/Manage Extensions[\s\S]*lab-ext v1\.0\.0[\s\S]*Esc to close/, 15_000).catch(() => null);
+      c.check('Manage Extensions is drawn', list !== null);
+      const listState = await c.s.waitForState('menu_compact', 5000).catch(() => null);
+      c.check('Manage Extensions reads as a menu (status approval), not idle', listState?.state.status === 'approval', String(c.s.driver.getCurrentView()?.state.id));
+      await sleep(1000);
       await key('\r', 300);
       await modal(c, { state: 'menu_compact', kind: 'picker', title: 'lab-ext', buttons: EXT_ACTIONS, shown: /│ . View Details[\s\S]*Uninstall Extension/ }, 2, { timeoutMs: 15_000, goesOn: true });
       await modal(c, { state: 'menu_compact', kind: 'picker', title: 'Disable Extension', buttons: EXT_SCOPES, shown: /Select Scope[\s\S]*Workspace \(project-specific\)/ }, '\u001b', { timeoutMs: 10_000 });
@@ -230,7 +234,7 @@ export const PROMPT_SESSIONS = [
       await backToIdle(c, 'Esc closed /extensions');
       c.check('the extension is still enabled (nothing chosen)', !/disabled/i.test(fs.existsSync(path.join(c.home, '.qwen', 'extensions', 'extension-enablement.json')) ? fs.readFileSync(path.join(c.home, '.qwen', 'extensions', 'extension-enablement.json'), 'utf8') : ''));
     },
-    expect: { sequence: [...starting, { state: 'extension_consent', status: 'approval', modal: { title: CONSENT_TITLE, kind: 'approval', buttons: CONSENT_BUTTONS } }, { state: 'idle', modal: null }, pickerSeq('menu_compact', 'lab-ext', EXT_ACTIONS), pickerSeq('menu_compact', 'Disable Extension', EXT_SCOPES), { state: 'idle', modal: null }], final: { state: 'idle' } },
+    expect: { sequence: [...starting, { state: 'extension_consent', status: 'approval', modal: { title: CONSENT_TITLE, kind: 'approval', buttons: CONSENT_BUTTONS } }, { state: 'idle', modal: null }, { state: 'menu_compact', status: 'approval' }, pickerSeq('menu_compact', 'lab-ext', EXT_ACTIONS), pickerSeq('menu_compact', 'Disable Extension', EXT_SCOPES), { state: 'idle', modal: null }], final: { state: 'idle' } },
   },
   {
     name: 'rate-limit', cols: 80, rows: 24, maxRetries: 0,
