@@ -66,6 +66,33 @@ describe('lab measureSession', () => {
     expect(r.rightMs).toBe(r.labelledMs);
   });
 
+  it('labels an API error the CLI retries as the turn still working, idle only after the error it gives up on', () => {
+    const r = measureSession({
+      startedAt: T0, endedAt: at(30),
+      changes: [change(0, 'idle'), change(1.2, 'generating'), change(20.5, 'idle')],
+      // A 429 retried twice (no lab action between the requests), then given up.
+      log: [
+        { t: at(1), event: 'prompt' }, { t: at(1), event: 'api_error' },
+        { t: at(4), event: 'prompt' }, { t: at(4), event: 'api_error' },
+        { t: at(20), event: 'prompt' }, { t: at(20), event: 'api_error' },
+      ],
+      actions: [{ t: at(0), what: 'ready' }, { t: at(0.9), what: 'submit' }],
+    });
+    expect(r.intervals).toContainEqual({ from: 1000, to: 20000, status: 'generating' });
+    expect(r.intervals.filter((iv) => iv.status === 'idle')).toEqual([{ from: 0, to: 900, status: 'idle' }, { from: 21500, to: 30000, status: 'idle' }]);
+  });
+
+  it('still labels idle after a single API error that is not retried', () => {
+    const r = measureSession({
+      startedAt: T0, endedAt: at(10),
+      changes: [change(0, 'idle')],
+      log: [{ t: at(1), event: 'prompt' }, { t: at(1), event: 'api_error' }],
+      actions: [{ t: at(0), what: 'ready' }, { t: at(0.9), what: 'submit' }],
+    });
+    expect(r.intervals.filter((iv) => iv.status === 'generating')).toEqual([]);
+    expect(r.intervals).toContainEqual({ from: 2500, to: 10000, status: 'idle' });
+  });
+
   it('counts a status change far from every ground-truth event as a flap', () => {
     const r = measureSession({
       startedAt: T0, endedAt: at(30),

@@ -119,8 +119,25 @@ export function measureSession({ startedAt, endedAt, changes, log, actions }) {
     ...log.map((e) => ({ t: e.t, what: e.event === 'stream_end' && !e.toolCall ? 'turn_end' : e.event })),
     ...actions.map((a) => ({ t: a.t, what: a.what })),
   ].sort((a, b) => a.t - b.t);
+  // An API error the CLI retries (its next request follows with no lab action between: a 429 or a
+  // 5xx under backoff) does not end the turn: the CLI is still working, generating from the turn's
+  // first request to the error it gives up on. A single error (the scripted 400) is unchanged.
+  const retriedAt = new Set();
+  const actionKinds = new Set(actions.map((a) => a.what));
+  let chainFrom = null;
   events.forEach((q, i) => {
-    if (!QUIET.has(q.what)) return;
+    if (q.what !== 'api_error') return;
+    const next = events.slice(i + 1).find((e) => e.what === 'prompt' || actionKinds.has(e.what));
+    if (next?.what === 'prompt') {
+      retriedAt.add(q.t);
+      chainFrom ??= events.slice(0, i).reverse().find((e) => e.what === 'prompt')?.t ?? q.t;
+      return;
+    }
+    if (chainFrom !== null) intervals.push({ from: chainFrom, to: q.t, status: 'generating' });
+    chainFrom = null;
+  });
+  events.forEach((q, i) => {
+    if (!QUIET.has(q.what) || (q.what === 'api_error' && retriedAt.has(q.t))) return;
     const from = q.what === 'ready' ? q.t : q.t + 1500;
     const next = events.slice(i + 1).find((e) => STARTERS.has(e.what));
     const to = next ? next.t : endedAt;

@@ -20,6 +20,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runChatLab } from '../lib/chat-lab.mjs';
+import { PROMPT_APPROVALS, PROMPT_SESSIONS, preparePromptSession } from './prompt-sessions.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const PINNED_VERSION = '0.15.10';
@@ -121,10 +122,12 @@ const SESSIONS = [
   })),
   { name: 'hello-160x50', cols: 160, rows: 50, description: 'the streamed answer in a 160×50 terminal', run: async (c) => { await c.prompt('say hello'); await c.turnEnd(); }, expect: turn },
   { name: 'approve-yes-160x50', cols: 160, rows: 50, description: 'the shell permission round trip in a 160×50 terminal', run: async (c) => { await c.prompt('please create the file'); await c.approval(1, 'shell'); await c.turnEnd(); }, expect: approvedTurn(SHELL_TITLE) },
+  // Plan approval, questions, /trust, /auth, the extension consent, the rate limit (lab/qwen-code/prompt-sessions.mjs).
+  ...PROMPT_SESSIONS,
 ];
 
 /** A private HOME: API-key (OpenAI-compatible) auth, no telemetry, no self-update, no background memory turns. */
-function prepare({ home, serverUrl, session }) {
+function prepare({ home, work, serverUrl, session }) {
   fs.mkdirSync(path.join(home, '.qwen'), { recursive: true, mode: 0o700 });
   const settings = {
     security: { auth: { selectedType: 'openai' } },
@@ -136,6 +139,7 @@ function prepare({ home, serverUrl, session }) {
   // Folder trust is off by default; the trust-dialog session turns it on (nothing is trusted in the private HOME).
   if (session?.folderTrust) settings.security.folderTrust = { enabled: true };
   if (session?.mcp) settings.mcpServers = { 'lab-tools': { command: process.execPath, args: [MCP_SERVER], env: { LAB_MCP_LOG: path.join(home, 'mcp.log') } } };
+  preparePromptSession({ settings, session, work });
   fs.writeFileSync(path.join(home, '.qwen', 'settings.json'), JSON.stringify(settings, null, 2), { mode: 0o600 });
   // All three select the OpenAI-compatible provider.
   return { OPENAI_API_KEY: 'lab-dummy-key', OPENAI_BASE_URL: serverUrl, OPENAI_MODEL: MODEL };
@@ -147,12 +151,13 @@ const SHELL_BUTTONS_OK = (labels) => labels.length === 4 && labels[0] === 'Yes, 
 export const QWEN_CODE = {
   id: 'qwen-code', cliName: 'Qwen Code', pkg: '@qwen-code/qwen-code', bin: 'qwen', pinnedVersion: PINNED_VERSION,
   scenariosDir: path.join(here, 'scenarios'), models: [MODEL], prepare, sessions: SESSIONS,
-  marks: { approval: /\d\. No, suggest changes \(esc\)/, spinner: /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] [^\n]*(?:\n *)?\(\d+[hms]/, picker: /Select Model/ },
+  marks: { approval: /\d\. No, (?:suggest changes|keep planning) \(esc\)/, spinner: /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] [^\n]*(?:\n *)?\(\d+[hms]/, picker: /Select Model/ },
   approvals: {
     shell: { title: SHELL_TITLE, buttonsOk: SHELL_BUTTONS_OK },
     edit: { title: EDIT_TITLE, buttonsOk: (labels) => JSON.stringify(labels) === JSON.stringify(EDIT_BUTTONS) },
     mcp: { title: MCP_TITLE, buttonsOk: (labels) => labels.length >= 2 && labels[0] === 'Yes, allow once' && labels[labels.length - 1] === 'No, suggest changes (esc)' },
     fetch: { title: FETCH_TITLE, buttonsOk: (labels) => labels.length >= 2 && labels[0] === 'Yes, allow once' && labels[labels.length - 1] === 'No, suggest changes (esc)' },
+    ...PROMPT_APPROVALS,
   },
   picker: { title: 'Select Model', buttons: PICKER_BUTTONS },
   // Qwen Code is slow to start on a loaded 2-core box (15–25 s) and parses a shell command with
