@@ -209,11 +209,16 @@ async function runSession(cli, def, ctx) {
     /**
      * Opens a menu and closes it with Esc: by default the spec's "model" control (`cli.picker`
      * says what it shows); `{ command, title, buttons }` types another slash command instead
-     * (key by key, then Enter, as a person does) and checks its own title and buttons.
+     * (key by key, then Enter, as a person does) and checks its own title and buttons; `{ keys }`
+     * writes a key chord instead (OpenCode's command palette: ctrl+p). `buttons: null` skips the
+     * buttons check.
      */
     picker: async (menu = {}) => {
       const want = { title: menu.title ?? cli.picker.title, buttons: 'buttons' in menu ? menu.buttons : cli.picker.buttons };
-      if (menu.command) {
+      if (menu.keys) {
+        act('picker_open');
+        s.driver.dispatch({ kind: 'pty_write', data: menu.keys });
+      } else if (menu.command) {
         for (const ch of menu.command) {
           s.driver.dispatch({ kind: 'pty_write', data: ch });
           await sleep(60);
@@ -227,7 +232,7 @@ async function runSession(cli, def, ctx) {
         check('the "model" control is accepted in idle', r.ok, r.reason ?? '');
       }
       const view = await s.waitForState('picker', 10_000).catch(() => null);
-      check(`picker state after ${menu.command ?? '/model'}`, view !== null);
+      check(`picker state after ${menu.command ?? (menu.keys ? JSON.stringify(menu.keys) : '/model')}`, view !== null);
       check('picker modal kind is picker', view?.modal?.kind === 'picker', String(view?.modal?.kind));
       check('picker title', view?.modal?.title === want.title, JSON.stringify(view?.modal?.title));
       await sleep(1500);
