@@ -108,17 +108,20 @@ const dialog = (name, description, menu, before) => ({
   name, cols: 80, rows: 24, description,
   run: async (c) => {
     await before?.(c);
-    await c.picker({ ...menu, state: 'menu' });
+    await c.picker({ state: 'menu', ...menu });
   },
-  expect: { sequence: [...starting, ...(before ? [{ state: 'busy' }, { state: 'idle' }] : []), { state: 'menu', status: 'approval', modal: { title: menu.title, kind: 'picker', ...(menu.buttons ? { buttons: pickerButtons(menu.buttons) } : {}) } }, { state: 'idle', modal: null }], final: { state: 'idle' } },
+  expect: { sequence: [...starting, ...(before ? [{ state: 'busy' }, { state: 'idle' }] : []), { state: menu.state ?? 'menu', status: 'approval', modal: { title: menu.title, kind: 'picker', ...(menu.buttons ? { buttons: pickerButtons(menu.buttons) } : {}) } }, { state: 'idle', modal: null }], final: { state: 'idle' } },
 });
 
-/** The dialogs' option rows as the spec reads them at 80×24 (null: buttons not right, not expected). */
+/**
+ * The dialogs as the spec reads them at 80×24: `title`, `buttons` (null: not right, so not
+ * expected — see the dialog() doc) and `state` (default menu).
+ */
 const OPENCODE_MENUS = {
-  sessions: null,
-  agents: ['build native', 'plan native'],
-  themes: ['nightowl', 'nord', 'one-dark', 'opencode', 'orng', 'osaka-jade'],
-  commands: null,
+  sessions: { title: 'Sessions', buttons: null },
+  agents: { title: 'Select agent', buttons: ['build native', 'plan native'] },
+  themes: { title: 'Themes', buttons: ['nightowl', 'nord', 'one-dark', 'opencode', 'orng', 'osaka-jade'] },
+  commands: { title: 'Commands', buttons: null },
 };
 
 /**
@@ -175,14 +178,14 @@ export function promptSessions(o = {}) {
       },
       expect: { sequence: [...starting, { state: 'busy' }, approvalStep(t.task), { state: 'busy', modal: null }, approvalStep(t.shell), FEEDBACK_STEP, { state: 'busy', modal: null }, { state: 'idle' }], final: { state: 'idle' } },
     },
-    dialog('sessions', `a turn, then /sessions lists the sessions (state menu, kind picker, never auto-answered) → Esc → idle`,
-      { command: '/sessions', title: 'Sessions', buttons: menus.sessions ?? null },
+    dialog('sessions', `a turn, then /sessions lists the sessions (state ${menus.sessions.state ?? 'menu'}, kind picker, never auto-answered) → Esc → idle`,
+      { command: '/sessions', ...menus.sessions },
       async (c) => { await c.prompt('say hello'); await c.turnEnd(); }),
-    dialog('agents', '/agents opens "Select agent" (kind picker) → Esc → idle', { command: '/agents', title: 'Select agent', buttons: menus.agents ?? null }),
-    dialog('themes', '/themes opens "Themes" (kind picker) → Esc → idle', { command: '/themes', title: 'Themes', buttons: menus.themes ?? null }),
+    dialog('agents', `/agents opens "${menus.agents.title}" (kind picker) → Esc → idle`, { command: '/agents', ...menus.agents }),
+    dialog('themes', `/themes opens "${menus.themes.title}" (kind picker) → Esc → idle`, { command: '/themes', ...menus.themes }),
     {
-      ...dialog('commands', 'ctrl+p opens the command palette "Commands" (state menu, kind picker: a menu the person opened) → Esc → idle', { title: 'Commands', buttons: menus.commands ?? null }),
-      run: async (c) => { await c.picker({ keys: '\u0010', state: 'menu', title: 'Commands', buttons: menus.commands ?? null }); },
+      ...dialog('commands', 'ctrl+p opens the command palette "Commands" (state menu, kind picker: a menu the person opened) → Esc → idle', { ...menus.commands }),
+      run: async (c) => { await c.picker({ keys: '\u0010', state: 'menu', ...menus.commands }); },
     },
     {
       name: 'rate-limit', cols: 80, rows: 24,
