@@ -51,7 +51,16 @@ function prepare({ home, tmp, serverUrl, session }) {
  */
 const TITLES = { shell: 'Create build/out.txt', edit: OPENCODE.approvals.edit.title };
 /** The prompt sessions (lab/opencode/prompt-sessions.mjs) with Kilo's titles; every Kilo Reject opens the feedback block. */
-const PROMPTS = promptSessions({ cliName: 'Kilo', feedbackOnReject: true, titles: { shell: TITLES.shell } });
+const PROMPTS = promptSessions({
+  cliName: 'Kilo', feedbackOnReject: true, titles: { shell: TITLES.shell },
+  // Kilo's dialogs at 80×24. Its /sessions draws the current row and hint row where the picker rule
+  // sees them (state picker); the buttons are not right (the `Today` header, a timestamped title).
+  menus: {
+    sessions: { title: 'Sessions (current worktree)', state: 'picker', buttons: null },
+    agents: { title: 'Select agent', buttons: ['code native', 'ask native', 'debug native', 'orchestrator deprecated, native', 'plan native'] },
+    themes: { title: 'Themes', buttons: ['github', 'gruvbox', 'kanagawa', 'kilo', 'kilo-v1', 'lucent-orng'] },
+  },
+});
 const promptNames = new Set(PROMPTS.map((s) => s.name));
 const renamed = new Map(Object.entries(TITLES).map(([kind, title]) => [OPENCODE.approvals[kind].title, title]));
 /** A session's expected modal with Kilo's title in place of OpenCode's. */
