@@ -55,10 +55,13 @@ const PROMPTS = promptSessions({
   cliName: 'Kilo', feedbackOnReject: true, titles: { shell: TITLES.shell },
   // Kilo's dialogs at 80×24. Its /sessions draws the current row and hint row where the picker rule
   // sees them (state picker); the buttons are not right (the `Today` header, a timestamped title).
+  // The other dialogs are menus, unless the home screen's random tip under them ('● Tip … ctrl+x l')
+  // gives the picker rule its `●` and `ctrl+` hint: either state, kind picker (README.md).
   menus: {
     sessions: { title: 'Sessions (current worktree)', state: 'picker', buttons: null },
-    agents: { title: 'Select agent', buttons: ['code native', 'ask native', 'debug native', 'orchestrator deprecated, native', 'plan native'] },
-    themes: { title: 'Themes', buttons: ['github', 'gruvbox', 'kanagawa', 'kilo', 'kilo-v1', 'lucent-orng'] },
+    agents: { title: 'Select agent', state: ['menu', 'picker'], buttons: ['code native', 'ask native', 'debug native', 'orchestrator deprecated, native', 'plan native'] },
+    themes: { title: 'Themes', state: ['menu', 'picker'], buttons: ['github', 'gruvbox', 'kanagawa', 'kilo', 'kilo-v1', 'lucent-orng'] },
+    commands: { title: 'Commands', state: ['menu', 'picker'], buttons: null },
   },
 });
 const promptNames = new Set(PROMPTS.map((s) => s.name));

@@ -110,7 +110,8 @@ const dialog = (name, description, menu, before) => ({
     await before?.(c);
     await c.picker({ state: 'menu', ...menu });
   },
-  expect: { sequence: [...starting, ...(before ? [{ state: 'busy' }, { state: 'idle' }] : []), { state: menu.state ?? 'menu', status: 'approval', modal: { title: menu.title, kind: 'picker', ...(menu.buttons ? { buttons: pickerButtons(menu.buttons) } : {}) } }, { state: 'idle', modal: null }], final: { state: 'idle' } },
+  // A list of states: the expectation names none (status, kind, title and buttons still checked).
+  expect: { sequence: [...starting, ...(before ? [{ state: 'busy' }, { state: 'idle' }] : []), { ...(Array.isArray(menu.state) ? {} : { state: menu.state ?? 'menu' }), status: 'approval', modal: { title: menu.title, kind: 'picker', ...(menu.buttons ? { buttons: pickerButtons(menu.buttons) } : {}) } }, { state: 'idle', modal: null }], final: { state: 'idle' } },
 });
 
 /**
@@ -178,7 +179,7 @@ export function promptSessions(o = {}) {
       },
       expect: { sequence: [...starting, { state: 'busy' }, approvalStep(t.task), { state: 'busy', modal: null }, approvalStep(t.shell), FEEDBACK_STEP, { state: 'busy', modal: null }, { state: 'idle' }], final: { state: 'idle' } },
     },
-    dialog('sessions', `a turn, then /sessions lists the sessions (state ${menus.sessions.state ?? 'menu'}, kind picker, never auto-answered) → Esc → idle`,
+    dialog('sessions', `a turn, then /sessions lists the sessions (state ${[menus.sessions.state ?? 'menu'].flat().join(' or ')}, kind picker, never auto-answered) → Esc → idle`,
       { command: '/sessions', ...menus.sessions },
       async (c) => { await c.prompt('say hello'); await c.turnEnd(); }),
     dialog('agents', `/agents opens "${menus.agents.title}" (kind picker) → Esc → idle`, { command: '/agents', ...menus.agents }),
