@@ -52,7 +52,7 @@ function prepare({ home, tmp, serverUrl, session }) {
 const TITLES = { shell: 'Create build/out.txt', edit: OPENCODE.approvals.edit.title };
 /** The prompt sessions (lab/opencode/prompt-sessions.mjs) with Kilo's titles; every Kilo Reject opens the feedback block. */
 const PROMPTS = promptSessions({
-  cliName: 'Kilo', feedbackOnReject: true, titles: { shell: TITLES.shell },
+  cliName: 'Kilo', feedbackOnReject: true, titles: { shell: TITLES.shell }, sizes: false,
   // Kilo's dialogs at 80×24. Its /sessions draws the current row and hint row where the picker rule
   // sees them (state picker); the buttons are not right (the `Today` header, a timestamped title).
   // The other dialogs are menus, unless the home screen's random tip under them ('● Tip … ctrl+x l')

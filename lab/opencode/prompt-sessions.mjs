@@ -104,8 +104,8 @@ const retried = (prompt, shown, signal) => async (c) => {
  * null`: the spec's buttons are known wrong for this dialog (a group header read as an option, see
  * specs/opencode/README.md), so the expectation states the title and kind only.
  */
-const dialog = (name, description, menu, before) => ({
-  name, cols: 80, rows: 24, description,
+const dialog = (name, description, menu, before, size = { cols: 80, rows: 24 }) => ({
+  name, ...size, description,
   run: async (c) => {
     await before?.(c);
     await c.picker({ state: 'menu', ...menu });
@@ -122,6 +122,7 @@ const OPENCODE_MENUS = {
   sessions: { title: 'Sessions', buttons: null },
   agents: { title: 'Select agent', buttons: ['build native', 'plan native'] },
   themes: { title: 'Themes', buttons: ['nightowl', 'nord', 'one-dark', 'opencode', 'orng', 'osaka-jade'] },
+  themes60: { title: 'Themes', buttons: ['nord', 'one-dark', 'opencode', 'orng'] },
   commands: { title: 'Commands', buttons: null },
 };
 
@@ -184,6 +185,11 @@ export function promptSessions(o = {}) {
       async (c) => { await c.prompt('say hello'); await c.turnEnd(); }),
     dialog('agents', `/agents opens "${menus.agents.title}" (kind picker) → Esc → idle`, { command: '/agents', ...menus.agents }),
     dialog('themes', `/themes opens "${menus.themes.title}" (kind picker) → Esc → idle`, { command: '/themes', ...menus.themes }),
+    // Other terminal sizes (OpenCode only: `o.sizes`): the dialog narrower / wider, the list as long as the screen allows.
+    ...(o.sizes === false ? [] : [
+      dialog('themes-60x20', `/themes in a 60×20 terminal (state menu, kind picker) → Esc → idle`, { command: '/themes', ...menus.themes60 }, undefined, { cols: 60, rows: 20 }),
+      dialog('agents-160x50', `/agents in a 160×50 terminal (state menu, kind picker) → Esc → idle`, { command: '/agents', ...menus.agents }, undefined, { cols: 160, rows: 50 }),
+    ]),
     {
       ...dialog('commands', 'ctrl+p opens the command palette "Commands" (state menu, kind picker: a menu the person opened) → Esc → idle', { ...menus.commands }),
       run: async (c) => { await c.picker({ keys: '\u0010', state: 'menu', ...menus.commands }); },
