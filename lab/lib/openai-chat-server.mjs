@@ -15,8 +15,8 @@
  * user's latest text. `toolCall: { name, arguments }` ends the stream in a tool call; `afterTool`
  * is streamed once the tool result arrives; `error: { status, message }` answers the request with
  * that HTTP error instead of a stream (an API error the CLI must show); with `error.times: N` only the
-first N requests that pick the reply get the error, later ones stream the reply normally (a rate
-limit or an overload the CLI retries through).
+ * first N requests that pick the reply get the error, later ones stream the reply normally (a rate
+ * limit or an overload the CLI retries through).
  *
  * `isSideCall(body)` (optional): a STREAMED request it accepts is a side call too (OpenCode streams
  * its session-title request): answered with a short stream and logged as `side_call`, never as a turn.

@@ -24,6 +24,8 @@ const buttonsOk = (labels) => JSON.stringify(labels) === JSON.stringify(PERMISSI
 export const PROMPT_TITLES = {
   webfetch: 'WebFetch https://example.com/docs',
   read: 'Read README.md',
+  glob: 'Glob "*.md"',
+  grep: 'Grep "lab"',
   mcp: 'Call tool lab-tools_deploy_preview',
   task: 'General Task',
   shell: 'Shell command',
@@ -155,6 +157,16 @@ export function promptSessions(o = {}) {
       name: 'read-no', cols: 80, rows: 24, permission: { read: 'ask' },
       description: `read asks permission (permission.read "ask") → 3 (Reject) → nothing read → idle`,
       run: deny('please read the readme', 'read'), expect: withFeedback(deniedTurn(t.read)),
+    },
+    {
+      name: 'glob-no', cols: 80, rows: 24, permission: { glob: 'ask' },
+      description: `glob asks permission (permission.glob "ask") → 3 (Reject) → idle`,
+      run: deny('please find the markdown files', 'glob'), expect: withFeedback(deniedTurn(t.glob)),
+    },
+    {
+      name: 'grep-no', cols: 80, rows: 24, permission: { grep: 'ask' },
+      description: `grep asks permission (permission.grep "ask") → 3 (Reject) → idle`,
+      run: deny('please search the files for lab', 'grep'), expect: withFeedback(deniedTurn(t.grep)),
     },
     {
       name: 'mcp-no', cols: 80, rows: 24, mcp: true, permission: { 'lab-tools_*': 'ask' },
