@@ -147,7 +147,41 @@ export function promptSessions(o = {}) {
     after?.(c);
   };
   const menus = { ...OPENCODE_MENUS, ...o.menus };
+  /**
+   * Kilo (every Reject asks for feedback): the feedback block's `cancel` button, pressed through
+   * specterm, goes back to the permission; then Reject and Enter end the turn.
+   */
+  const rejectCancel = {
+    name: 'reject-cancel', cols: 80, rows: 24,
+    description: `bash asks permission → 3 (Reject) → "Reject permission" (kind confirm) → its cancel button (Esc) → the permission again → 3 → Enter → idle, nothing runs`,
+    run: async (c) => {
+      await c.prompt('please create the file');
+      await c.approval(3, 'shell');
+      const fb = await c.s.waitForState('reject_feedback', 30_000).catch(() => null);
+      c.check('reject_feedback after Reject', fb !== null);
+      await sleep(800);
+      const m = c.s.driver.getCurrentView()?.modal;
+      const cancel = (m?.buttons ?? []).findIndex((b) => b.label === 'cancel') + 1;
+      c.check('the feedback block has a cancel button', cancel > 0, JSON.stringify(m?.buttons));
+      c.act('cancel');
+      const r = c.s.driver.dispatch({ kind: 'click_modal_button', index: cancel, label: 'cancel' });
+      c.check('click_modal_button cancel accepted', r.ok, r.reason ?? '');
+      const back = await c.s.waitForState('approval', 10_000).catch(() => null);
+      probe(c, 'after cancel');
+      c.check('cancel went back to the permission (approval)', back !== null, String(c.s.driver.getCurrentView()?.state.id));
+      if (!back) return;
+      await sleep(800);
+      c.act('deny');
+      const again = c.s.driver.dispatch({ kind: 'click_modal_button', index: 3, label: 'Reject' });
+      c.check('Reject again accepted', again.ok, again.reason ?? '');
+      await confirmFeedback(c);
+      await c.deniedEnd();
+      c.check('the command did not run', !fs.existsSync(path.join(c.work, 'build')));
+    },
+    expect: { sequence: [...starting, { state: 'busy' }, approvalStep(t.shell), FEEDBACK_STEP, approvalStep(t.shell), FEEDBACK_STEP, { state: 'idle', modal: null }], final: { state: 'idle' } },
+  };
   return [
+    ...(o.feedbackOnReject ? [rejectCancel] : []),
     {
       name: 'webfetch-no', cols: 80, rows: 24, permission: { webfetch: 'ask' },
       description: `webfetch asks permission (permission.webfetch "ask") → 3 (Reject) → nothing fetched → idle`,
