@@ -52,7 +52,7 @@ function prepare({ home, tmp, serverUrl, session }) {
 const TITLES = { shell: 'Create build/out.txt', edit: OPENCODE.approvals.edit.title };
 /** The prompt sessions (lab/opencode/prompt-sessions.mjs) with Kilo's titles; every Kilo Reject opens the feedback block. */
 const PROMPTS = promptSessions({
-  cliName: 'Kilo', feedbackOnReject: true, titles: { shell: TITLES.shell }, sizes: false,
+  cliName: 'Kilo', feedbackOnReject: true, titles: { shell: TITLES.shell },
   // Kilo's dialogs at 80×24. Its /sessions draws the current row and hint row where the picker rule
   // sees them (state picker); the buttons are not right (the `Today` header, a timestamped title).
   // The other dialogs are menus, unless the home screen's random tip under them ('● Tip … ctrl+x l')
@@ -61,6 +61,7 @@ const PROMPTS = promptSessions({
     sessions: { title: 'Sessions (current worktree)', state: 'picker', buttons: null },
     agents: { title: 'Select agent', state: ['menu', 'picker'], buttons: ['code native', 'ask native', 'debug native', 'orchestrator deprecated, native', 'plan native'] },
     themes: { title: 'Themes', state: ['menu', 'picker'], buttons: ['github', 'gruvbox', 'kanagawa', 'kilo', 'kilo-v1', 'lucent-orng'] },
+    themes60: { title: 'Themes', state: ['menu', 'picker'], buttons: ['gruvbox', 'kanagawa', 'kilo', 'kilo-v1'] },
     commands: { title: 'Commands', state: ['menu', 'picker'], buttons: null },
   },
 });
