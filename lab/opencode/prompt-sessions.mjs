@@ -26,6 +26,7 @@ export const PROMPT_TITLES = {
   read: 'Read README.md',
   glob: 'Glob "*.md"',
   grep: 'Grep "lab"',
+  external: 'Access external directory ~',
   mcp: 'Call tool lab-tools_deploy_preview',
   task: 'General Task',
   shell: 'Shell command',
@@ -201,6 +202,12 @@ export function promptSessions(o = {}) {
       name: 'grep-no', cols: 80, rows: 24, permission: { grep: 'ask' },
       description: `grep asks permission (permission.grep "ask") → 3 (Reject) → idle`,
       run: deny('please search the files for lab', 'grep'), expect: withFeedback(deniedTurn(t.grep)),
+    },
+    {
+      // The private HOME is outside the workspace and shown as `~`: a fixed title, whatever the temp dir.
+      name: 'external-dir-no', cols: 80, rows: 24,
+      description: `read of a file in the private HOME (outside the workspace) → "Access external directory ~" (external_directory asks by default) → 3 (Reject) → idle`,
+      run: deny('please read the note at home', 'external'), expect: withFeedback(deniedTurn(t.external)),
     },
     {
       name: 'mcp-no', cols: 80, rows: 24, mcp: true, permission: { 'lab-tools_*': 'ask' },
