@@ -45,4 +45,27 @@ describe('lab chat server with the OpenCode side-call rule', () => {
     expect(body).toContain('"name":"bash"');
     expect(server.log.some((e) => e.event === 'side_call')).toBe(false);
   });
+
+  it('error.times: the rate-limit reply answers 429 twice, then streams (the retry OpenCode makes goes through)', async () => {
+    server = await startChatServer({ scenario, isSideCall: OPENCODE.isSideCall });
+    const req = { ...turnRequest, messages: [turnRequest.messages[0], { role: 'user', content: 'please answer through a rate limit' }] };
+    const statuses = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await post(req);
+      statuses.push(res.status);
+      await res.text();
+    }
+    expect(statuses).toEqual([429, 429, 200]);
+    expect(server.log.filter((e) => e.event === 'api_error').map((e) => e.attempt)).toEqual([1, 2]);
+    expect(server.log.filter((e) => e.event === 'stream_end')).toHaveLength(1);
+  });
+
+  it('error.times is checked when the scenario loads: a bad count names the field, the value and the fix', async () => {
+    const fs = await import('node:fs');
+    const os = await import('node:os');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-scenario-'));
+    fs.writeFileSync(path.join(dir, 'bad.json'), JSON.stringify({ name: 'bad', replies: [{ error: { status: 429, times: 0 } }] }));
+    expect(() => loadChatScenarios(dir)).toThrow(/replies\[0\]\.error\.times must be a whole number ≥ 1.*got 0/);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
 });

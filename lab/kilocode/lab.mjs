@@ -27,15 +27,16 @@ import path from 'node:path';
 import { runChatLab } from '../lib/chat-lab.mjs';
 import { sleep } from '../lib/lab-kit.mjs';
 import { labConfig, OPENCODE, pickerButtons } from '../opencode/lab.mjs';
+import { promptApprovals, PROMPT_TITLES, promptSessions } from '../opencode/prompt-sessions.mjs';
 
 export const PINNED_VERSION = '7.7.7';
 const MODEL = 'lab-model';
 
 /** A private HOME: the Lab provider, bash/edit permissions on ask, no self-update, no telemetry, no sharing. */
-function prepare({ home, serverUrl }) {
+function prepare({ home, tmp, serverUrl, session }) {
   const dir = path.join(home, '.config', 'kilo');
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const config = labConfig(serverUrl);
+  const config = labConfig(serverUrl, session, tmp);
   fs.writeFileSync(path.join(dir, 'kilo.json'), JSON.stringify(config, null, 2), { mode: 0o600 });
   return {
     KILO_DISABLE_AUTOUPDATE: '1', KILO_TELEMETRY_LEVEL: 'off', KILO_DISABLE_MODELS_FETCH: '1', KILO_DISABLE_DEFAULT_PLUGINS: '1',
@@ -49,6 +50,22 @@ function prepare({ home, serverUrl }) {
  * argument (`# Create build/out.txt`) where OpenCode writes `# Shell command`.
  */
 const TITLES = { shell: 'Create build/out.txt', edit: OPENCODE.approvals.edit.title };
+/** The prompt sessions (lab/opencode/prompt-sessions.mjs) with Kilo's titles; every Kilo Reject opens the feedback block. */
+const PROMPTS = promptSessions({
+  cliName: 'Kilo', feedbackOnReject: true, titles: { shell: TITLES.shell },
+  // Kilo's dialogs at 80×24. Its /sessions draws the current row and hint row where the picker rule
+  // sees them (state picker); the buttons are not right (the `Today` header, a timestamped title).
+  // The other dialogs are menus, unless the home screen's random tip under them ('● Tip … ctrl+x l')
+  // gives the picker rule its `●` and `ctrl+` hint: either state, kind picker (README.md).
+  menus: {
+    sessions: { title: 'Sessions (current worktree)', state: 'picker', buttons: null },
+    agents: { title: 'Select agent', state: ['menu', 'picker'], buttons: ['code native', 'ask native', 'debug native', 'orchestrator deprecated, native', 'plan native'] },
+    themes: { title: 'Themes', state: ['menu', 'picker'], buttons: ['github', 'gruvbox', 'kanagawa', 'kilo', 'kilo-v1', 'lucent-orng'] },
+    themes60: { title: 'Themes', state: ['menu', 'picker'], buttons: ['gruvbox', 'kanagawa', 'kilo', 'kilo-v1'] },
+    commands: { title: 'Commands', state: ['menu', 'picker'], buttons: null },
+  },
+});
+const promptNames = new Set(PROMPTS.map((s) => s.name));
 const renamed = new Map(Object.entries(TITLES).map(([kind, title]) => [OPENCODE.approvals[kind].title, title]));
 /** A session's expected modal with Kilo's title in place of OpenCode's. */
 /**
@@ -98,9 +115,9 @@ export const KILOCODE = {
   ...OPENCODE,
   id: 'kilocode', cliName: 'Kilo Code', pkg: '@kilocode/cli', bin: 'kilo', pinnedVersion: PINNED_VERSION,
   models: [MODEL], prepare,
-  sessions: OPENCODE.sessions.map(kiloSession),
+  sessions: [...OPENCODE.sessions.filter((s) => !promptNames.has(s.name)).map(kiloSession), ...PROMPTS],
   picker: { ...OPENCODE.picker, buttons: PICKER_OPTIONS },
-  approvals: Object.fromEntries(Object.entries(OPENCODE.approvals).map(([kind, a]) => [kind, { ...a, title: TITLES[kind] }])),
+  approvals: { ...promptApprovals({ ...PROMPT_TITLES, shell: TITLES.shell }), ...Object.fromEntries(Object.entries(TITLES).map(([kind, title]) => [kind, { ...OPENCODE.approvals[kind], title }])) },
   // limits: OpenCode's. Kilo starts faster here (≈17 s to idle vs OpenCode's 20–60 s), but the renderer and the box are the same.
 };
 

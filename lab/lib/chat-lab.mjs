@@ -209,11 +209,17 @@ async function runSession(cli, def, ctx) {
     /**
      * Opens a menu and closes it with Esc: by default the spec's "model" control (`cli.picker`
      * says what it shows); `{ command, title, buttons }` types another slash command instead
-     * (key by key, then Enter, as a person does) and checks its own title and buttons.
+     * (key by key, then Enter, as a person does) and checks its own title and buttons; `{ keys }`
+     * writes a key chord instead (OpenCode's command palette: ctrl+p). `buttons: null` skips the
+     * buttons check; `state` is the spec state (or the list of states) the menu may be read as
+     * (default picker).
      */
     picker: async (menu = {}) => {
       const want = { title: menu.title ?? cli.picker.title, buttons: 'buttons' in menu ? menu.buttons : cli.picker.buttons };
-      if (menu.command) {
+      if (menu.keys) {
+        act('picker_open');
+        s.driver.dispatch({ kind: 'pty_write', data: menu.keys });
+      } else if (menu.command) {
         for (const ch of menu.command) {
           s.driver.dispatch({ kind: 'pty_write', data: ch });
           await sleep(60);
@@ -226,8 +232,10 @@ async function runSession(cli, def, ctx) {
         const r = s.driver.dispatch({ kind: 'click_control', control_id: 'model' });
         check('the "model" control is accepted in idle', r.ok, r.reason ?? '');
       }
-      const view = await s.waitForState('picker', 10_000).catch(() => null);
-      check(`picker state after ${menu.command ?? '/model'}`, view !== null);
+      const states = [menu.state ?? 'picker'].flat();
+      const isMenu = (id) => states.includes(id);
+      const view = await s.waitForState((v) => isMenu(v.state.id), 10_000).catch(() => null);
+      check(`picker state after ${menu.command ?? (menu.keys ? JSON.stringify(menu.keys) : '/model')}`, view !== null);
       check('picker modal kind is picker', view?.modal?.kind === 'picker', String(view?.modal?.kind));
       check('picker title', view?.modal?.title === want.title, JSON.stringify(view?.modal?.title));
       await sleep(1500);
@@ -236,9 +244,9 @@ async function runSession(cli, def, ctx) {
       const shown = s.driver.getCurrentView()?.modal?.buttons?.map((b) => b.label);
       if (want.buttons) check('picker buttons', JSON.stringify(shown) === JSON.stringify(want.buttons), JSON.stringify(shown));
       const drawn = screen.first('picker shown', actions[actions.length - 1].t);
-      const seen = firstStatusAfter('approval', actions[actions.length - 1].t, (x) => x.state === 'picker');
+      const seen = firstStatusAfter('approval', actions[actions.length - 1].t, (x) => isMenu(x.state));
       if (drawn && seen !== null) lat.push({ kind: 'picker_from_screen', ms: Math.max(0, seen - drawn.t) });
-      check('the picker is not auto-answered (still open after 1.5 s)', s.driver.getCurrentView()?.state.id === 'picker');
+      check('the picker is not auto-answered (still open after 1.5 s)', isMenu(s.driver.getCurrentView()?.state.id));
       act('picker_close');
       s.driver.dispatch({ kind: 'pty_write', data: '\u001b' });
       const back = await s.waitForState('idle', 5000).catch(() => null);

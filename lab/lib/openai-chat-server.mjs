@@ -14,7 +14,9 @@
  * afterTool, error }] }`. The reply is the first whose `match` (case-insensitive regex) finds the
  * user's latest text. `toolCall: { name, arguments }` ends the stream in a tool call; `afterTool`
  * is streamed once the tool result arrives; `error: { status, message }` answers the request with
- * that HTTP error instead of a stream (an API error the CLI must show).
+ * that HTTP error instead of a stream (an API error the CLI must show); with `error.times: N` only the
+ * first N requests that pick the reply get the error, later ones stream the reply normally (a rate
+ * limit or an overload the CLI retries through).
  *
  * `isSideCall(body)` (optional): a STREAMED request it accepts is a side call too (OpenCode streams
  * its session-title request): answered with a short stream and logged as `side_call`, never as a turn.
@@ -44,6 +46,9 @@ export function loadChatScenarios(dir) {
       }
       if (r.error && !Number.isInteger(r.error.status)) {
         throw new Error(`${file}: replies[${i}].error.status must be an HTTP status integer, got ${JSON.stringify(r.error.status)}`);
+      }
+      if (r.error?.times !== undefined && !(Number.isInteger(r.error.times) && r.error.times >= 1)) {
+        throw new Error(`${file}: replies[${i}].error.times must be a whole number ≥ 1 (how many requests get the error before the reply streams), got ${JSON.stringify(r.error.times)}`);
       }
     });
     out[s.name] = s;
@@ -110,6 +115,8 @@ export async function startChatServer(opts = {}) {
   const waiters = new Set();
   let pending = null;
   let seq = 0;
+  /** How many times each reply has answered with its error (for `error.times`). */
+  const errorsSent = new Map();
   const record = (event, fields = {}) => {
     const entry = { t: Date.now(), event, ...fields };
     log.push(entry);
@@ -191,8 +198,10 @@ export async function startChatServer(opts = {}) {
         return;
       }
       record('prompt', { text: text.slice(0, 120), messages: messages.length, tools: Array.isArray(parsed.tools) ? parsed.tools.length : 0, system: contentText(messages.find((m) => m?.role === 'system')?.content).slice(0, 80) });
-      if (reply.error) {
-        record('api_error', { status: reply.error.status });
+      const sent = errorsSent.get(reply) ?? 0;
+      if (reply.error && (reply.error.times === undefined || sent < reply.error.times)) {
+        errorsSent.set(reply, sent + 1);
+        record('api_error', { status: reply.error.status, attempt: sent + 1 });
         json(res, reply.error.status, { error: { message: reply.error.message ?? 'lab server: scripted error', type: reply.error.type ?? 'server_error', code: reply.error.code ?? null } });
         return;
       }

@@ -26,6 +26,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runChatLab } from '../lib/chat-lab.mjs';
 import { sleep } from '../lib/lab-kit.mjs';
+import { promptApprovals, PROMPT_TITLES, promptSessions, sessionConfig } from './prompt-sessions.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const PINNED_VERSION = '1.18.33';
@@ -149,6 +150,7 @@ const SESSIONS = [
   { name: 'approve-yes-60x20', cols: 60, rows: 20, description: 'the shell permission round trip in a 60×20 terminal (options stacked under the hints)', run: createFile, expect: approvedTurn(SHELL_TITLE) },
   { name: 'hello-160x50', cols: 160, rows: 50, description: 'the streamed answer in a 160×50 terminal', run: async (c) => { await c.prompt('say hello'); await c.turnEnd(); }, expect: turn },
   { name: 'approve-yes-160x50', cols: 160, rows: 50, description: 'the shell permission round trip in a 160×50 terminal', run: createFile, expect: approvedTurn(SHELL_TITLE) },
+  ...promptSessions(),
 ];
 
 /**
@@ -156,22 +158,24 @@ const SESSIONS = [
  * scripted server), bash/edit permissions on ask, no self-update, no sharing.
  * @param {string} serverUrl
  */
-export function labConfig(serverUrl) {
+export function labConfig(serverUrl, session, logDir) {
+  const extra = sessionConfig(session, logDir);
   return {
+    ...extra,
     autoupdate: false,
     share: 'disabled',
     model: `lab/${MODEL}`,
     small_model: `lab/${MODEL}`,
-    permission: { bash: 'ask', edit: 'ask' },
+    permission: { bash: 'ask', edit: 'ask', ...extra.permission },
     provider: { lab: { npm: '@ai-sdk/openai-compatible', name: 'Lab', options: { baseURL: serverUrl, apiKey: 'lab-dummy-key' }, models: { [MODEL]: { name: 'Lab Model' } } } },
   };
 }
 
 /** A private HOME with {@link labConfig}. */
-function prepare({ home, serverUrl }) {
+function prepare({ home, tmp, serverUrl, session }) {
   const dir = path.join(home, '.config', 'opencode');
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const config = { $schema: 'https://opencode.ai/config.json', ...labConfig(serverUrl) };
+  const config = { $schema: 'https://opencode.ai/config.json', ...labConfig(serverUrl, session, tmp) };
   fs.writeFileSync(path.join(dir, 'opencode.json'), JSON.stringify(config, null, 2), { mode: 0o600 });
   return {
     OPENCODE_DISABLE_AUTOUPDATE: '1', OPENCODE_DISABLE_MODELS_FETCH: '1', OPENCODE_DISABLE_DEFAULT_PLUGINS: '1',
@@ -194,7 +198,7 @@ export const OPENCODE = {
   id: 'opencode', cliName: 'OpenCode', pkg: 'opencode-ai', bin: 'opencode', pinnedVersion: PINNED_VERSION,
   scenariosDir: path.join(here, 'scenarios'), models: [MODEL], prepare, isSideCall, sessions: SESSIONS,
   marks: { approval: /⇆ select/, spinner: /esc (?:again to )?interrupt/, picker: /Select model/ },
-  approvals: { shell: { title: SHELL_TITLE, buttonsOk }, edit: { title: EDIT_TITLE, buttonsOk } },
+  approvals: { ...promptApprovals(PROMPT_TITLES), shell: { title: SHELL_TITLE, buttonsOk }, edit: { title: EDIT_TITLE, buttonsOk } },
   picker: { title: 'Select model', buttons: PICKER_OPTIONS },
   // 1.18.33 shows the error's message under the prompt, without an "Error: 400" prefix (in both recordings made).
   apiErrorShown: /lab server: scripted bad request/,
