@@ -179,6 +179,8 @@ export const PROMPT_SESSIONS = [
   slashDialog('agent-config', 80, 24, '/agents config generalist', 'settings', 'picker', { title: 'Configure: Generalist Agent', buttons: ['Enabled', 'Model'] }, '/agents config generalist opens the agent\'s settings (the /settings shape, named nowhere in the spec: kind picker, buttons = the setting names) → Esc → idle', 2),
   askSession('ask-question', 80, 24, 'ask me a question', QUESTION, 1, 'the model calls ask_user with a choice question: "Answer Questions" (kind picker: a question a person answers; the description under each option is not its label) → 1 (Vitest) → the turn goes on → idle'),
   askSession('ask-question-60x20', 60, 20, 'ask me a question', QUESTION, 2, 'the ask_user choice question in a narrow 60×20 terminal (kind picker; descriptions not part of the labels) → 2 (Jest) → idle'),
+  askSession('ask-long', 80, 24, 'ask me a long question', LONG_QUESTION, 1, 'ask_user with a 62-character option label that fits one row at 80 columns (the description under it is not part of it) → 1 → idle'),
+  askSession('ask-long-200x50', 200, 50, 'ask me a long question', LONG_QUESTION, 1, 'ask_user with a 62-character option label in a wide 200×50 terminal (one row; the description under it is not part of it) → 1 → idle'),
   askSession('ask-long-60x20', 60, 20, 'ask me a long question', LONG_QUESTION, 1, 'ask_user in a narrow 60×20 terminal with an option label that wraps inside the dialog\'s box (the wrapped rows are part of the label, the descriptions are not) → 1 → idle'),
   askSession('ask-yesno', 80, 24, 'ask yes or no', YESNO, 2, 'ask_user with a yes/no question: a picker although its first option is "Yes" (only the plan dialog, with its "Ctrl+G to edit plan" hint, is approval) → 2 (No) → idle'),
   {

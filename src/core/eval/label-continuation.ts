@@ -130,10 +130,10 @@ export function labelWrapAt(lineText: string, line: number, start: number, lengt
 
 /**
  * The label with the rows that continue it joined by single spaces. A row continues the label
- * while it starts at or right of the label's first column and passes the evidence asked for
- * (see the module comment); the first row that fails ends the label. `rowOffset` turns haystack
- * lines into frame rows. Without cells (a screen given as text alone) evidence cannot be read and
- * nothing is joined: a cut label is safer than a description in it.
+ * while it starts at or right of the label's first column (with word_wrap, of the blank before it)
+ * and passes the evidence asked for (see the module comment); the first row that fails ends the
+ * label. `rowOffset` turns haystack lines into frame rows. Without cells (a screen given as text
+ * alone) evidence cannot be read and nothing is joined: a cut label is safer than a description in it.
  */
 export function joinWrappedLabel(label: string, wrap: LabelWrap, evidence: JoinEvidence, cells: FrameCells | undefined, rowOffset: number): string {
   const { matchStyle, wordWrap } = evidence;
