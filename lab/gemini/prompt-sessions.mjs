@@ -30,6 +30,8 @@ const TRUST_LEVEL = { title: 'Modify Trust Level', buttons: ['Trust this folder 
 /** The settings /settings shows at 200×50 (their values and descriptions are not part of the names). */
 const SETTINGS_200X50 = ['Vim Mode', 'Default Approval Mode', 'Enable Auto Update', 'Enable Terminal Notifications', 'Terminal Notification Method', 'Enable Plan Mode', 'Plan Directory', 'Plan Model Routing', 'Retry Fetch Errors'];
 const QUESTION = { title: 'Answer Questions', buttons: ['Vitest', 'Jest', 'Enter a custom value'] };
+/** An option label too long for 60 columns: Gemini CLI wraps it inside the dialog's box, the label is the joined rows. */
+const LONG_QUESTION = { title: 'Answer Questions', buttons: ['Vitest with the coverage reporter and the browser mode enabled', 'Jest', 'Enter a custom value'] };
 const YESNO = { title: 'Answer Questions', buttons: ['Yes', 'No', 'Enter a custom value'] };
 const PLAN = { title: 'Ready to start implementation?', buttons: ['Yes, automatically accept edits', 'Yes, manually accept edits', 'Type your feedback...'] };
 
@@ -127,10 +129,11 @@ function planSession(name, cols, rows, where) {
   };
 }
 
-export const PROMPT_SESSIONS = [
-  {
-    name: 'mcp-approve', cols: 80, rows: 24, settings: mcpSettings,
-    description: 'a call to a tool of the lab\'s stdio MCP server: "Allow execution of MCP tool … from server …?" (kind approval) → 1 (Allow once) → the MCP server runs it → idle',
+/** The MCP tool confirmation at one size; at 60 columns its question wraps over two rows (the title is the joined rows). */
+function mcpSession(name, cols, rows, where) {
+  return {
+    name, cols, rows, settings: mcpSettings,
+    description: `${where}a call to a tool of the lab's stdio MCP server: "Allow execution of MCP tool … from server …?" (kind approval) → 1 (Allow once) → the MCP server runs it → idle`,
     run: async (c) => {
       await c.prompt('deploy the preview');
       await c.approval(1, 'mcp');
@@ -138,7 +141,12 @@ export const PROMPT_SESSIONS = [
       c.check('the MCP server received the tools/call', mcpCalls(c.work).some((m) => m.params?.name === 'deploy_preview'));
     },
     expect: { sequence: [...START, modal('approval', 'approval', MCP_APPROVAL), { state: 'busy', modal: null }, { state: 'idle' }], final: { state: 'idle' } },
-  },
+  };
+}
+
+export const PROMPT_SESSIONS = [
+  mcpSession('mcp-approve', 80, 24, ''),
+  mcpSession('mcp-approve-60x20', 60, 20, 'in a narrow 60×20 terminal (the question wraps over two rows), '),
   {
     name: 'quota-dialog', cols: 80, rows: 24,
     description: 'the API answers a 429 naming a per-day quota: Gemini CLI asks "Usage limit reached …" (ProQuotaDialog, a menu: kind picker, never auto-answered) → 2 (Stop) → idle',
@@ -171,6 +179,9 @@ export const PROMPT_SESSIONS = [
   slashDialog('agent-config', 80, 24, '/agents config generalist', 'settings', 'picker', { title: 'Configure: Generalist Agent', buttons: ['Enabled', 'Model'] }, '/agents config generalist opens the agent\'s settings (the /settings shape, named nowhere in the spec: kind picker, buttons = the setting names) → Esc → idle', 2),
   askSession('ask-question', 80, 24, 'ask me a question', QUESTION, 1, 'the model calls ask_user with a choice question: "Answer Questions" (kind picker: a question a person answers; the description under each option is not its label) → 1 (Vitest) → the turn goes on → idle'),
   askSession('ask-question-60x20', 60, 20, 'ask me a question', QUESTION, 2, 'the ask_user choice question in a narrow 60×20 terminal (kind picker; descriptions not part of the labels) → 2 (Jest) → idle'),
+  askSession('ask-long', 80, 24, 'ask me a long question', LONG_QUESTION, 1, 'ask_user with a 62-character option label that fits one row at 80 columns (the description under it is not part of it) → 1 → idle'),
+  askSession('ask-long-200x50', 200, 50, 'ask me a long question', LONG_QUESTION, 1, 'ask_user with a 62-character option label in a wide 200×50 terminal (one row; the description under it is not part of it) → 1 → idle'),
+  askSession('ask-long-60x20', 60, 20, 'ask me a long question', LONG_QUESTION, 1, 'ask_user in a narrow 60×20 terminal with an option label that wraps inside the dialog\'s box (the wrapped rows are part of the label, the descriptions are not) → 1 → idle'),
   askSession('ask-yesno', 80, 24, 'ask yes or no', YESNO, 2, 'ask_user with a yes/no question: a picker although its first option is "Yes" (only the plan dialog, with its "Ctrl+G to edit plan" hint, is approval) → 2 (No) → idle'),
   {
     name: 'resume-browser', cols: 80, rows: 24,

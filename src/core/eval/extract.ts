@@ -8,6 +8,7 @@ import type { ModalButton, ModalSnapshot, ResolvedSection } from './types.js';
 import { compileRegex, execAll, execRegex, testRegex } from './regex-cache.js';
 import { findSection, sectionText } from './sections.js';
 import { joinWrappedLabel, labelWrapAt, wrapCandidates, type FrameCells, type LabelWrap } from './label-continuation.js';
+import { joinWrappedTitle } from './title-wrap.js';
 
 /** Cursor glyphs recognised when a rule names no `cursor_marker`. */
 const DEFAULT_CURSOR_MARKERS = '❯›>';
@@ -29,8 +30,10 @@ const RULE_ONLY_LINE = /^[─╌═\s]+$/;
  * The title from a title rule, or null. `first_line` (takes precedence): the first line that
  * is neither blank nor only box-drawing rules, trimmed. `regex` (flags default `i`): capture
  * group 1 when it participated (an empty group gives `''`), else the whole match, trimmed.
+ * `join_wrapped` (with `cells`): the rows a word-wrapper broke off above it are joined in front
+ * (see title-wrap.ts).
  */
-export function extractTitle(rule: ExtractTitle, sections: ResolvedSection[], fullScreen: string | (() => string)): string | null {
+export function extractTitle(rule: ExtractTitle, sections: ResolvedSection[], fullScreen: string | (() => string), cells?: FrameCells): string | null {
   if (!rule || typeof rule !== 'object') return null;
   const hay = rule.section ? sectionText(sections, rule.section, '') : screenText(fullScreen);
   if (!hay) return null;
@@ -43,9 +46,20 @@ export function extractTitle(rule: ExtractTitle, sections: ResolvedSection[], fu
   }
   if (typeof rule.regex === 'string' && rule.regex) {
     const flags = rule.flags === undefined || rule.flags === null ? 'i' : rule.flags;
-    const re = typeof flags === 'string' ? compileRegex(rule.regex, flags) : null;
+    // `join_wrapped` needs where the title starts: the `d` flag gives the match's indices.
+    const join = rule.join_wrapped === true && typeof flags === 'string';
+    const re = typeof flags === 'string' ? compileRegex(rule.regex, join && !flags.includes('d') ? `${flags}d` : flags) : null;
     const m = re ? execRegex(re, hay) : null;
-    if (m) return (m[1] ?? m[0]).trim();
+    if (!m) return null;
+    const title = (m[1] ?? m[0]).trim();
+    if (!join || !title) return title;
+    const span = m.indices?.[m[1] === undefined ? 0 : 1];
+    if (!span) return title;
+    const raw = hay.slice(span[0], span[1]);
+    const at = span[0] + raw.length - raw.trimStart().length;
+    const line = countNewlines(hay, at);
+    const rowOffset = rule.section ? findSection(sections, rule.section)?.fromLine ?? 0 : 0;
+    return joinWrappedTitle(title, hay.split('\n'), line, cells, rowOffset);
   }
   return null;
 }
@@ -95,13 +109,28 @@ export function extractButtons(rule: ExtractButtons, haystack: string, cells?: F
   const buttons = parsed.buttons.map(copyButton);
   const continuation = rule.label_continuation;
   if (continuation && typeof continuation === 'object') {
-    const evidence = { matchStyle: continuation.match_style === true, wordWrap: continuation.word_wrap === true };
+    const evidence = { matchStyle: continuation.match_style === true, wordWrap: continuation.word_wrap === true, rightMargin: continuation.mirror_margin === true ? blockInset(parsed.wraps, cells, rowOffset) : 0 };
     for (let i = 0; i < buttons.length; i += 1) {
       const wrap = parsed.wraps[i];
       if (wrap) buttons[i]!.label = joinWrappedLabel(buttons[i]!.label, wrap, evidence, cells, rowOffset);
     }
   }
   return buttons;
+}
+
+/**
+ * `mirror_margin`: the columns the option block is inset from the left edge (its rows' least
+ * first column inside a box's border, a border counting as inset) — what a wrapper with
+ * symmetric padding leaves free at the right. 0 when the cells are unknown.
+ */
+function blockInset(wraps: readonly (LabelWrap | null)[], cells: FrameCells | undefined, rowOffset: number): number {
+  let inset = Infinity;
+  for (const w of wraps) {
+    if (!w || w.rowStart < 0 || !cells) continue;
+    const column = cells.columnAt(w.line + rowOffset, w.rowStart);
+    if (column >= 0) inset = Math.min(inset, column);
+  }
+  return Number.isFinite(inset) ? inset : 0;
 }
 
 /** A button's copy, field by field (an object spread costs several times more on this path). */
@@ -161,8 +190,15 @@ export function deriveModal(state: FsmState, sections: ResolvedSection[], fullSc
     if (whole.length >= minCount) buttons = whole;
   }
   if (buttons.length < minCount) return null;
-  const title = extract!.title ? extractTitle(extract!.title, sections, screen) : null;
+  const title = extract!.title ? extractTitle(extract!.title, sections, screen, cells) : null;
   return { title, buttons, kind: modalKindForState(state) };
+}
+
+/** How many `\n` come before text index `end` of `text`: the line that index is on. */
+function countNewlines(text: string, end: number): number {
+  let n = 0;
+  for (let i = text.indexOf('\n'); i >= 0 && i < end; i = text.indexOf('\n', i + 1)) n += 1;
+  return n;
 }
 
 /** The whole screen from a string or a function giving it; anything else reads as empty. */

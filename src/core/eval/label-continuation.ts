@@ -12,6 +12,14 @@
  *   so this is the only evidence there is.
  * - `match_style`: the row is drawn like the text it continues (Claude Code's grey description
  *   under a white or accent label), where the CLI draws colour at all.
+ * - `mirror_margin`: the wrapper's line ends as far in from the right edge as the option block
+ *   starts from the left (an Ink box with `paddingX`, or a border and padding on both sides):
+ *   Claude Code's /login wraps `Team,` although it would have ended in column 59 of 60.
+ *
+ * Inside a box (Gemini CLI's dialogs) every row starts and ends with the border `│`: a row's
+ * text is read between the borders, so a wrapped row counts from the first character after
+ * the left border and the row above ends at its last character before the right one. A row whose
+ * text starts with box drawing (a box's edge, a box nested in it) is never a wrapped row.
  *
  * @module
  */
@@ -54,20 +62,51 @@ export interface LabelWrap {
   end: number;
   /** Text index of the option row's last non-blank character (a description beside the label ends there). */
   rowEnd: number;
+  /** Whether a blank sits right before the label on its row (a wrapper may hang the label's rows from it). */
+  blankBefore: boolean;
+  /** Text index of the option row's first character inside a box's border (the block's inset, for `mirror_margin`). */
+  rowStart: number;
   /** Text indices on the option row where a word of the label starts (a wrapped row may hang under one, e.g. after a `[ ]` box). */
   wordStarts: number[];
   rows: WrapRow[];
 }
 
-/** The rows after `lines[from - 1]` that may continue a label: the run of indented, non-blank rows `isOption` rejects. */
+/** A vertical box border: `│` (Ink's round and single boxes), `┃` (bold), `║` (double). */
+const BORDER = /[│┃║]/;
+
+/** Box drawing (U+2500–U+257F): a row whose text starts with one is a box's edge or a box nested in it, never wrapped text. */
+export const BOX_DRAWING = /^[\u2500-\u257f]/;
+
+/**
+ * Text indices of a row's first and last character inside a box's borders: a leading border
+ * (after blanks, followed by a blank) and a trailing one (after a blank) are not text. -1, -1
+ * for a row with no text; `indented` says whether the text starts right of column 0 or of the border.
+ */
+export function innerSpan(text: string): { start: number; end: number; indented: boolean } {
+  let from = 0;
+  const lead = text.search(/\S/);
+  if (lead < 0) return { start: -1, end: -1, indented: false };
+  if (BORDER.test(text[lead]!) && (text[lead + 1] === ' ' || lead + 1 === text.length)) from = lead + 1;
+  let to = text.trimEnd().length - 1;
+  if (to > from && BORDER.test(text[to]!) && text[to - 1] === ' ') to -= 1;
+  const rest = text.slice(from, to + 1);
+  const start = rest.search(/\S/);
+  if (start < 0) return { start: -1, end: -1, indented: false };
+  return { start: from + start, end: from + rest.trimEnd().length - 1, indented: from > 0 || start > 0 };
+}
+
+/**
+ * The rows after `lines[from - 1]` that may continue a label: the run of indented, non-blank rows
+ * `isOption` rejects (indented inside a box's border where the row has one; a row holding only
+ * borders is blank).
+ */
 export function wrapCandidates(lines: readonly string[], from: number, isOption: (line: string) => boolean): WrapRow[] {
   const rows: WrapRow[] = [];
   for (let i = from; i < lines.length; i += 1) {
     const text = lines[i]!;
-    const start = text.search(/\S/);
-    if (start <= 0 || isOption(text)) break;
-    const trimmed = text.trim();
-    rows.push({ line: i, start, end: start + trimmed.length - 1, text: trimmed });
+    const { start, end, indented } = innerSpan(text);
+    if (start < 0 || !indented || BOX_DRAWING.test(text.slice(start)) || isOption(text)) break;
+    rows.push({ line: i, start, end, text: text.slice(start, end + 1) });
   }
   return rows;
 }
@@ -76,6 +115,8 @@ export function wrapCandidates(lines: readonly string[], from: number, isOption:
 export interface JoinEvidence {
   matchStyle: boolean;
   wordWrap: boolean;
+  /** Columns the wrapper leaves free at the right edge (`mirror_margin`: the option block's inset; else 0). */
+  rightMargin?: number;
 }
 
 /** Where a label sits on its option row: text indices of its first and last character, of the row's last non-blank one, and of the label's words. */
@@ -83,15 +124,16 @@ export function labelWrapAt(lineText: string, line: number, start: number, lengt
   const end = start + length - 1;
   const wordStarts: number[] = [];
   for (let i = start; i <= end; i += 1) if (lineText[i] !== ' ' && (i === start || lineText[i - 1] === ' ')) wordStarts.push(i);
-  return { line, start, end, rowEnd: lineText.trimEnd().length - 1, wordStarts, rows };
+  const inner = innerSpan(lineText);
+  return { line, start, end, blankBefore: start > 0 && lineText[start - 1] === ' ', rowStart: inner.start, rowEnd: Math.max(inner.end, end), wordStarts, rows };
 }
 
 /**
  * The label with the rows that continue it joined by single spaces. A row continues the label
- * while it starts at or right of the label's first column and passes the evidence asked for
- * (see the module comment); the first row that fails ends the label. `rowOffset` turns haystack
- * lines into frame rows. Without cells (a screen given as text alone) evidence cannot be read and
- * nothing is joined: a cut label is safer than a description in it.
+ * while it starts at or right of the label's first column (with word_wrap, of the blank before it)
+ * and passes the evidence asked for (see the module comment); the first row that fails ends the
+ * label. `rowOffset` turns haystack lines into frame rows. Without cells (a screen given as text
+ * alone) evidence cannot be read and nothing is joined: a cut label is safer than a description in it.
  */
 export function joinWrappedLabel(label: string, wrap: LabelWrap, evidence: JoinEvidence, cells: FrameCells | undefined, rowOffset: number): string {
   const { matchStyle, wordWrap } = evidence;
@@ -99,18 +141,21 @@ export function joinWrappedLabel(label: string, wrap: LabelWrap, evidence: JoinE
   const at = (line: number, index: number): number => (cells ? cells.columnAt(line + rowOffset, index) : index);
   const labelColumn = at(wrap.line, wrap.start);
   if (labelColumn < 0) return label;
-  const width = wordWrap ? cells!.width() : -1;
+  // Gemini CLI draws a label with a leading blank ("1.  Vitest …") and wraps it from that blank,
+  // one column left of the label; with word_wrap that column counts as the label's too.
+  const hangColumn = wordWrap && wrap.blankBefore ? labelColumn - 1 : labelColumn;
+  const width = wordWrap ? cells!.width() - (evidence.rightMargin ?? 0) : -1;
   if (wordWrap && width <= 0) return label;
   // A wrapped label's rows all start at one column: the label's own or that of one of its words.
   let wrapColumn = -1;
-  const wrapColumns = wordWrap ? new Set(wrap.wordStarts.map((i) => at(wrap.line, i))) : undefined;
+  const wrapColumns = wordWrap ? new Set([hangColumn, ...wrap.wordStarts.map((i) => at(wrap.line, i))]) : undefined;
   let joined = label;
   let prevLine = wrap.line;
   let prevEnd = wrap.end;
   let prevRowEnd = wrap.rowEnd;
   for (const row of wrap.rows) {
     const column = at(row.line, row.start);
-    if (column < labelColumn) break;
+    if (column < hangColumn) break;
     if (wordWrap) {
       if (wrapColumn >= 0 ? column !== wrapColumn : !wrapColumns!.has(column)) break;
       if (firstWordFits(cells!, row, column, prevLine + rowOffset, prevRowEnd, rowOffset, width)) break;

@@ -122,6 +122,7 @@ const titleRule = obj('How the modal title is read.', {
   first_line: bool('Use the first non-blank line that is not a box-drawing rule (wins over regex).'),
   regex: regex('First match; capture group 1 if it participated, else the whole match.'),
   flags: flags('Flags for regex (default "i").'),
+  join_wrapped: bool('specterm extension, with regex: also the rows above the match that a word-wrapper broke off the title (same column; the first word of the row below would not have fitted), joined with single spaces.'),
 });
 
 const buttonRule = obj('How modal buttons are read (spec-format §5.2).', {
@@ -134,6 +135,7 @@ const buttonRule = obj('How modal buttons are read (spec-format §5.2).', {
   label_continuation: obj('Join the rows a wrapped label goes on over: rows starting at or right of the label\'s column that are not option rows (matched per line, as with continuation_lines; not with it).', {
     match_style: bool('Only rows whose first character is drawn like the text they continue (colours, bold, dim, italic, underline, inverse), so a description in another colour stays out.'),
     word_wrap: bool('Only rows a word-wrapper would have made: they start at the column of the label (or of one of its words) and their first word would not have fitted at the end of the row above within the screen\'s width, so a description under or beside the label stays out even without colour.'),
+    mirror_margin: bool('With word_wrap: the wrapper leaves as many columns free at the right edge as the option block is inset from the left (an Ink box with paddingX; a border and padding on both sides), so a word that would have ended in them did not fit.'),
   }),
   select_mode: { enum: ['index', 'arrow_keys'], description: '"index": send key_for_index; "arrow_keys": move from the current row with arrows, then confirm.' },
   cursor_keys: cursorKeys,

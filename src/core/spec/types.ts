@@ -130,6 +130,8 @@ export interface ExtractTitle {
   first_line?: boolean;
   regex?: string;
   flags?: string;
+  /** specterm extension, with regex: join the rows a word-wrapper broke off above the matched title (read from the screen's cells). */
+  join_wrapped?: boolean;
 }
 
 export interface CursorKeys {
@@ -163,6 +165,8 @@ export interface LabelContinuation {
   match_style?: boolean;
   /** Only rows a word-wrapper would have made: starting at the label's own column, their first word too long for the row above within the screen's width (works without colour). */
   word_wrap?: boolean;
+  /** With word_wrap: the wrapper's lines end as far from the right edge as the option block is inset from the left (Ink's paddingX, a box's border and padding). */
+  mirror_margin?: boolean;
 }
 
 // ── States and transitions ──────────────────────────────────────────────────

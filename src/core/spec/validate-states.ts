@@ -15,7 +15,7 @@ export const SELECT_MODES = ['index', 'arrow_keys'] as const;
 
 const STATE_FIELDS = ['id', 'label', 'initial', 'modal', 'modal_kind', 'status', 'extract'];
 const TRANSITION_FIELDS = ['from', 'to', 'when', 'min_hold_ms', 'priority', 'label'];
-const TITLE_FIELDS = ['section', 'first_line', 'regex', 'flags'];
+const TITLE_FIELDS = ['section', 'first_line', 'regex', 'flags', 'join_wrapped'];
 const BUTTON_FIELDS = [
   'section', 'pattern', 'flags', 'key_for_index', 'min_count', 'continuation_lines', 'select_mode',
   'cursor_keys', 'cursor_marker', 'label_group', 'key_group', 'label_continuation',
@@ -91,7 +91,7 @@ function validateExtract(ctx: ValidationContext, state: Record<string, unknown>,
 
 function validateTitleRule(ctx: ValidationContext, title: unknown, path: string): void {
   if (!isRecord(title)) {
-    ctx.error('SPEC_TYPE', path, 'must be an object {section?, first_line?, regex?, flags?}', showGot(title));
+    ctx.error('SPEC_TYPE', path, 'must be an object {section?, first_line?, regex?, flags?, join_wrapped?}', showGot(title));
     return;
   }
   ctx.unknownKeys(title, path, TITLE_FIELDS, 'a title rule');
@@ -100,6 +100,14 @@ function validateTitleRule(ctx: ValidationContext, title: unknown, path: string)
   const flags = ctx.flags(title, 'flags', path);
   const regex = ctx.string(title, 'regex', path);
   if (regex !== undefined && flags !== false) ctx.regex(`${path}.regex`, regex, flags ?? 'i');
+  const joinWrapped = ctx.boolean(title, 'join_wrapped', path);
+  if (joinWrapped === true && (firstLine === true || !hasKey(title, 'regex'))) {
+    ctx.error(
+      'SPEC_FIELD_CONFLICT', `${path}.join_wrapped`,
+      firstLine === true ? 'cannot be combined with "first_line": true (it joins the rows wrapped above a regex match, and first_line wins over regex)' : 'needs "regex" (it joins the rows wrapped above the regex\'s match)',
+      showValue(joinWrapped), 'give a "regex" that matches the title\'s last row and remove first_line, or remove join_wrapped',
+    );
+  }
   if (firstLine !== true && !hasKey(title, 'regex')) {
     ctx.warn('SPEC_NO_EFFECT', path, 'has neither "first_line": true nor "regex", so it never yields a title', undefined, 'add one of them');
   }
@@ -149,15 +157,19 @@ function validateButtonRule(ctx: ValidationContext, rule: unknown, path: string)
   ctx.string(rule, 'cursor_marker', path, { nonEmpty: true });
 }
 
-/** `label_continuation`: `{match_style?, word_wrap?}`. True when it is an object (the rule then joins wrapped rows). */
+/** `label_continuation`: `{match_style?, word_wrap?, mirror_margin?}`. True when it is an object (the rule then joins wrapped rows). */
 function validateLabelContinuation(ctx: ValidationContext, value: unknown, path: string): boolean {
   if (!isRecord(value)) {
-    ctx.error('SPEC_TYPE', path, 'must be an object {match_style?, word_wrap?}', showGot(value), 'use {"word_wrap": true, "match_style": true} to join only the rows a word-wrapper made, drawn like the label');
+    ctx.error('SPEC_TYPE', path, 'must be an object {match_style?, word_wrap?, mirror_margin?}', showGot(value), 'use {"word_wrap": true, "match_style": true} to join only the rows a word-wrapper made, drawn like the label');
     return false;
   }
-  ctx.unknownKeys(value, path, ['match_style', 'word_wrap'], 'label_continuation');
+  ctx.unknownKeys(value, path, ['match_style', 'word_wrap', 'mirror_margin'], 'label_continuation');
   ctx.boolean(value, 'match_style', path);
   ctx.boolean(value, 'word_wrap', path);
+  ctx.boolean(value, 'mirror_margin', path);
+  if (value.mirror_margin === true && value.word_wrap !== true) {
+    ctx.error('SPEC_FIELD_CONFLICT', `${path}.mirror_margin`, 'only narrows the width word_wrap measures against, and word_wrap is not true', showValue(value), 'add "word_wrap": true or remove mirror_margin');
+  }
   return true;
 }
 

@@ -398,13 +398,26 @@ describe('rule 11 and extraction rules', () => {
     expect(errorsOf(edit((s) => (s.states[3].extract.buttons.label_continuation = { word_wrap: true, match_style: true })))).toEqual([]);
     expectError(edit((s) => (s.states[3].extract.buttons.label_continuation = { word_wrap: 1 })), 'states[3].extract.buttons.label_continuation.word_wrap: must be true or false');
     expect(errorsOf(edit((s) => (s.states[3].extract.buttons.label_continuation = {})))).toEqual([]);
-    expectError(edit((s) => (s.states[3].extract.buttons.label_continuation = true)), 'states[3].extract.buttons.label_continuation: must be an object {match_style?, word_wrap?}');
+    expectError(edit((s) => (s.states[3].extract.buttons.label_continuation = true)), 'states[3].extract.buttons.label_continuation: must be an object {match_style?, word_wrap?, mirror_margin?}');
     expectError(edit((s) => (s.states[3].extract.buttons.label_continuation = { match_style: 'yes' })), 'states[3].extract.buttons.label_continuation.match_style: must be true or false');
     expectWarning(edit((s) => (s.states[3].extract.buttons.label_continuation = { match_colour: true })), 'states[3].extract.buttons.label_continuation');
     expectError(
       edit((s) => Object.assign(s.states[3].extract.buttons, { continuation_lines: true, label_continuation: { match_style: true } })),
       'states[3].extract.buttons.label_continuation: cannot be combined with "continuation_lines": true',
     );
+  });
+
+  it('checks label_continuation.mirror_margin: a boolean, only with word_wrap', () => {
+    expect(errorsOf(edit((s) => (s.states[3].extract.buttons.label_continuation = { word_wrap: true, mirror_margin: true })))).toEqual([]);
+    expectError(edit((s) => (s.states[3].extract.buttons.label_continuation = { word_wrap: true, mirror_margin: 2 })), 'states[3].extract.buttons.label_continuation.mirror_margin: must be true or false');
+    expectError(edit((s) => (s.states[3].extract.buttons.label_continuation = { match_style: true, mirror_margin: true })), 'states[3].extract.buttons.label_continuation.mirror_margin: only narrows the width word_wrap measures against');
+  });
+
+  it('checks title.join_wrapped: a boolean, with regex and without first_line', () => {
+    expect(errorsOf(edit((s) => (s.states[3].extract.title = { regex: '(\\S.*\\?)', join_wrapped: true })))).toEqual([]);
+    expectError(edit((s) => (s.states[3].extract.title = { regex: 'x', join_wrapped: 'yes' })), 'states[3].extract.title.join_wrapped: must be true or false');
+    expectError(edit((s) => (s.states[3].extract.title = { first_line: true, regex: 'x', join_wrapped: true })), 'states[3].extract.title.join_wrapped: cannot be combined with "first_line": true');
+    expectError(edit((s) => (s.states[3].extract.title = { section: 'footer', join_wrapped: true })), 'states[3].extract.title.join_wrapped: needs "regex"');
   });
 
   it('warns about a modal state without a buttons rule', () => {
