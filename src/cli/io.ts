@@ -23,12 +23,29 @@ export interface CliIo {
 
 /** The real process streams. */
 export function processIo(): CliIo {
+  exitQuietlyWhenStdoutCloses();
   return {
     stdout: { write: (t) => { process.stdout.write(t); }, isTTY: process.stdout.isTTY === true },
     stderr: { write: (t) => { process.stderr.write(t); } },
     cwd: process.cwd(),
     env: process.env,
   };
+}
+
+let watchingStdout = false;
+
+/**
+ * `specterm replay … | head` closes the pipe while output is still coming: stdout then fails with
+ * EPIPE, which Node raises as an unhandled 'error' event (a crash with a stack trace). The reader
+ * has all it wanted, so the command ends at once with 0, as `cat` and `grep` do.
+ */
+function exitQuietlyWhenStdoutCloses(): void {
+  if (watchingStdout) return;
+  watchingStdout = true;
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(0);
+    throw err;
+  });
 }
 
 /** An in-memory `CliIo` for tests: `out()` / `err()` return everything written so far. */
