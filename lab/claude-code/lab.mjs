@@ -100,7 +100,7 @@ function loadScenarios() {
   return readdirSync(dir).filter((f) => f.endsWith('.json')).sort().map((f) => loadScenario(join(dir, f)));
 }
 
-/** Writes the private Claude Code config: onboarding done, the key pre-approved; trust is left to pre_launch_trust. */
+/** Writes the private Claude Code config: onboarding done (not for `onboarding` scenarios), the key pre-approved; trust is left to pre_launch_trust. */
 function prepareHome(tmp, key, version, approveKey = true, onboarded = true) {
   const home = join(tmp, 'home');
   mkdirSync(home, { mode: 0o700 });
