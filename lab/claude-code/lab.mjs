@@ -34,6 +34,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ensureCli } from '../lib/install-cli.mjs';
 import { writeLabels } from '../lib/lab-kit.mjs';
+import { onboardingInstants, onboardingSequence, passGates } from './onboarding.mjs';
 import { loadScenario, startServer } from './server.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -99,15 +100,16 @@ function loadScenarios() {
   return readdirSync(dir).filter((f) => f.endsWith('.json')).sort().map((f) => loadScenario(join(dir, f)));
 }
 
-/** Writes the private Claude Code config: onboarding done, the key pre-approved; trust is left to pre_launch_trust. */
-function prepareHome(tmp, key, version, approveKey = true) {
+/** Writes the private Claude Code config: onboarding done (not for `onboarding` scenarios), the key pre-approved; trust is left to pre_launch_trust. */
+function prepareHome(tmp, key, version, approveKey = true, onboarded = true) {
   const home = join(tmp, 'home');
   mkdirSync(home, { mode: 0o700 });
   const configDir = join(home, '.claude');
   mkdirSync(configDir, { mode: 0o700 });
   const config = {
-    hasCompletedOnboarding: true,
-    lastOnboardingVersion: version,
+    // `onboarding: true` scenarios leave it undone, so the CLI shows its first-run screens.
+    hasCompletedOnboarding: onboarded,
+    ...(onboarded ? { lastOnboardingVersion: version } : {}),
     numStartups: 3,
     customApiKeyResponses: { approved: approveKey ? [key.slice(-20)] : [], rejected: [] },
     autoUpdates: false,
@@ -252,7 +254,7 @@ async function runScenario(sc, size, ctx, variant = null) {
   const mcpLog = join(tmp, 'mcp.log');
   if (sc.mcp) writeMcpConfig(realCwd, sc.mcp, mcpLog);
   const key = `sk-ant-lab-${randomBytes(24).toString('hex')}`;
-  const { home, configDir } = prepareHome(tmp, key, ctx.version, sc.unapproved_key !== true);
+  const { home, configDir } = prepareHome(tmp, key, ctx.version, sc.unapproved_key !== true, sc.onboarding !== true);
   const server = await startServer({ scenario: sc, cwd: realCwd });
   const castPath = join(tmp, `${sc.name}.cast`);
   const checks = [];
@@ -322,6 +324,7 @@ async function runScenario(sc, size, ctx, variant = null) {
   let error = null;
   try {
     if (sc.action === 'gate') ctx.approvals.push({ tag, ok: await passGate(sc, session, screenObs, check, mark) });
+    else if (sc.action === 'onboarding') ctx.approvals.push({ tag, ok: await passGates(sc, session, { check, mark, press: pressButton, waitMs: WAIT_MS, size }) });
     await session.waitForState('idle', WAIT_MS);
     check(true, 'starting → idle');
     await sleep(500);
@@ -337,8 +340,8 @@ async function runScenario(sc, size, ctx, variant = null) {
     };
     const finalEnd = () => waitServer((e) => e.kind === 'stream_end' && e.stop_reason === 'end_turn', 'the end of the final answer (stream_end end_turn)');
 
-    if (sc.action === 'gate') {
-      // passed above; the gate was the whole scenario
+    if (sc.action === 'gate' || sc.action === 'onboarding') {
+      // passed above; the gate(s) were the whole scenario
     } else if (sc.action === 'picker') {
       // `command`: the slash command that opens the menu (default /model).
       session.driver.dispatch({ kind: 'pty_write', data: sc.command ?? '/model' });
@@ -584,8 +587,13 @@ function expectationFor(run) {
     const answered = marks.find((m) => m.label === 'gate answered');
     if (drawn && answered && answered.atAbs - drawn.atAbs > 600) at.push({ t: rel((drawn.atAbs + answered.atAbs) / 2), state: want.state ?? 'gate' });
   }
-  seq.push({ state: 'idle', ...(sc.action === 'gate' ? { modal: null } : {}) });
-  if (sc.action === 'gate') {
+  if (sc.action === 'onboarding') {
+    seq.push(...onboardingSequence(sc, run.size));
+    at.push(...onboardingInstants(sc, marks, rel));
+  }
+  const gated = sc.action === 'gate' || sc.action === 'onboarding';
+  seq.push({ state: 'idle', ...(gated ? { modal: null } : {}) });
+  if (gated) {
     // nothing after the gate
   } else if (sc.action === 'picker') {
     const want = sc.expect_picker ?? {};

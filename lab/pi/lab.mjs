@@ -37,7 +37,8 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
  */
 async function keys(c, strings, state, ok = () => true) {
   for (const text of strings) {
-    for (const ch of text) {
+    // An escape sequence (an arrow key) is one key: split up, its ESC alone would cancel the dialog.
+    for (const ch of text.startsWith('\u001b') ? [text] : text) {
       c.s.driver.dispatch({ kind: 'pty_write', data: ch });
       await sleep(60);
     }
@@ -75,6 +76,39 @@ const submenu = (setting, buttons) => async (c) => {
   await keys(c, ['\u001b'], 'idle');
 };
 const SETTINGS_ROW = { theme: 'Theme', thinking: 'Thinking level' };
+
+/**
+ * /login → Use an API key → a provider (searched: DeepSeek) → its API-key text field. Typed into, never
+ * submitted (the key is not real), then Esc. The field is a prompt waiting for the person: key_input.
+ */
+const loginApiKey = (name, cols, rows) => ({
+    name, cols, rows,
+    description: `/login → Use an API key → search "DeepSeek", Enter → "Login to DeepSeek" / "Enter API key:" text field (state key_input: status approval, kind picker, no buttons — a person must type) → type a key (never submitted) → Esc → idle`,
+    run: async (c) => {
+      const labels = (m) => m?.buttons?.map((b) => b.label) ?? [];
+      await keys(c, ['/login'], 'idle');
+      c.act('picker_open');
+      await keys(c, ['\r'], 'picker', (m) => JSON.stringify(labels(m)) === JSON.stringify(LOGIN));
+      await keys(c, ['\u001b[B', '\r'], 'picker', (m) => labels(m)[0] !== LOGIN[0]);
+      await keys(c, ['DeepSeek'], 'picker', (m) => labels(m)[0] === 'DeepSeek • unconfigured');
+      await keys(c, ['\r'], 'key_input');
+      const m = c.s.driver.getCurrentView()?.modal;
+      c.check('the API-key field is kind picker', m?.kind === 'picker', String(m?.kind));
+      c.check('its title is the dialog\'s heading', m?.title === 'Login to DeepSeek', JSON.stringify(m?.title));
+      c.check('no buttons: the answer is typed, not chosen', JSON.stringify(labels(m)) === '[]', JSON.stringify(labels(m)));
+      // Typing into the field keeps it a prompt waiting for the person (the editor is not back).
+      await keys(c, ['sk-lab-not-a-key'], 'key_input');
+      c.check('the field waits: still key_input after 1 s of typing', c.s.driver.getCurrentView()?.state.id === 'key_input');
+      c.act('picker_close');
+      await keys(c, ['\u001b'], 'idle');
+      c.check('nothing was saved: no key for deepseek in auth.json', !/deepseek/i.test(fs.readFileSync(path.join(c.home, '.pi', 'agent', 'auth.json'), 'utf8')));
+    },
+    expect: {
+      sequence: [...starting, picked(LOGIN), { state: 'picker', status: 'approval', modal: { kind: 'picker', title: null, buttons: ['DeepSeek • unconfigured'] } },
+        { state: 'key_input', status: 'approval', modal: { kind: 'picker', title: 'Login to DeepSeek', buttons: [] } }, { state: 'idle', modal: null }],
+      final: { state: 'idle', modal: null },
+    },
+  });
 
 const SESSIONS = [
   { name: 'start-idle', cols: 80, rows: 24, description: 'pi starts → idle', run: async () => {}, expect: { sequence: starting, final: { state: 'idle' } } },
@@ -123,6 +157,8 @@ const SESSIONS = [
   { name: 'theme-selector', cols: 80, rows: 24, description: '/settings, search "theme", Enter → the Theme selector (kind picker): dark, light → Esc, Esc → idle', run: submenu('theme', ['dark', 'light']), expect: { sequence: [...starting, picked([SETTINGS_ROW.theme]), picked(['dark', 'light']), picked([SETTINGS_ROW.theme]), { state: 'idle', modal: null }], final: { state: 'idle', modal: null } } },
   { name: 'thinking-selector', cols: 80, rows: 24, description: '/settings, search "thinking", Enter → the Thinking Level selector (kind picker): "off" (the lab model does not reason), not its description → Esc, Esc → idle', run: submenu('thinking', ['off']), expect: { sequence: [...starting, picked(['Thinking level', 'Hide thinking']), picked(['off']), picked(['Thinking level', 'Hide thinking']), { state: 'idle', modal: null }], final: { state: 'idle', modal: null } } },
   { name: 'login', cols: 80, rows: 24, description: '/login → the sign-in method chooser (kind picker, never auto-answered): subscription or API key → Esc → idle', run: async (c) => { await c.picker({ command: '/login', title: null, buttons: LOGIN }); }, expect: menuExpect(LOGIN) },
+  loginApiKey('login-apikey', 80, 24),
+  loginApiKey('login-apikey-60x20', 60, 20),
   { name: 'login-60x20', cols: 60, rows: 20, description: 'the sign-in method chooser in a narrow 60×20 terminal', run: async (c) => { await c.picker({ command: '/login', title: null, buttons: LOGIN }); }, expect: menuExpect(LOGIN) },
 
 ];
