@@ -53,11 +53,11 @@ describe('TerminalScreen.frameCells', () => {
     const screen = screenWith(60, 5, `\u001b[1mTitle${RESET} ${GREY}\u001b[1mHeading${RESET} ${HL}\u001b[1mcurrent${RESET} plain`);
     const cells = screen.frameCells('viewport');
     const at = (s: string): number => screen.viewportLines()[0]!.indexOf(s);
-    expect(cells.boldAlike(0, at('Title'), 0, at('Heading'))).toBe(true);
-    expect(cells.boldAlike(0, at('Title'), 0, at('current'))).toBe(false);
-    expect(cells.boldAlike(0, at('Title'), 0, at('plain'))).toBe(false);
-    expect(cells.boldAlike(0, at('plain'), 0, at('plain') + 1)).toBe(false);
-    expect(cells.boldAlike(0, 0, 5, 0)).toBeNull();
+    expect(cells.boldAlike?.(0, at('Title'), 0, at('Heading'))).toBe(true);
+    expect(cells.boldAlike?.(0, at('Title'), 0, at('current'))).toBe(false);
+    expect(cells.boldAlike?.(0, at('Title'), 0, at('plain'))).toBe(false);
+    expect(cells.boldAlike?.(0, at('plain'), 0, at('plain') + 1)).toBe(false);
+    expect(cells.boldAlike?.(0, 0, 5, 0)).toBeNull();
     screen.dispose();
   });
 
