@@ -185,7 +185,7 @@ function parseButtons(rule: ExtractButtons, haystack: string): ParsedButtons {
  * The title uses the state's title rule; `kind` is the state's modal kind.
  * `fullScreen` may be a function: the whole screen is then joined only if a rule reads it.
  * `cells` are the screen's cells under the frame the sections were resolved on (frame rows =
- * the whole screen's lines), read by `label_continuation` only.
+ * the whole screen's lines), read by `label_continuation` and `skip_headings` only.
  */
 export function deriveModal(state: FsmState, sections: ResolvedSection[], fullScreen: string | (() => string), cells?: FrameCells): ModalSnapshot | null {
   const extract = state && typeof state === 'object' ? state.extract : undefined;

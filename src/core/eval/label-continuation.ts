@@ -19,7 +19,7 @@
 /**
  * The cells under a frame's text, as far as the screen can tell (the terminal layer implements
  * it; rows and text indices are those of the frame's lines). Pure evaluation never needs it: only
- * `label_continuation` reads it, and without it labels are judged by their text alone.
+ * `label_continuation` and `skip_headings` (heading-rows.ts) read it; without it labels are judged by their text alone.
  */
 export interface FrameCells {
   /** The terminal column where text index `index` of frame row `row` is drawn (wide characters take two); -1 when unknown. */
