@@ -54,15 +54,17 @@ const TITLES = { shell: 'Create build/out.txt', edit: OPENCODE.approvals.edit.ti
 const PROMPTS = promptSessions({
   cliName: 'Kilo', feedbackOnReject: true, titles: { shell: TITLES.shell },
   // Kilo's dialogs at 80×24. Its /sessions draws the current row and hint row where the picker rule
-  // sees them (state picker); the buttons are not right (the `Today` header, a timestamped title).
+  // sees them (state picker); its one session is titled with the time it was made (`New session -
+  // <ISO time>`), unknown before the run, so the lab expects no buttons there (the committed
+  // expectation pins the recorded label; the `Today` heading is left out).
   // The other dialogs are menus, unless the home screen's random tip under them ('● Tip … ctrl+x l')
   // gives the picker rule its `●` and `ctrl+` hint: either state, kind picker (README.md).
   menus: {
     sessions: { title: 'Sessions (current worktree)', state: 'picker', buttons: null },
-    agents: { title: 'Select agent', state: ['menu', 'picker'], buttons: ['code native', 'ask native', 'debug native', 'orchestrator deprecated, native', 'plan native'] },
+    agents: { title: 'Select agent', state: ['menu', 'picker'], buttons: ['code', 'ask', 'debug', 'orchestrator', 'plan'] },
     themes: { title: 'Themes', state: ['menu', 'picker'], buttons: ['github', 'gruvbox', 'kanagawa', 'kilo', 'kilo-v1', 'lucent-orng'] },
     themes60: { title: 'Themes', state: ['menu', 'picker'], buttons: ['gruvbox', 'kanagawa', 'kilo', 'kilo-v1'] },
-    commands: { title: 'Commands', state: ['menu', 'picker'], buttons: null },
+    commands: { title: 'Commands', state: ['menu', 'picker'], buttons: ['Switch model', 'Hide tips', 'Plugins'] },
   },
 });
 const promptNames = new Set(PROMPTS.map((s) => s.name));

@@ -118,15 +118,16 @@ const dialog = (name, description, menu, before, size = { cols: 80, rows: 24 }) 
 });
 
 /**
- * The dialogs as the spec reads them at 80×24: `title`, `buttons` (null: not right, so not
- * expected — see the dialog() doc) and `state` (default menu).
+ * The dialogs as the spec reads them at 80×24: `title`, `buttons` (null: not known before the run,
+ * so not expected — see the dialog() doc) and `state` (default menu). Group headings (`Today`,
+ * `Suggested`, `System`) are not options; an agent's label is its name without the `native` tag.
  */
 const OPENCODE_MENUS = {
-  sessions: { title: 'Sessions', buttons: null },
-  agents: { title: 'Select agent', buttons: ['build native', 'plan native'] },
+  sessions: { title: 'Sessions', buttons: ['Lab session'] },
+  agents: { title: 'Select agent', buttons: ['build', 'plan'] },
   themes: { title: 'Themes', buttons: ['nightowl', 'nord', 'one-dark', 'opencode', 'orng', 'osaka-jade'] },
   themes60: { title: 'Themes', buttons: ['nord', 'one-dark', 'opencode', 'orng'] },
-  commands: { title: 'Commands', buttons: null },
+  commands: { title: 'Commands', buttons: ['Switch model', 'Hide tips', 'Plugins'] },
 };
 
 /**
@@ -233,18 +234,18 @@ export function promptSessions(o = {}) {
       },
       expect: { sequence: [...starting, { state: 'busy' }, approvalStep(t.task), { state: 'busy', modal: null }, approvalStep(t.shell), FEEDBACK_STEP, { state: 'busy', modal: null }, { state: 'idle' }], final: { state: 'idle' } },
     },
-    dialog('sessions', `a turn, then /sessions lists the sessions (state ${[menus.sessions.state ?? 'menu'].flat().join(' or ')}, kind picker, never auto-answered) → Esc → idle`,
+    dialog('sessions', `a turn, then /sessions lists the sessions (the group heading "Today" is not an option) (state ${[menus.sessions.state ?? 'menu'].flat().join(' or ')}, kind picker, never auto-answered) → Esc → idle`,
       { command: '/sessions', ...menus.sessions },
       async (c) => { await c.prompt('say hello'); await c.turnEnd(); }),
-    dialog('agents', `/agents opens "${menus.agents.title}" (kind picker) → Esc → idle`, { command: '/agents', ...menus.agents }),
+    dialog('agents', `/agents opens "${menus.agents.title}" (labels are the agent names; the grey "native" tag beside each is not part of it; kind picker) → Esc → idle`, { command: '/agents', ...menus.agents }),
     dialog('themes', `/themes opens "${menus.themes.title}" (kind picker) → Esc → idle`, { command: '/themes', ...menus.themes }),
     // Other terminal sizes (OpenCode only: `o.sizes`): the dialog narrower / wider, the list as long as the screen allows.
     ...(o.sizes === false ? [] : [
       dialog('themes-60x20', `/themes in a 60×20 terminal (state menu, kind picker) → Esc → idle`, { command: '/themes', ...menus.themes60 }, undefined, { cols: 60, rows: 20 }),
-      dialog('agents-160x50', `/agents in a 160×50 terminal (state menu, kind picker) → Esc → idle`, { command: '/agents', ...menus.agents }, undefined, { cols: 160, rows: 50 }),
+      dialog('agents-160x50', `/agents in a 160×50 terminal (labels are the agent names; the grey "native" tag beside each is not part of it; state menu, kind picker) → Esc → idle`, { command: '/agents', ...menus.agents }, undefined, { cols: 160, rows: 50 }),
     ]),
     {
-      ...dialog('commands', 'ctrl+p opens the command palette "Commands" (state menu, kind picker: a menu the person opened) → Esc → idle', { ...menus.commands }),
+      ...dialog('commands', 'ctrl+p opens the command palette "Commands" (the group headings "Suggested" and "System" are not options; the list is read across the gap between groups; state menu, kind picker: a menu the person opened) → Esc → idle', { ...menus.commands }),
       run: async (c) => { await c.picker({ keys: '\u0010', state: 'menu', ...menus.commands }); },
     },
     {

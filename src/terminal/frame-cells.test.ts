@@ -48,6 +48,19 @@ describe('TerminalScreen.frameCells', () => {
     screen.dispose();
   });
 
+  it('tells whether two characters are both bold on the same background, whatever their colour', () => {
+    const HL = '\u001b[48;2;250;178;131m';
+    const screen = screenWith(60, 5, `\u001b[1mTitle${RESET} ${GREY}\u001b[1mHeading${RESET} ${HL}\u001b[1mcurrent${RESET} plain`);
+    const cells = screen.frameCells('viewport');
+    const at = (s: string): number => screen.viewportLines()[0]!.indexOf(s);
+    expect(cells.boldAlike?.(0, at('Title'), 0, at('Heading'))).toBe(true);
+    expect(cells.boldAlike?.(0, at('Title'), 0, at('current'))).toBe(false);
+    expect(cells.boldAlike?.(0, at('Title'), 0, at('plain'))).toBe(false);
+    expect(cells.boldAlike?.(0, at('plain'), 0, at('plain') + 1)).toBe(false);
+    expect(cells.boldAlike?.(0, 0, 5, 0)).toBeNull();
+    screen.dispose();
+  });
+
   it('reads the viewport\'s rows where its leading blank rows were dropped', () => {
     const screen = screenWith(20, 6, `\r\n\r\nfirst\r\n${GREY}second${RESET}`);
     expect(screen.viewportLines()).toEqual(['first', 'second']);

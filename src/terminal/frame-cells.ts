@@ -60,6 +60,16 @@ export class BufferFrameCells implements FrameCells {
       && a.isUnderline() === b.isUnderline() && a.isInverse() === b.isInverse();
   }
 
+  boldAlike(rowA: number, indexA: number, rowB: number, indexB: number): boolean | null {
+    const colA = this.columnAt(rowA, indexA);
+    const colB = this.columnAt(rowB, indexB);
+    if (colA < 0 || colB < 0) return null;
+    const a = (this.#a = this.#line(rowA)?.getCell(colA, this.#a));
+    const b = (this.#b = this.#line(rowB)?.getCell(colB, this.#b));
+    if (!a || !b) return null;
+    return a.isBold() !== 0 && b.isBold() !== 0 && a.getBgColorMode() === b.getBgColorMode() && a.getBgColor() === b.getBgColor();
+  }
+
   /** The cell under text index `index` of frame row `row`: its column and width (a wide character takes two); undefined when unknown. */
   #cellOf(row: number, index: number): { x: number; width: number } | undefined {
     const line = this.#line(row);

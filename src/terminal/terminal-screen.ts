@@ -305,7 +305,7 @@ export class TerminalScreen implements Disposable {
 
   /**
    * The cells under the current guard frame (`'guard'`) or `viewportLines()` (`'viewport'`): where
-   * each character of a frame row is drawn and how, for `label_continuation` (spec-format §5.2).
+   * each character of a frame row is drawn and how, for `label_continuation` and `skip_headings` (spec-format §5.2).
    * Rows and text indices are those of that frame's lines; once the screen changes (a write, a
    * resize) every answer is "unknown". Cached per `writeSeq`.
    */

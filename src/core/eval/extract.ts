@@ -9,6 +9,7 @@ import { compileRegex, execAll, execRegex, testRegex } from './regex-cache.js';
 import { findSection, sectionText } from './sections.js';
 import { joinWrappedLabel, labelWrapAt, wrapCandidates, type FrameCells, type LabelWrap } from './label-continuation.js';
 import { joinWrappedTitle } from './title-wrap.js';
+import { headingReference, isHeadingRow, type TextPos } from './heading-rows.js';
 
 /** Cursor glyphs recognised when a rule names no `cursor_marker`. */
 const DEFAULT_CURSOR_MARKERS = '❯›>';
@@ -72,12 +73,18 @@ interface ParsedRow {
   markerText: string;
   /** With `label_continuation`: where the label sits and the rows that may continue it. */
   wrap?: LabelWrap;
+  /** Where the label starts (with `skip_headings`, which reads its cell). */
+  labelAt?: TextPos;
 }
 
 /** A parse of one haystack: the buttons, and per button the rows that may continue its label (or null). */
 interface ParsedButtons {
   buttons: ModalButton[];
   wraps: Array<LabelWrap | null>;
+  /** Per button, where its label starts; null when not recorded (no `skip_headings`). */
+  labelsAt: Array<TextPos | null>;
+  /** With `skip_headings`: the title character headings are drawn like. */
+  headingRef: TextPos | null;
 }
 
 /**
@@ -106,15 +113,17 @@ export function extractButtons(rule: ExtractButtons, haystack: string, cells?: F
     parsed = parseButtons(rule, haystack);
     lastButtons.set(rule, { haystack, fields: buttonRuleFields(rule), parsed });
   }
-  const buttons = parsed.buttons.map(copyButton);
+  let buttons = parsed.buttons.map(copyButton);
+  if (rule.skip_headings === true && cells && parsed.headingRef) buttons = withoutHeadings(rule, buttons, parsed, cells, rowOffset);
   const continuation = rule.label_continuation;
   if (continuation && typeof continuation === 'object') {
     const evidence = { matchStyle: continuation.match_style === true, wordWrap: continuation.word_wrap === true, rightMargin: continuation.mirror_margin === true ? blockInset(parsed.wraps, cells, rowOffset) : 0 };
     for (let i = 0; i < buttons.length; i += 1) {
-      const wrap = parsed.wraps[i];
+      const wrap = parsed.wraps[buttons[i]!.row ?? i];
       if (wrap) buttons[i]!.label = joinWrappedLabel(buttons[i]!.label, wrap, evidence, cells, rowOffset);
     }
   }
+  if (rule.skip_headings === true) for (const b of buttons) delete b.row;
   return buttons;
 }
 
@@ -133,15 +142,39 @@ function blockInset(wraps: readonly (LabelWrap | null)[], cells: FrameCells | un
   return Number.isFinite(inset) ? inset : 0;
 }
 
+/** A button while it is extracted: `row` = its parse row (wraps and label positions are per row). */
+type RowButton = ModalButton & { row?: number };
+
+/**
+ * The buttons without the rows drawn like the title (group headings, heading-rows.ts); in
+ * ordinal mode the rest are numbered 1..N again (a key made from the index follows it).
+ */
+function withoutHeadings(rule: ExtractButtons, buttons: RowButton[], parsed: ParsedButtons, cells: FrameCells, rowOffset: number): RowButton[] {
+  const kept: RowButton[] = [];
+  buttons.forEach((b, i) => {
+    const at = parsed.labelsAt[i];
+    if (at && isHeadingRow(cells, rowOffset, parsed.headingRef!, at)) return;
+    b.row = i;
+    kept.push(b);
+  });
+  if (kept.length === buttons.length || (rule.label_group === undefined && rule.key_group === undefined)) return kept;
+  const template = typeof rule.key_for_index === 'string' ? rule.key_for_index : DEFAULT_KEY_TEMPLATE;
+  kept.forEach((b, i) => {
+    b.index = i + 1;
+    if (rule.key_group === undefined) b.key = template.replace(/\{index\}/g, String(i + 1));
+  });
+  return kept;
+}
+
 /** A button's copy, field by field (an object spread costs several times more on this path). */
-function copyButton(b: ModalButton): ModalButton {
+function copyButton(b: ModalButton): RowButton {
   return { index: b.index, label: b.label, key: b.key, current: b.current };
 }
 
 const lastButtons = new WeakMap<object, { haystack: string; fields: unknown[]; parsed: ParsedButtons }>();
 
 /** The fields of a buttons rule its parse depends on. */
-const BUTTON_RULE_KEYS = ['pattern', 'flags', 'label_group', 'key_group', 'key_for_index', 'continuation_lines', 'label_continuation', 'cursor_marker', 'select_mode'] as const;
+const BUTTON_RULE_KEYS = ['pattern', 'flags', 'label_group', 'key_group', 'key_for_index', 'continuation_lines', 'label_continuation', 'cursor_marker', 'select_mode', 'skip_headings'] as const;
 
 function buttonRuleFields(rule: ExtractButtons): unknown[] {
   return BUTTON_RULE_KEYS.map((k) => rule[k]);
@@ -157,14 +190,21 @@ function parseButtons(rule: ExtractButtons, haystack: string): ParsedButtons {
   const ordinal = rule.label_group !== undefined || rule.key_group !== undefined;
   const template = typeof rule.key_for_index === 'string' ? rule.key_for_index : DEFAULT_KEY_TEMPLATE;
   const accept = ordinal ? ordinalRow(rule, template) : numberedRow(template);
+  const labelGroup = ordinal ? groupNumber(rule.label_group, 1) : 2;
+  const headings = rule.skip_headings === true;
   let rows: ParsedRow[];
-  if (rule.label_continuation && typeof rule.label_continuation === 'object') rows = parseWithLabelWraps(rule, haystack, accept, ordinal ? groupNumber(rule.label_group, 1) : 2);
-  else rows = rule.continuation_lines ? parseWithContinuation(rule, haystack, accept) : parseWhole(rule, haystack, accept);
+  if (rule.label_continuation && typeof rule.label_continuation === 'object') rows = parseWithLabelWraps(rule, haystack, accept, labelGroup);
+  else rows = rule.continuation_lines ? parseWithContinuation(rule, haystack, accept) : parseWhole(rule, haystack, accept, headings ? labelGroup : -1);
   if (!ordinal) {
     rows = bottomContiguousBlock(rows);
     rows.sort((a, b) => a.index - b.index);
   }
-  return { buttons: markCurrent(rows, rule.cursor_marker), wraps: rows.map((r) => r.wrap ?? null) };
+  return {
+    buttons: markCurrent(rows, rule.cursor_marker),
+    wraps: rows.map((r) => r.wrap ?? null),
+    labelsAt: rows.map((r) => r.labelAt ?? (r.wrap ? { line: r.wrap.line, index: r.wrap.start } : null)),
+    headingRef: headings ? headingReference(haystack) : null,
+  };
 }
 
 /**
@@ -174,7 +214,7 @@ function parseButtons(rule: ExtractButtons, haystack: string): ParsedButtons {
  * The title uses the state's title rule; `kind` is the state's modal kind.
  * `fullScreen` may be a function: the whole screen is then joined only if a rule reads it.
  * `cells` are the screen's cells under the frame the sections were resolved on (frame rows =
- * the whole screen's lines), read by `label_continuation` only.
+ * the whole screen's lines), read by `label_continuation` and `skip_headings` only.
  */
 export function deriveModal(state: FsmState, sections: ResolvedSection[], fullScreen: string | (() => string), cells?: FrameCells): ModalSnapshot | null {
   const extract = state && typeof state === 'object' ? state.extract : undefined;
@@ -236,17 +276,33 @@ function ordinalRow(rule: ExtractButtons, template: string): AcceptRow {
   };
 }
 
-/** Default mode: flags default `gm`, `g` forced; every match over the whole haystack. */
-function parseWhole(rule: ExtractButtons, hay: string, accept: AcceptRow): ParsedRow[] {
-  const flags = typeof rule.flags === 'string' ? rule.flags : 'gm';
-  const re = compileRegex(rule.pattern, flags.includes('g') ? flags : `${flags}g`);
+/**
+ * Default mode: flags default `gm`, `g` forced; every match over the whole haystack. With
+ * `labelGroup` ≥ 0 (`skip_headings`) each row notes where that group starts (`d` added).
+ */
+function parseWhole(rule: ExtractButtons, hay: string, accept: AcceptRow, labelGroup = -1): ParsedRow[] {
+  let flags = typeof rule.flags === 'string' ? rule.flags : 'gm';
+  if (!flags.includes('g')) flags += 'g';
+  if (labelGroup >= 0 && !flags.includes('d')) flags += 'd';
+  const re = compileRegex(rule.pattern, flags);
   if (!re) return [];
   const rows: ParsedRow[] = [];
   for (const m of execAll(re, hay)) {
     const row = accept(m, m[0], rows.length);
-    if (row) rows.push(row);
+    if (!row) continue;
+    const span = labelGroup >= 0 ? m.indices?.[labelGroup] : undefined;
+    if (span) row.labelAt = textPos(hay, span[0] + m[labelGroup]!.length - m[labelGroup]!.trimStart().length);
+    rows.push(row);
   }
   return rows;
+}
+
+/** The line and text index of haystack offset `offset`. */
+function textPos(hay: string, offset: number): TextPos {
+  const lineStart = offset > 0 ? hay.lastIndexOf('\n', offset - 1) + 1 : 0;
+  let line = 0;
+  for (let i = hay.indexOf('\n'); i >= 0 && i < lineStart; i = hay.indexOf('\n', i + 1)) line += 1;
+  return { line, index: offset - lineStart };
 }
 
 /**

@@ -27,7 +27,7 @@
 /**
  * The cells under a frame's text, as far as the screen can tell (the terminal layer implements
  * it; rows and text indices are those of the frame's lines). Pure evaluation never needs it: only
- * `label_continuation` reads it, and without it labels are judged by their text alone.
+ * `label_continuation` and `skip_headings` (heading-rows.ts) read it; without it labels are judged by their text alone.
  */
 export interface FrameCells {
   /** The terminal column where text index `index` of frame row `row` is drawn (wide characters take two); -1 when unknown. */
@@ -37,6 +37,12 @@ export interface FrameCells {
    * and background colour and the same bold, dim, italic, underline and inverse; null when unknown.
    */
   sameStyle(rowA: number, indexA: number, rowB: number, indexB: number): boolean | null;
+  /**
+   * Whether two characters are both drawn bold on the same background (the foreground may
+   * differ); null when unknown. Read by `skip_headings` (heading-rows.ts); optional, so cells
+   * that lack it tell no heading apart.
+   */
+  boldAlike?(rowA: number, indexA: number, rowB: number, indexB: number): boolean | null;
   /** The column just right of the character at text index `index` of frame row `row` (its column plus its width); -1 when unknown. */
   endColumn(row: number, index: number): number;
   /** The screen's width in columns (where a word-wrapper breaks its lines); -1 when unknown. */

@@ -142,6 +142,7 @@ const buttonRule = obj('How modal buttons are read (spec-format §5.2).', {
   cursor_marker: nonEmpty('Glyphs marking the current row, replacing the default ❯›>.'),
   label_group: count('Ordinal mode: capture group holding the label (buttons are numbered by order).', 1),
   key_group: count('Ordinal mode: capture group holding the key token (y, tab, esc, …).', 1),
+  skip_headings: bool('Leave out rows whose label starts in a bold cell on the background of a bold title (the first non-blank, non-box character of the rule\'s text): a list\'s group headings; ordinal buttons are numbered again. Needs the screen\'s cells (text alone keeps every row).'),
 }, ['pattern']);
 
 const state = {

@@ -157,6 +157,8 @@ export interface ExtractButtons {
   label_group?: number;
   /** Ordinal mode: the capture group holding the key token (`y`, `tab`, `esc`, …). */
   key_group?: number;
+  /** Leaves out rows whose label starts bold on the background of a bold title (a list's group headings; read from the cells). */
+  skip_headings?: boolean;
 }
 
 /** `extract.buttons.label_continuation`: which rows under an option row continue its label. */
