@@ -150,7 +150,6 @@ describe('claude-code: wrapped labels on screens drawn by a real terminal', () =
   for (const [cols, rows] of [[60, 20], [80, 24], [200, 50]] as const) {
     it(`${cols}×${rows} without colour (CI=true, NO_COLOR): the same labels, by layout alone`, () => {
       for (const cursor of [0, 1]) {
-         
         const mono = drawPicker(cols, OPTIONS, cursor).replace(/\u001b\[[0-9;]*m/g, '');
         expect(mono).not.toContain('\u001b[3');
         const modal = pickerModalOn(cols, rows, mono);

@@ -48,12 +48,9 @@ export class BufferFrameCells implements FrameCells {
   }
 
   sameStyle(rowA: number, indexA: number, rowB: number, indexB: number): boolean | null {
-    const colA = this.columnAt(rowA, indexA);
-    const colB = this.columnAt(rowB, indexB);
-    if (colA < 0 || colB < 0) return null;
-    const a = (this.#a = this.#line(rowA)?.getCell(colA, this.#a));
-    const b = (this.#b = this.#line(rowB)?.getCell(colB, this.#b));
-    if (!a || !b) return null;
+    if (!this.#loadPair(rowA, indexA, rowB, indexB)) return null;
+    const a = this.#a!;
+    const b = this.#b!;
     return a.getFgColorMode() === b.getFgColorMode() && a.getFgColor() === b.getFgColor()
       && a.getBgColorMode() === b.getBgColorMode() && a.getBgColor() === b.getBgColor()
       && a.isBold() === b.isBold() && a.isDim() === b.isDim() && a.isItalic() === b.isItalic()
@@ -61,13 +58,22 @@ export class BufferFrameCells implements FrameCells {
   }
 
   boldAlike(rowA: number, indexA: number, rowB: number, indexB: number): boolean | null {
+    if (!this.#loadPair(rowA, indexA, rowB, indexB)) return null;
+    const a = this.#a!;
+    const b = this.#b!;
+    return a.isBold() !== 0 && b.isBold() !== 0 && a.getBgColorMode() === b.getBgColorMode() && a.getBgColor() === b.getBgColor();
+  }
+
+  /** Loads the cells under the two text positions into the reused `#a` / `#b`; false when either is unknown. */
+  #loadPair(rowA: number, indexA: number, rowB: number, indexB: number): boolean {
     const colA = this.columnAt(rowA, indexA);
     const colB = this.columnAt(rowB, indexB);
-    if (colA < 0 || colB < 0) return null;
-    const a = (this.#a = this.#line(rowA)?.getCell(colA, this.#a));
-    const b = (this.#b = this.#line(rowB)?.getCell(colB, this.#b));
-    if (!a || !b) return null;
-    return a.isBold() !== 0 && b.isBold() !== 0 && a.getBgColorMode() === b.getBgColorMode() && a.getBgColor() === b.getBgColor();
+    if (colA < 0 || colB < 0) return false;
+    const a = this.#line(rowA)?.getCell(colA, this.#a);
+    if (a) this.#a = a;
+    const b = this.#line(rowB)?.getCell(colB, this.#b);
+    if (b) this.#b = b;
+    return !!a && !!b;
   }
 
   /** The cell under text index `index` of frame row `row`: its column and width (a wide character takes two); undefined when unknown. */
