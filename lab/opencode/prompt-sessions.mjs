@@ -30,6 +30,7 @@ export const PROMPT_TITLES = {
   mcp: 'Call tool lab-tools_deploy_preview',
   task: 'General Task',
   shell: 'Shell command',
+  repeated: 'Continue after repeated failures',
 };
 export const promptApprovals = (titles) => Object.fromEntries(Object.entries(titles).map(([k, title]) => [k, { title, buttonsOk }]));
 
@@ -233,6 +234,13 @@ export function promptSessions(o = {}) {
         c.check('the command did not run', !fs.existsSync(path.join(c.work, 'build')));
       },
       expect: { sequence: [...starting, { state: 'busy' }, approvalStep(t.task), { state: 'busy', modal: null }, approvalStep(t.shell), FEEDBACK_STEP, { state: 'busy', modal: null }, { state: 'idle' }], final: { state: 'idle' } },
+    },
+    {
+      // The doom-loop check: the third identical call (same tool, same input) in one assistant
+      // message asks `doom_loop` (ask by default); the server streams the three calls in one reply.
+      name: 'repeated-failures-no', cols: 80, rows: 24,
+      description: `three identical read calls of a missing file in one message → "⟳ Continue after repeated failures" (doom_loop asks by default) → 3 (Reject) → idle`,
+      run: deny('please keep reading the missing file', 'repeated'), expect: withFeedback(deniedTurn(t.repeated)),
     },
     dialog('sessions', `a turn, then /sessions lists the sessions (the group heading "Today" is not an option) (state ${[menus.sessions.state ?? 'menu'].flat().join(' or ')}, kind picker, never auto-answered) → Esc → idle`,
       { command: '/sessions', ...menus.sessions },
