@@ -103,6 +103,26 @@ const DENIALS = {
 };
 /** The feedback block as the spec reads it (state reject_feedback, kind confirm: never auto-answered). */
 const FEEDBACK_STEP = { state: 'reject_feedback', status: 'approval', modal: { title: 'Reject permission', kind: 'confirm', buttons: ['confirm', 'cancel'] } };
+/**
+ * Kilo's config-protected request: an edit of a Kilo config file (kilo.json in the workspace) asks
+ * even where edits are allowed, with the line `Config file edits always require approval` and no
+ * `Allow always`. Reject (2), then Enter on the feedback block; the file stays unwritten.
+ */
+const CONFIG_EDIT = { title: 'Edit kilo.json', buttons: ['Allow once', 'Reject'] };
+const configProtected = {
+  name: 'config-edit-no', cols: 80, rows: 24,
+  description: 'a write of the workspace\'s kilo.json → the permission block says "Config file edits always require approval" (Allow once / Reject, no Allow always) → 2 (Reject) → Enter on "Reject permission" → idle, nothing written',
+  run: async (c) => {
+    await c.prompt('please edit the kilo config');
+    const line = await c.s.waitForScreen(/Config file edits always require approval/, 150_000).then(() => true, () => false);
+    c.check('the permission block says "Config file edits always require approval"', line, c.s.driver.snapshot());
+    await c.approval(2, 'config');
+    await confirmReject(c);
+    await c.deniedEnd();
+    c.check('kilo.json was not written', !fs.existsSync(path.join(c.work, 'kilo.json')));
+  },
+  expect: { sequence: [{ state: 'starting' }, { state: 'idle' }, { state: 'busy' }, { state: 'approval', status: 'approval', modal: { title: CONFIG_EDIT.title, kind: 'approval', buttons: CONFIG_EDIT.buttons } }, FEEDBACK_STEP, { state: 'idle', modal: null }], final: { state: 'idle' } },
+};
 /** A denial's expected states: the permission, then the feedback block, then idle. */
 const withFeedback = (sequence) => sequence.flatMap((step) => (step.state === 'idle' && step.modal === null ? [FEEDBACK_STEP, step] : [step]));
 const kiloSession = (s) => ({
@@ -117,9 +137,9 @@ export const KILOCODE = {
   ...OPENCODE,
   id: 'kilocode', cliName: 'Kilo Code', pkg: '@kilocode/cli', bin: 'kilo', pinnedVersion: PINNED_VERSION,
   models: [MODEL], prepare,
-  sessions: [...OPENCODE.sessions.filter((s) => !promptNames.has(s.name)).map(kiloSession), ...PROMPTS],
+  sessions: [...OPENCODE.sessions.filter((s) => !promptNames.has(s.name)).map(kiloSession), ...PROMPTS, configProtected],
   picker: { ...OPENCODE.picker, buttons: PICKER_OPTIONS },
-  approvals: { ...promptApprovals({ ...PROMPT_TITLES, shell: TITLES.shell }), ...Object.fromEntries(Object.entries(TITLES).map(([kind, title]) => [kind, { ...OPENCODE.approvals[kind], title }])) },
+  approvals: { ...promptApprovals({ ...PROMPT_TITLES, shell: TITLES.shell }), config: { title: CONFIG_EDIT.title, buttonsOk: (labels) => JSON.stringify(labels) === JSON.stringify(CONFIG_EDIT.buttons) }, ...Object.fromEntries(Object.entries(TITLES).map(([kind, title]) => [kind, { ...OPENCODE.approvals[kind], title }])) },
   // limits: OpenCode's. Kilo starts faster here (≈17 s to idle vs OpenCode's 20–60 s), but the renderer and the box are the same.
 };
 
