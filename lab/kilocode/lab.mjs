@@ -65,6 +65,10 @@ const PROMPTS = promptSessions({
     themes: { title: 'Themes', state: ['menu', 'picker'], buttons: ['github', 'gruvbox', 'kanagawa', 'kilo', 'kilo-v1', 'lucent-orng'] },
     themes60: { title: 'Themes', state: ['menu', 'picker'], buttons: ['gruvbox', 'kanagawa', 'kilo', 'kilo-v1'] },
     commands: { title: 'Commands', state: ['menu', 'picker'], buttons: ['Switch model', 'Hide tips', 'Plugins'] },
+    mcps: { title: 'MCPs', state: ['menu', 'picker'], buttons: null },
+    timeline: { title: 'Timeline', state: ['menu', 'picker'], buttons: null },
+    fork: { title: 'Fork session', state: ['menu', 'picker'], buttons: null },
+    connect: { title: 'Connect a provider', state: ['menu', 'picker'], buttons: null },
   },
 });
 const promptNames = new Set(PROMPTS.map((s) => s.name));
@@ -104,14 +108,15 @@ const DENIALS = {
 /** The feedback block as the spec reads it (state reject_feedback, kind confirm: never auto-answered). */
 const FEEDBACK_STEP = { state: 'reject_feedback', status: 'approval', modal: { title: 'Reject permission', kind: 'confirm', buttons: ['confirm', 'cancel'] } };
 /**
- * Kilo's config-protected request: an edit of a Kilo config file (kilo.json in the workspace) asks
+ * Kilo's config-protected request: an edit of a Kilo config file (.kilo/kilo.json in the workspace;
+ * a bare kilo.json counts only at the worktree root, and the lab's workspace is no git worktree) asks
  * even where edits are allowed, with the line `Config file edits always require approval` and no
  * `Allow always`. Reject (2), then Enter on the feedback block; the file stays unwritten.
  */
-const CONFIG_EDIT = { title: 'Edit kilo.json', buttons: ['Allow once', 'Reject'] };
+const CONFIG_EDIT = { title: 'Edit .kilo/kilo.json', buttons: ['Allow once', 'Reject'] };
 const configProtected = {
   name: 'config-edit-no', cols: 80, rows: 24,
-  description: 'a write of the workspace\'s kilo.json → the permission block says "Config file edits always require approval" (Allow once / Reject, no Allow always) → 2 (Reject) → Enter on "Reject permission" → idle, nothing written',
+  description: 'a write of the workspace\'s .kilo/kilo.json → the permission block says "Config file edits always require approval" (Allow once / Reject, no Allow always) → 2 (Reject) → Enter on "Reject permission" → idle, nothing written',
   run: async (c) => {
     await c.prompt('please edit the kilo config');
     const line = await c.s.waitForScreen(/Config file edits always require approval/, 150_000).then(() => true, () => false);
@@ -119,7 +124,7 @@ const configProtected = {
     await c.approval(2, 'config');
     await confirmReject(c);
     await c.deniedEnd();
-    c.check('kilo.json was not written', !fs.existsSync(path.join(c.work, 'kilo.json')));
+    c.check('.kilo/kilo.json was not written', !fs.existsSync(path.join(c.work, '.kilo', 'kilo.json')));
   },
   expect: { sequence: [{ state: 'starting' }, { state: 'idle' }, { state: 'busy' }, { state: 'approval', status: 'approval', modal: { title: CONFIG_EDIT.title, kind: 'approval', buttons: CONFIG_EDIT.buttons } }, FEEDBACK_STEP, { state: 'idle', modal: null }], final: { state: 'idle' } },
 };

@@ -118,6 +118,14 @@ const dialog = (name, description, menu, before, size = { cols: 80, rows: 24 }) 
   expect: { sequence: [...starting, ...(before ? [{ state: 'busy' }, { state: 'idle' }] : []), { ...(Array.isArray(menu.state) ? {} : { state: menu.state ?? 'menu' }), status: 'approval', modal: { title: menu.title, kind: 'picker', ...(menu.buttons ? { buttons: pickerButtons(menu.buttons) } : {}) } }, { state: 'idle', modal: null }], final: { state: 'idle' } },
 });
 
+/** Two answered turns: a session with messages for /timeline and /fork to list. */
+const twoTurns = async (c) => {
+  await c.prompt('say hello');
+  await c.turnEnd();
+  await c.prompt('please explain rate limits');
+  await c.turnEnd();
+};
+
 /**
  * The dialogs as the spec reads them at 80×24: `title`, `buttons` (null: not known before the run,
  * so not expected — see the dialog() doc) and `state` (default menu). Group headings (`Today`,
@@ -129,6 +137,13 @@ const OPENCODE_MENUS = {
   themes: { title: 'Themes', buttons: ['nightowl', 'nord', 'one-dark', 'opencode', 'orng', 'osaka-jade'] },
   themes60: { title: 'Themes', buttons: ['nord', 'one-dark', 'opencode', 'orng'] },
   commands: { title: 'Commands', buttons: ['Switch model', 'Hide tips', 'Plugins'] },
+  // MCPs and Connect: buttons known wrong (see specs/opencode/README.md): the MCPs dialog's action
+  // hint row ('toggle space') is read as an option and an option's muted status or description
+  // ('connected', 'Low cost subscription for everyone') is joined to its name.
+  mcps: { title: 'MCPs', buttons: null },
+  timeline: { title: 'Timeline', buttons: ['please explain rate limits', 'say hello'] },
+  fork: { title: 'Fork session', buttons: ['Full session', 'please explain rate limits', 'say hello'] },
+  connect: { title: 'Connect a provider', buttons: null },
 };
 
 /**
@@ -252,6 +267,13 @@ export function promptSessions(o = {}) {
       dialog('themes-60x20', `/themes in a 60×20 terminal (state menu, kind picker) → Esc → idle`, { command: '/themes', ...menus.themes60 }, undefined, { cols: 60, rows: 20 }),
       dialog('agents-160x50', `/agents in a 160×50 terminal (labels are the agent names; the grey "native" tag beside each is not part of it; state menu, kind picker) → Esc → idle`, { command: '/agents', ...menus.agents }, undefined, { cols: 160, rows: 50 }),
     ]),
+    // The MCP servers dialog, with the lab's stdio server configured (mcp: true).
+    { ...dialog('mcps', `/mcps lists the MCP servers (the lab's lab-tools) (kind picker) → Esc → idle`, { command: '/mcps', ...menus.mcps }), mcp: true },
+    // Timeline and Fork list the session's user messages: two turns first.
+    dialog('timeline', `two turns, then /timeline lists the session's messages to jump to (kind picker) → Esc → idle`, { command: '/timeline', ...menus.timeline }, twoTurns),
+    dialog('fork', `two turns, then /fork lists the messages to fork the session from (kind picker) → Esc → idle`, { command: '/fork', ...menus.fork }, twoTurns),
+    // The first /connect dialog only: the provider list; Esc before any sign-in (no network).
+    dialog('connect', `/connect opens "Connect a provider" (the provider list; kind picker) → Esc, no sign-in → idle`, { command: '/connect', ...menus.connect }),
     {
       ...dialog('commands', 'ctrl+p opens the command palette "Commands" (the group headings "Suggested" and "System" are not options; the list is read across the gap between groups; state menu, kind picker: a menu the person opened) → Esc → idle', { ...menus.commands }),
       run: async (c) => { await c.picker({ keys: '\u0010', state: 'menu', ...menus.commands }); },
