@@ -33,7 +33,9 @@ export const PINNED_VERSION = '7.7.7';
 const MODEL = 'lab-model';
 
 /** A private HOME: the Lab provider, bash/edit permissions on ask, no self-update, no telemetry, no sharing. */
-function prepare({ home, tmp, serverUrl, session }) {
+function prepare({ home, work, tmp, serverUrl, session }) {
+  // A session's own workspace files (skills), written before the CLI starts.
+  session?.setup?.(work);
   const dir = path.join(home, '.config', 'kilo');
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const config = labConfig(serverUrl, session, tmp);
@@ -52,7 +54,7 @@ function prepare({ home, tmp, serverUrl, session }) {
 const TITLES = { shell: 'Create build/out.txt', edit: OPENCODE.approvals.edit.title };
 /** The prompt sessions (lab/opencode/prompt-sessions.mjs) with Kilo's titles; every Kilo Reject opens the feedback block. */
 const PROMPTS = promptSessions({
-  cliName: 'Kilo', feedbackOnReject: true, titles: { shell: TITLES.shell },
+  cliName: 'Kilo', feedbackOnReject: true, titles: { shell: TITLES.shell }, skillsDir: '.kilo',
   // Kilo's dialogs at 80×24. Its /sessions draws the current row and hint row where the picker rule
   // sees them (state picker); its one session is titled with the time it was made (`New session -
   // <ISO time>`), unknown before the run, so the lab expects no buttons there (the committed
@@ -65,10 +67,13 @@ const PROMPTS = promptSessions({
     themes: { title: 'Themes', state: ['menu', 'picker'], buttons: ['github', 'gruvbox', 'kanagawa', 'kilo', 'kilo-v1', 'lucent-orng'] },
     themes60: { title: 'Themes', state: ['menu', 'picker'], buttons: ['gruvbox', 'kanagawa', 'kilo', 'kilo-v1'] },
     commands: { title: 'Commands', state: ['menu', 'picker'], buttons: ['Switch model', 'Hide tips', 'Plugins'] },
+    // MCPs and Connect: buttons known wrong (README.md), so title and kind only.
     mcps: { title: 'MCPs', state: ['menu', 'picker'], buttons: null },
-    timeline: { title: 'Timeline', state: ['menu', 'picker'], buttons: null },
-    fork: { title: 'Fork session', state: ['menu', 'picker'], buttons: null },
+    timeline: { title: 'Timeline', state: ['menu', 'picker'], buttons: ['please explain rate limits', 'say hello'] },
+    fork: { title: 'Fork session', state: ['menu', 'picker'], buttons: ['Full session', 'please explain rate limits', 'say hello'] },
     connect: { title: 'Connect a provider', state: ['menu', 'picker'], buttons: null },
+    variants: { title: 'Select variant', state: ['menu', 'picker'], buttons: null },
+    skills: { title: 'Skills', state: ['menu', 'picker'], buttons: null },
   },
 });
 const promptNames = new Set(PROMPTS.map((s) => s.name));

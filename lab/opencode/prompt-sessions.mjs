@@ -144,6 +144,17 @@ const OPENCODE_MENUS = {
   timeline: { title: 'Timeline', buttons: ['please explain rate limits', 'say hello'] },
   fork: { title: 'Fork session', buttons: ['Full session', 'please explain rate limits', 'say hello'] },
   connect: { title: 'Connect a provider', buttons: null },
+  variants: { title: 'Select variant', buttons: ['Default', 'high', 'low'] },
+  skills: { title: 'Skills', buttons: null },
+};
+
+/** Two skills in the workspace (`.opencode/skills/<name>/SKILL.md`, Kilo: `.kilo/skills`), for the Skills dialog. */
+const writeSkills = (dir) => (work) => {
+  for (const [name, description] of [['lab-notes', 'Keep lab notes tidy'], ['release-check', 'Check a release before tagging']]) {
+    const d = path.join(work, dir, 'skills', name);
+    fs.mkdirSync(d, { recursive: true });
+    fs.writeFileSync(path.join(d, 'SKILL.md'), `---\nname: ${name}\ndescription: ${description}\n---\n\n# ${name}\n\n${description}.\n`);
+  }
 };
 
 /**
@@ -274,6 +285,10 @@ export function promptSessions(o = {}) {
     dialog('fork', `two turns, then /fork lists the messages to fork the session from (kind picker) → Esc → idle`, { command: '/fork', ...menus.fork }, twoTurns),
     // The first /connect dialog only: the provider list; Esc before any sign-in (no network).
     dialog('connect', `/connect opens "Connect a provider" (the provider list; kind picker) → Esc, no sign-in → idle`, { command: '/connect', ...menus.connect }),
+    // The model's variants (declared in the session's provider config) and the workspace's skills.
+    { ...dialog('variants', `the Lab model declares variants high and low; /variants opens "Select variant" (kind picker) → Esc → idle`, { command: '/variants', ...menus.variants }), variants: { high: { reasoningEffort: 'high' }, low: { reasoningEffort: 'low' } } },
+    // `setup(work)` runs in the lab's prepare, before the CLI starts (it reads skills at start-up).
+    { ...dialog('skills', `two skills in the workspace; /skills opens "Skills" (kind picker) → Esc → idle`, { command: '/skills', ...menus.skills }), setup: writeSkills(o.skillsDir ?? '.opencode') },
     {
       ...dialog('commands', 'ctrl+p opens the command palette "Commands" (the group headings "Suggested" and "System" are not options; the list is read across the gap between groups; state menu, kind picker: a menu the person opened) → Esc → idle', { ...menus.commands }),
       run: async (c) => { await c.picker({ keys: '\u0010', state: 'menu', ...menus.commands }); },
