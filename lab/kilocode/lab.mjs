@@ -72,7 +72,7 @@ const PROMPTS = promptSessions({
     timeline: { title: 'Timeline', state: ['menu', 'picker'], buttons: ['please explain rate limits', 'say hello'] },
     fork: { title: 'Fork session', state: ['menu', 'picker'], buttons: ['Full session', 'please explain rate limits', 'say hello'] },
     connect: { title: 'Connect a provider', state: ['menu', 'picker'], buttons: null },
-    variants: { title: 'Select variant', state: ['menu', 'picker'], buttons: null },
+    variants: { title: 'Select variant', state: ['menu', 'picker'], buttons: ['Default', 'high', 'low'] },
     skills: { title: 'Skills', state: ['menu', 'picker'], buttons: null },
   },
 });
