@@ -68,4 +68,34 @@ describe('lab chat server with the OpenCode side-call rule', () => {
     expect(() => loadChatScenarios(dir)).toThrow(/replies\[0\]\.error\.times must be a whole number ≥ 1.*got 0/);
     fs.rmSync(dir, { recursive: true, force: true });
   });
+
+  it('toolCalls: three identical calls stream in one message (indexes 0-2, distinct ids); the results of all three come back as one turn', async () => {
+    server = await startChatServer({ scenario, isSideCall: OPENCODE.isSideCall });
+    const req = { ...turnRequest, messages: [turnRequest.messages[0], { role: 'user', content: 'please keep reading the missing file' }] };
+    const body = await (await post(req)).text();
+    const deltas = body.split('\n').filter((l) => l.startsWith('data: {')).map((l) => JSON.parse(l.slice(6)))
+      .flatMap((c) => c.choices?.[0]?.delta?.tool_calls ?? []);
+    expect(deltas.map((d: { index: number }) => d.index)).toEqual([0, 1, 2]);
+    const ids = deltas.map((d: { id: string }) => d.id);
+    expect(new Set(ids).size).toBe(3);
+    expect(new Set(deltas.map((d: { function: { arguments: string } }) => d.function.arguments)).size).toBe(1);
+    expect(body).toContain('"finish_reason":"tool_calls"');
+    expect(server.log.filter((e) => e.event === 'tool_call_pending')).toEqual([expect.objectContaining({ name: 'read', count: 3 })]);
+    const results = ids.map((id: string) => ({ role: 'tool', tool_call_id: id, content: 'File not found' }));
+    const after = await (await post({ ...req, messages: [...req.messages, { role: 'assistant', tool_calls: deltas }, ...results] })).text();
+    expect(after).toContain('still missing');
+    expect(server.log.filter((e) => e.event === 'tool_result')).toEqual([expect.objectContaining({ id: ids[0], count: 3 })]);
+  });
+
+  it('toolCalls is checked when the scenario loads: not beside toolCall, each call with a name and arguments', async () => {
+    const fs = await import('node:fs');
+    const os = await import('node:os');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-scenario-'));
+    const call = { name: 'read', arguments: {} };
+    fs.writeFileSync(path.join(dir, 'bad.json'), JSON.stringify({ name: 'bad', replies: [{ toolCall: call, toolCalls: [call] }] }));
+    expect(() => loadChatScenarios(dir)).toThrow(/replies\[0\] has both "toolCall" and "toolCalls"/);
+    fs.writeFileSync(path.join(dir, 'bad.json'), JSON.stringify({ name: 'bad', replies: [{ toolCalls: [call, { name: 'read' }] }] }));
+    expect(() => loadChatScenarios(dir)).toThrow(/replies\[0\]\.toolCalls\[1\] needs "name" \(string\) and "arguments" \(object\)/);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
 });

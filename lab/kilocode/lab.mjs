@@ -33,7 +33,9 @@ export const PINNED_VERSION = '7.7.7';
 const MODEL = 'lab-model';
 
 /** A private HOME: the Lab provider, bash/edit permissions on ask, no self-update, no telemetry, no sharing. */
-function prepare({ home, tmp, serverUrl, session }) {
+function prepare({ home, work, tmp, serverUrl, session }) {
+  // A session's own workspace files (skills), written before the CLI starts.
+  session?.setup?.(work);
   const dir = path.join(home, '.config', 'kilo');
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const config = labConfig(serverUrl, session, tmp);
@@ -52,7 +54,7 @@ function prepare({ home, tmp, serverUrl, session }) {
 const TITLES = { shell: 'Create build/out.txt', edit: OPENCODE.approvals.edit.title };
 /** The prompt sessions (lab/opencode/prompt-sessions.mjs) with Kilo's titles; every Kilo Reject opens the feedback block. */
 const PROMPTS = promptSessions({
-  cliName: 'Kilo', feedbackOnReject: true, titles: { shell: TITLES.shell },
+  cliName: 'Kilo', feedbackOnReject: true, titles: { shell: TITLES.shell }, skillsDir: '.kilo',
   // Kilo's dialogs at 80×24. Its /sessions draws the current row and hint row where the picker rule
   // sees them (state picker); its one session is titled with the time it was made (`New session -
   // <ISO time>`), unknown before the run, so the lab expects no buttons there (the committed
@@ -65,6 +67,13 @@ const PROMPTS = promptSessions({
     themes: { title: 'Themes', state: ['menu', 'picker'], buttons: ['github', 'gruvbox', 'kanagawa', 'kilo', 'kilo-v1', 'lucent-orng'] },
     themes60: { title: 'Themes', state: ['menu', 'picker'], buttons: ['gruvbox', 'kanagawa', 'kilo', 'kilo-v1'] },
     commands: { title: 'Commands', state: ['menu', 'picker'], buttons: ['Switch model', 'Hide tips', 'Plugins'] },
+    // MCPs and Connect: buttons known wrong (README.md), so title and kind only.
+    mcps: { title: 'MCPs', state: ['menu', 'picker'], buttons: null },
+    timeline: { title: 'Timeline', state: ['menu', 'picker'], buttons: ['please explain rate limits', 'say hello'] },
+    fork: { title: 'Fork session', state: ['menu', 'picker'], buttons: ['Full session', 'please explain rate limits', 'say hello'] },
+    connect: { title: 'Connect a provider', state: ['menu', 'picker'], buttons: null },
+    variants: { title: 'Select variant', state: ['menu', 'picker'], buttons: ['Default', 'high', 'low'] },
+    skills: { title: 'Skills', state: ['menu', 'picker'], buttons: null },
   },
 });
 const promptNames = new Set(PROMPTS.map((s) => s.name));
@@ -103,6 +112,27 @@ const DENIALS = {
 };
 /** The feedback block as the spec reads it (state reject_feedback, kind confirm: never auto-answered). */
 const FEEDBACK_STEP = { state: 'reject_feedback', status: 'approval', modal: { title: 'Reject permission', kind: 'confirm', buttons: ['confirm', 'cancel'] } };
+/**
+ * Kilo's config-protected request: an edit of a Kilo config file (.kilo/kilo.json in the workspace;
+ * a bare kilo.json counts only at the worktree root, and the lab's workspace is no git worktree) asks
+ * even where edits are allowed, with the line `Config file edits always require approval` and no
+ * `Allow always`. Reject (2), then Enter on the feedback block; the file stays unwritten.
+ */
+const CONFIG_EDIT = { title: 'Edit .kilo/kilo.json', buttons: ['Allow once', 'Reject'] };
+const configProtected = {
+  name: 'config-edit-no', cols: 80, rows: 24,
+  description: 'a write of the workspace\'s .kilo/kilo.json → the permission block says "Config file edits always require approval" (Allow once / Reject, no Allow always) → 2 (Reject) → Enter on "Reject permission" → idle, nothing written',
+  run: async (c) => {
+    await c.prompt('please edit the kilo config');
+    const line = await c.s.waitForScreen(/Config file edits always require approval/, 150_000).then(() => true, () => false);
+    c.check('the permission block says "Config file edits always require approval"', line, c.s.driver.snapshot());
+    await c.approval(2, 'config');
+    await confirmReject(c);
+    await c.deniedEnd();
+    c.check('.kilo/kilo.json was not written', !fs.existsSync(path.join(c.work, '.kilo', 'kilo.json')));
+  },
+  expect: { sequence: [{ state: 'starting' }, { state: 'idle' }, { state: 'busy' }, { state: 'approval', status: 'approval', modal: { title: CONFIG_EDIT.title, kind: 'approval', buttons: CONFIG_EDIT.buttons } }, FEEDBACK_STEP, { state: 'idle', modal: null }], final: { state: 'idle' } },
+};
 /** A denial's expected states: the permission, then the feedback block, then idle. */
 const withFeedback = (sequence) => sequence.flatMap((step) => (step.state === 'idle' && step.modal === null ? [FEEDBACK_STEP, step] : [step]));
 const kiloSession = (s) => ({
@@ -117,9 +147,9 @@ export const KILOCODE = {
   ...OPENCODE,
   id: 'kilocode', cliName: 'Kilo Code', pkg: '@kilocode/cli', bin: 'kilo', pinnedVersion: PINNED_VERSION,
   models: [MODEL], prepare,
-  sessions: [...OPENCODE.sessions.filter((s) => !promptNames.has(s.name)).map(kiloSession), ...PROMPTS],
+  sessions: [...OPENCODE.sessions.filter((s) => !promptNames.has(s.name)).map(kiloSession), ...PROMPTS, configProtected],
   picker: { ...OPENCODE.picker, buttons: PICKER_OPTIONS },
-  approvals: { ...promptApprovals({ ...PROMPT_TITLES, shell: TITLES.shell }), ...Object.fromEntries(Object.entries(TITLES).map(([kind, title]) => [kind, { ...OPENCODE.approvals[kind], title }])) },
+  approvals: { ...promptApprovals({ ...PROMPT_TITLES, shell: TITLES.shell }), config: { title: CONFIG_EDIT.title, buttonsOk: (labels) => JSON.stringify(labels) === JSON.stringify(CONFIG_EDIT.buttons) }, ...Object.fromEntries(Object.entries(TITLES).map(([kind, title]) => [kind, { ...OPENCODE.approvals[kind], title }])) },
   // limits: OpenCode's. Kilo starts faster here (≈17 s to idle vs OpenCode's 20–60 s), but the renderer and the box are the same.
 };
 

@@ -6,6 +6,8 @@ export interface ChatStep {
   chunkDelayMs?: number;
   firstDelayMs?: number;
   toolCall?: { name: string; arguments: Record<string, unknown> };
+  /** Several tool calls in one assistant message (instead of `toolCall`). */
+  toolCalls?: { name: string; arguments: Record<string, unknown> }[];
 }
 
 /** A reply, chosen by the first `match` (case-insensitive regex) that finds the user's latest text. */

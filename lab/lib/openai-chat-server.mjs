@@ -12,7 +12,9 @@
  *
  * Scenarios are data: `{ name, replies: [{ match, chunks, chunkDelayMs, firstDelayMs, toolCall,
  * afterTool, error }] }`. The reply is the first whose `match` (case-insensitive regex) finds the
- * user's latest text. `toolCall: { name, arguments }` ends the stream in a tool call; `afterTool`
+ * user's latest text. `toolCall: { name, arguments }` ends the stream in a tool call; `toolCalls: [{ name,
+ * arguments }, …]` ends it in several calls in one assistant message (parallel calls: OpenCode's
+ * repeated-failure check needs three identical ones); `afterTool`
  * is streamed once the tool result arrives; `error: { status, message }` answers the request with
  * that HTTP error instead of a stream (an API error the CLI must show); with `error.times: N` only the
  * first N requests that pick the reply get the error, later ones stream the reply normally (a rate
@@ -43,6 +45,13 @@ export function loadChatScenarios(dir) {
     s.replies.forEach((r, i) => {
       if (r.toolCall && (typeof r.toolCall.name !== 'string' || typeof r.toolCall.arguments !== 'object')) {
         throw new Error(`${file}: replies[${i}].toolCall needs "name" (string) and "arguments" (object), got ${JSON.stringify(r.toolCall)}`);
+      }
+      if (r.toolCalls !== undefined) {
+        if (r.toolCall) throw new Error(`${file}: replies[${i}] has both "toolCall" and "toolCalls"; keep one (toolCalls for several calls in one message)`);
+        if (!Array.isArray(r.toolCalls) || !r.toolCalls.length) throw new Error(`${file}: replies[${i}].toolCalls must be a non-empty array of { name, arguments }, got ${JSON.stringify(r.toolCalls)}`);
+        r.toolCalls.forEach((tc, j) => {
+          if (typeof tc?.name !== 'string' || typeof tc?.arguments !== 'object') throw new Error(`${file}: replies[${i}].toolCalls[${j}] needs "name" (string) and "arguments" (object), got ${JSON.stringify(tc)}`);
+        });
       }
       if (r.error && !Number.isInteger(r.error.status)) {
         throw new Error(`${file}: replies[${i}].error.status must be an HTTP status integer, got ${JSON.stringify(r.error.status)}`);
@@ -156,13 +165,17 @@ export async function startChatServer(opts = {}) {
       res.write('data: [DONE]\n\n');
       res.end();
     };
-    if (step.toolCall) {
-      const callId = `call_lab_${seq}`;
-      chunk({ tool_calls: [{ index: 0, id: callId, type: 'function', function: { name: step.toolCall.name, arguments: JSON.stringify(step.toolCall.arguments) } }] });
+    // One call (`toolCall`) or several in one message (`toolCalls`): each its own index and id, in order.
+    const calls = step.toolCalls ?? (step.toolCall ? [step.toolCall] : []);
+    if (calls.length) {
+      const ids = calls.map((_, i) => `call_lab_${seq}${calls.length > 1 ? `_${i + 1}` : ''}`);
+      calls.forEach((tc, i) => {
+        chunk({ tool_calls: [{ index: i, id: ids[i], type: 'function', function: { name: tc.name, arguments: JSON.stringify(tc.arguments) } }] });
+      });
       finish('tool_calls');
-      pending = { id: callId, name: step.toolCall.name, arguments: step.toolCall.arguments };
-      record('stream_end', { model, toolCall: step.toolCall.name });
-      record('tool_call_pending', { name: step.toolCall.name });
+      pending = { id: ids[0], name: calls[0].name, arguments: calls[0].arguments, ...(calls.length > 1 ? { calls: calls.map((tc, i) => ({ id: ids[i], ...tc })) } : {}) };
+      record('stream_end', { model, toolCall: calls[0].name, ...(calls.length > 1 ? { toolCalls: calls.length } : {}) });
+      record('tool_call_pending', { name: calls[0].name, ...(calls.length > 1 ? { count: calls.length } : {}) });
       return;
     }
     finish('stop');
@@ -192,7 +205,7 @@ export async function startChatServer(opts = {}) {
       const text = latestUserText(messages);
       const reply = pickReply(text);
       if (results.length) {
-        record('tool_result', { id: results[0].tool_call_id, output: contentText(results[0].content).slice(0, 200) });
+        record('tool_result', { id: results[0].tool_call_id, output: contentText(results[0].content).slice(0, 200), ...(results.length > 1 ? { count: results.length } : {}) });
         pending = null;
         await stream(res, reply.afterTool ?? { chunks: ['Done.'] }, model, 'tool_result');
         return;

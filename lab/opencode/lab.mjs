@@ -155,7 +155,8 @@ const SESSIONS = [
 
 /**
  * The config OpenCode and its fork Kilo Code share: the Lab provider (OpenAI-compatible, the
- * scripted server), bash/edit permissions on ask, no self-update, no sharing.
+ * scripted server), bash/edit permissions on ask, no self-update, no sharing. A session's
+ * `variants` become the Lab model's variants (for the `Select variant` dialog).
  * @param {string} serverUrl
  */
 export function labConfig(serverUrl, session, logDir) {
@@ -167,12 +168,14 @@ export function labConfig(serverUrl, session, logDir) {
     model: `lab/${MODEL}`,
     small_model: `lab/${MODEL}`,
     permission: { bash: 'ask', edit: 'ask', ...extra.permission },
-    provider: { lab: { npm: '@ai-sdk/openai-compatible', name: 'Lab', options: { baseURL: serverUrl, apiKey: 'lab-dummy-key' }, models: { [MODEL]: { name: 'Lab Model' } } } },
+    provider: { lab: { npm: '@ai-sdk/openai-compatible', name: 'Lab', options: { baseURL: serverUrl, apiKey: 'lab-dummy-key' }, models: { [MODEL]: { name: 'Lab Model', ...(session?.variants ? { variants: session.variants } : {}) } } } },
   };
 }
 
 /** A private HOME with {@link labConfig}. */
-function prepare({ home, tmp, serverUrl, session }) {
+function prepare({ home, work, tmp, serverUrl, session }) {
+  // A session's own workspace files (skills), written before the CLI starts.
+  session?.setup?.(work);
   const dir = path.join(home, '.config', 'opencode');
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const config = { $schema: 'https://opencode.ai/config.json', ...labConfig(serverUrl, session, tmp) };

@@ -30,6 +30,7 @@ export const PROMPT_TITLES = {
   mcp: 'Call tool lab-tools_deploy_preview',
   task: 'General Task',
   shell: 'Shell command',
+  repeated: 'Continue after repeated failures',
 };
 export const promptApprovals = (titles) => Object.fromEntries(Object.entries(titles).map(([k, title]) => [k, { title, buttonsOk }]));
 
@@ -117,6 +118,14 @@ const dialog = (name, description, menu, before, size = { cols: 80, rows: 24 }) 
   expect: { sequence: [...starting, ...(before ? [{ state: 'busy' }, { state: 'idle' }] : []), { ...(Array.isArray(menu.state) ? {} : { state: menu.state ?? 'menu' }), status: 'approval', modal: { title: menu.title, kind: 'picker', ...(menu.buttons ? { buttons: pickerButtons(menu.buttons) } : {}) } }, { state: 'idle', modal: null }], final: { state: 'idle' } },
 });
 
+/** Two answered turns: a session with messages for /timeline and /fork to list. */
+const twoTurns = async (c) => {
+  await c.prompt('say hello');
+  await c.turnEnd();
+  await c.prompt('please explain rate limits');
+  await c.turnEnd();
+};
+
 /**
  * The dialogs as the spec reads them at 80×24: `title`, `buttons` (null: not known before the run,
  * so not expected — see the dialog() doc) and `state` (default menu). Group headings (`Today`,
@@ -128,6 +137,24 @@ const OPENCODE_MENUS = {
   themes: { title: 'Themes', buttons: ['nightowl', 'nord', 'one-dark', 'opencode', 'orng', 'osaka-jade'] },
   themes60: { title: 'Themes', buttons: ['nord', 'one-dark', 'opencode', 'orng'] },
   commands: { title: 'Commands', buttons: ['Switch model', 'Hide tips', 'Plugins'] },
+  // MCPs and Connect: buttons known wrong (see specs/opencode/README.md): the MCPs dialog's action
+  // hint row ('toggle space') is read as an option and an option's muted status or description
+  // ('connected', 'Low cost subscription for everyone') is joined to its name.
+  mcps: { title: 'MCPs', buttons: null },
+  timeline: { title: 'Timeline', buttons: ['please explain rate limits', 'say hello'] },
+  fork: { title: 'Fork session', buttons: ['Full session', 'please explain rate limits', 'say hello'] },
+  connect: { title: 'Connect a provider', buttons: null },
+  variants: { title: 'Select variant', buttons: ['Default', 'high', 'low'] },
+  skills: { title: 'Skills', buttons: null },
+};
+
+/** Two skills in the workspace (`.opencode/skills/<name>/SKILL.md`, Kilo: `.kilo/skills`), for the Skills dialog. */
+const writeSkills = (dir) => (work) => {
+  for (const [name, description] of [['lab-notes', 'Keep lab notes tidy'], ['release-check', 'Check a release before tagging']]) {
+    const d = path.join(work, dir, 'skills', name);
+    fs.mkdirSync(d, { recursive: true });
+    fs.writeFileSync(path.join(d, 'SKILL.md'), `---\nname: ${name}\ndescription: ${description}\n---\n\n# ${name}\n\n${description}.\n`);
+  }
 };
 
 /**
@@ -234,6 +261,13 @@ export function promptSessions(o = {}) {
       },
       expect: { sequence: [...starting, { state: 'busy' }, approvalStep(t.task), { state: 'busy', modal: null }, approvalStep(t.shell), FEEDBACK_STEP, { state: 'busy', modal: null }, { state: 'idle' }], final: { state: 'idle' } },
     },
+    {
+      // The doom-loop check: the third identical call (same tool, same input) in one assistant
+      // message asks `doom_loop` (ask by default); the server streams the three calls in one reply.
+      name: 'repeated-failures-no', cols: 80, rows: 24,
+      description: `three identical read calls of a missing file in one message → "⟳ Continue after repeated failures" (doom_loop asks by default) → 3 (Reject) → idle`,
+      run: deny('please keep reading the missing file', 'repeated'), expect: withFeedback(deniedTurn(t.repeated)),
+    },
     dialog('sessions', `a turn, then /sessions lists the sessions (the group heading "Today" is not an option) (state ${[menus.sessions.state ?? 'menu'].flat().join(' or ')}, kind picker, never auto-answered) → Esc → idle`,
       { command: '/sessions', ...menus.sessions },
       async (c) => { await c.prompt('say hello'); await c.turnEnd(); }),
@@ -244,6 +278,17 @@ export function promptSessions(o = {}) {
       dialog('themes-60x20', `/themes in a 60×20 terminal (state menu, kind picker) → Esc → idle`, { command: '/themes', ...menus.themes60 }, undefined, { cols: 60, rows: 20 }),
       dialog('agents-160x50', `/agents in a 160×50 terminal (labels are the agent names; the grey "native" tag beside each is not part of it; state menu, kind picker) → Esc → idle`, { command: '/agents', ...menus.agents }, undefined, { cols: 160, rows: 50 }),
     ]),
+    // The MCP servers dialog, with the lab's stdio server configured (mcp: true).
+    { ...dialog('mcps', `/mcps lists the MCP servers (the lab's lab-tools) (kind picker) → Esc → idle`, { command: '/mcps', ...menus.mcps }), mcp: true },
+    // Timeline and Fork list the session's user messages: two turns first.
+    dialog('timeline', `two turns, then /timeline lists the session's messages to jump to (kind picker) → Esc → idle`, { command: '/timeline', ...menus.timeline }, twoTurns),
+    dialog('fork', `two turns, then /fork lists the messages to fork the session from (kind picker) → Esc → idle`, { command: '/fork', ...menus.fork }, twoTurns),
+    // The first /connect dialog only: the provider list; Esc before any sign-in (no network).
+    dialog('connect', `/connect opens "Connect a provider" (the provider list; kind picker) → Esc, no sign-in → idle`, { command: '/connect', ...menus.connect }),
+    // The model's variants (declared in the session's provider config) and the workspace's skills.
+    { ...dialog('variants', `the Lab model declares variants high and low; /variants opens "Select variant" (kind picker) → Esc → idle`, { command: '/variants', ...menus.variants }), variants: { high: { reasoningEffort: 'high' }, low: { reasoningEffort: 'low' } } },
+    // `setup(work)` runs in the lab's prepare, before the CLI starts (it reads skills at start-up).
+    { ...dialog('skills', `two skills in the workspace; /skills opens "Skills" (kind picker) → Esc → idle`, { command: '/skills', ...menus.skills }), setup: writeSkills(o.skillsDir ?? '.opencode') },
     {
       ...dialog('commands', 'ctrl+p opens the command palette "Commands" (the group headings "Suggested" and "System" are not options; the list is read across the gap between groups; state menu, kind picker: a menu the person opened) → Esc → idle', { ...menus.commands }),
       run: async (c) => { await c.picker({ keys: '\u0010', state: 'menu', ...menus.commands }); },
