@@ -7,9 +7,9 @@ import { modalKindForState } from '../spec/model.js';
 import type { ModalButton, ModalSnapshot, ResolvedSection } from './types.js';
 import { compileRegex, execAll, execRegex, testRegex } from './regex-cache.js';
 import { findSection, sectionText } from './sections.js';
-import { joinWrappedLabel, labelWrapAt, wrapCandidates, type FrameCells, type LabelWrap } from './label-continuation.js';
+import { blockInset, joinWrappedLabel, labelWrapAt, wrapCandidates, type FrameCells, type LabelWrap } from './label-continuation.js';
 import { joinWrappedTitle } from './title-wrap.js';
-import { headingReference, isHeadingRow, type TextPos } from './heading-rows.js';
+import { headingReference, withoutHeadings, type Renumbering, type TextPos } from './heading-rows.js';
 
 /** Cursor glyphs recognised when a rule names no `cursor_marker`. */
 const DEFAULT_CURSOR_MARKERS = '❯›>';
@@ -114,7 +114,9 @@ export function extractButtons(rule: ExtractButtons, haystack: string, cells?: F
     lastButtons.set(rule, { haystack, fields: buttonRuleFields(rule), parsed });
   }
   let buttons = parsed.buttons.map(copyButton);
-  if (rule.skip_headings === true && cells && parsed.headingRef) buttons = withoutHeadings(rule, buttons, parsed, cells, rowOffset);
+  if (rule.skip_headings === true && cells && parsed.headingRef) {
+    buttons = withoutHeadings(buttons, parsed.labelsAt, parsed.headingRef, cells, rowOffset, renumbering(rule));
+  }
   const continuation = rule.label_continuation;
   if (continuation && typeof continuation === 'object') {
     const evidence = { matchStyle: continuation.match_style === true, wordWrap: continuation.word_wrap === true, rightMargin: continuation.mirror_margin === true ? blockInset(parsed.wraps, cells, rowOffset) : 0 };
@@ -127,43 +129,13 @@ export function extractButtons(rule: ExtractButtons, haystack: string, cells?: F
   return buttons;
 }
 
-/**
- * `mirror_margin`: the columns the option block is inset from the left edge (its rows' least
- * first column inside a box's border, a border counting as inset) — what a wrapper with
- * symmetric padding leaves free at the right. 0 when the cells are unknown.
- */
-function blockInset(wraps: readonly (LabelWrap | null)[], cells: FrameCells | undefined, rowOffset: number): number {
-  let inset = Infinity;
-  for (const w of wraps) {
-    if (!w || w.rowStart < 0 || !cells) continue;
-    const column = cells.columnAt(w.line + rowOffset, w.rowStart);
-    if (column >= 0) inset = Math.min(inset, column);
-  }
-  return Number.isFinite(inset) ? inset : 0;
-}
-
 /** A button while it is extracted: `row` = its parse row (wraps and label positions are per row). */
 type RowButton = ModalButton & { row?: number };
 
-/**
- * The buttons without the rows drawn like the title (group headings, heading-rows.ts); in
- * ordinal mode the rest are numbered 1..N again (a key made from the index follows it).
- */
-function withoutHeadings(rule: ExtractButtons, buttons: RowButton[], parsed: ParsedButtons, cells: FrameCells, rowOffset: number): RowButton[] {
-  const kept: RowButton[] = [];
-  buttons.forEach((b, i) => {
-    const at = parsed.labelsAt[i];
-    if (at && isHeadingRow(cells, rowOffset, parsed.headingRef!, at)) return;
-    b.row = i;
-    kept.push(b);
-  });
-  if (kept.length === buttons.length || (rule.label_group === undefined && rule.key_group === undefined)) return kept;
-  const template = typeof rule.key_for_index === 'string' ? rule.key_for_index : DEFAULT_KEY_TEMPLATE;
-  kept.forEach((b, i) => {
-    b.index = i + 1;
-    if (rule.key_group === undefined) b.key = template.replace(/\{index\}/g, String(i + 1));
-  });
-  return kept;
+/** How {@link withoutHeadings} renumbers what is left: only ordinal buttons (numbered ones keep their numbers). */
+function renumbering(rule: ExtractButtons): Renumbering | null {
+  if (rule.label_group === undefined && rule.key_group === undefined) return null;
+  return { keyTemplate: rule.key_group === undefined ? (typeof rule.key_for_index === 'string' ? rule.key_for_index : DEFAULT_KEY_TEMPLATE) : null };
 }
 
 /** A button's copy, field by field (an object spread costs several times more on this path). */

@@ -49,3 +49,30 @@ export function isHeadingRow(cells: FrameCells, rowOffset: number, ref: TextPos,
   if (at.line === ref.line || typeof cells.boldAlike !== 'function') return false;
   return cells.boldAlike(at.line + rowOffset, at.index, ref.line + rowOffset, ref.index) === true;
 }
+
+/** How the buttons left are numbered again: 1..N, and the key from the index when a template makes it. */
+export interface Renumbering {
+  /** `key_for_index` (with `{index}`), or null when the keys come from the text (`key_group`). */
+  keyTemplate: string | null;
+}
+
+/**
+ * The buttons without the rows drawn like the title (group headings); with `renumber` (ordinal
+ * mode) the rest are numbered 1..N again (a key made from the index follows it). Each kept
+ * button gets `row`, its parse row, since wraps and label positions are per row.
+ */
+export function withoutHeadings<B extends { index: number; key: string; row?: number }>(buttons: B[], labelsAt: ReadonlyArray<TextPos | null>, ref: TextPos, cells: FrameCells, rowOffset: number, renumber: Renumbering | null): B[] {
+  const kept: B[] = [];
+  buttons.forEach((b, i) => {
+    const at = labelsAt[i];
+    if (at && isHeadingRow(cells, rowOffset, ref, at)) return;
+    b.row = i;
+    kept.push(b);
+  });
+  if (kept.length === buttons.length || !renumber) return kept;
+  kept.forEach((b, i) => {
+    b.index = i + 1;
+    if (renumber.keyTemplate !== null) b.key = renumber.keyTemplate.replace(/\{index\}/g, String(i + 1));
+  });
+  return kept;
+}

@@ -188,3 +188,18 @@ function firstWordFits(cells: FrameCells, row: WrapRow, column: number, prevRow:
   if (wordEnd < 0 || after < 0) return true;
   return after + 1 + (wordEnd - column) <= width;
 }
+
+/**
+ * `mirror_margin`: the columns the option block is inset from the left edge (its rows' least
+ * first column inside a box's border, a border counting as inset) — what a wrapper with
+ * symmetric padding leaves free at the right. 0 when the cells are unknown.
+ */
+export function blockInset(wraps: readonly (LabelWrap | null)[], cells: FrameCells | undefined, rowOffset: number): number {
+  let inset = Infinity;
+  for (const w of wraps) {
+    if (!w || w.rowStart < 0 || !cells) continue;
+    const column = cells.columnAt(w.line + rowOffset, w.rowStart);
+    if (column >= 0) inset = Math.min(inset, column);
+  }
+  return Number.isFinite(inset) ? inset : 0;
+}
