@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ExtractButtons, FsmState, SectionDef } from '../spec/types.js';
 import { splitScreenLines } from '../screen/lines.js';
-import { deriveModal, extractButtons, extractTitle, mapKeyToken } from './extract.js';
+import { deriveModal, extractButtons, mapKeyToken } from './extract.js';
+import { extractTitle } from './extract-title.js';
 import { resolveSections } from './sections.js';
 
 const D = '─'.repeat(30);

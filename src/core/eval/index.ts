@@ -26,7 +26,8 @@ export { conditionKind, type ConditionKindName } from './condition-kind.js';
 export { decideFsmLines, evaluateFsm, evaluateFsmLines, soonestFlipMs, type FsmDecision, type FsmFrameArgs } from './fsm.js';
 
 /** Extraction for modal states. */
-export { extractTitle, extractButtons, deriveModal, mapKeyToken } from './extract.js';
+export { extractButtons, deriveModal, mapKeyToken } from './extract.js';
+export { extractTitle } from './extract-title.js';
 export type { FrameCells } from './label-continuation.js';
 
 /** Editor preview with a synthetic clock. */

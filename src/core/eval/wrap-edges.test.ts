@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ExtractButtons, ExtractTitle } from '../spec/types.js';
-import { extractButtons, extractTitle } from './extract.js';
+import { extractButtons } from './extract.js';
+import { extractTitle } from './extract-title.js';
 import type { FrameCells } from './label-continuation.js';
 import type { ResolvedSection } from './types.js';
 
