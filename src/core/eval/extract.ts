@@ -9,7 +9,8 @@ import { compileRegex, execAll, execRegex, testRegex } from './regex-cache.js';
 import { findSection, sectionText } from './sections.js';
 import { extractTitle, screenText } from './extract-title.js';
 import { blockInset, joinWrappedLabel, labelWrapAt, wrapCandidates, type FrameCells, type LabelWrap } from './label-continuation.js';
-import { headingReference, withoutHeadings, type Renumbering, type TextPos } from './heading-rows.js';
+import { headingReference, isHeadingRow, keepRows, type Renumbering, type TextPos } from './heading-rows.js';
+import { labelsWithoutDescriptions, startsInTitleColumn } from './drawn-labels.js';
 
 /** Cursor glyphs recognised when a rule names no `cursor_marker`. */
 const DEFAULT_CURSOR_MARKERS = '❯›>';
@@ -32,7 +33,7 @@ interface ParsedRow {
   markerText: string;
   /** With `label_continuation`: where the label sits and the rows that may continue it. */
   wrap?: LabelWrap;
-  /** Where the label starts (with `skip_headings`, which reads its cell). */
+  /** Where the label starts (with `skip_headings`, `label_style` or `label_column`, which read its cells). */
   labelAt?: TextPos;
 }
 
@@ -40,10 +41,12 @@ interface ParsedRow {
 interface ParsedButtons {
   buttons: ModalButton[];
   wraps: Array<LabelWrap | null>;
-  /** Per button, where its label starts; null when not recorded (no `skip_headings`). */
+  /** Per button, where its label starts; null when not recorded (no rule reading the cells). */
   labelsAt: Array<TextPos | null>;
-  /** With `skip_headings`: the title character headings are drawn like. */
-  headingRef: TextPos | null;
+  /** With `skip_headings` or `label_column`: the title's first character (headings are drawn like it, options start in its column). */
+  titleRef: TextPos | null;
+  /** The haystack's lines, split once per haystack when `label_style` reads the rows. */
+  lines?: string[];
 }
 
 /**
@@ -73,25 +76,43 @@ export function extractButtons(rule: ExtractButtons, haystack: string, cells?: F
     lastButtons.set(rule, { haystack, fields: buttonRuleFields(rule), parsed });
   }
   let buttons = parsed.buttons.map(copyButton);
-  if (rule.skip_headings === true && cells && parsed.headingRef) {
-    buttons = withoutHeadings(buttons, parsed.labelsAt, parsed.headingRef, cells, rowOffset, renumbering(rule));
+  const headings = rule.skip_headings === true;
+  const inColumn = rule.label_column === 'title';
+  const ref = parsed.titleRef;
+  if ((headings || inColumn) && cells && ref) {
+    const keep = (at: TextPos): boolean => !(headings && isHeadingRow(cells, rowOffset, ref, at)) && !(inColumn && !startsInTitleColumn(cells, rowOffset, ref, at));
+    buttons = keepRows(buttons, parsed.labelsAt, keep, renumbering(rule));
+  }
+  // A label cut before its description ended on its own row: the rows under it cannot continue it.
+  const cut = new Set<number>();
+  if (rule.label_style === true && cells) {
+    const lines = (parsed.lines ??= haystack.split('\n'));
+    const placed = buttons.map((b, i) => {
+      const at = parsed.labelsAt[b.row ?? i] ?? null;
+      return { label: b.label, at, row: at ? lines[at.line] ?? '' : '' };
+    });
+    labelsWithoutDescriptions(placed, cells, rowOffset).forEach((label, i) => {
+      if (label === buttons[i]!.label) return;
+      buttons[i]!.label = label;
+      cut.add(i);
+    });
   }
   const continuation = rule.label_continuation;
   if (continuation && typeof continuation === 'object') {
     const evidence = { matchStyle: continuation.match_style === true, wordWrap: continuation.word_wrap === true, rightMargin: continuation.mirror_margin === true ? blockInset(parsed.wraps, cells, rowOffset) : 0 };
     for (let i = 0; i < buttons.length; i += 1) {
       const wrap = parsed.wraps[buttons[i]!.row ?? i];
-      if (wrap) buttons[i]!.label = joinWrappedLabel(buttons[i]!.label, wrap, evidence, cells, rowOffset);
+      if (wrap && !cut.has(i)) buttons[i]!.label = joinWrappedLabel(buttons[i]!.label, wrap, evidence, cells, rowOffset);
     }
   }
-  if (rule.skip_headings === true) for (const b of buttons) delete b.row;
+  if (headings || inColumn) for (const b of buttons) delete b.row;
   return buttons;
 }
 
 /** A button while it is extracted: `row` = its parse row (wraps and label positions are per row). */
 type RowButton = ModalButton & { row?: number };
 
-/** How {@link withoutHeadings} renumbers what is left: only ordinal buttons (numbered ones keep their numbers). */
+/** How {@link keepRows} renumbers what is left: only ordinal buttons (numbered ones keep their numbers). */
 function renumbering(rule: ExtractButtons): Renumbering | null {
   if (rule.label_group === undefined && rule.key_group === undefined) return null;
   return { keyTemplate: rule.key_group === undefined ? (typeof rule.key_for_index === 'string' ? rule.key_for_index : DEFAULT_KEY_TEMPLATE) : null };
@@ -105,7 +126,7 @@ function copyButton(b: ModalButton): RowButton {
 const lastButtons = new WeakMap<object, { haystack: string; fields: unknown[]; parsed: ParsedButtons }>();
 
 /** The fields of a buttons rule its parse depends on. */
-const BUTTON_RULE_KEYS = ['pattern', 'flags', 'label_group', 'key_group', 'key_for_index', 'continuation_lines', 'label_continuation', 'cursor_marker', 'select_mode', 'skip_headings'] as const;
+const BUTTON_RULE_KEYS = ['pattern', 'flags', 'label_group', 'key_group', 'key_for_index', 'continuation_lines', 'label_continuation', 'cursor_marker', 'select_mode', 'skip_headings', 'label_style', 'label_column'] as const;
 
 function buttonRuleFields(rule: ExtractButtons): unknown[] {
   return BUTTON_RULE_KEYS.map((k) => rule[k]);
@@ -122,10 +143,10 @@ function parseButtons(rule: ExtractButtons, haystack: string): ParsedButtons {
   const template = typeof rule.key_for_index === 'string' ? rule.key_for_index : DEFAULT_KEY_TEMPLATE;
   const accept = ordinal ? ordinalRow(rule, template) : numberedRow(template);
   const labelGroup = ordinal ? groupNumber(rule.label_group, 1) : 2;
-  const headings = rule.skip_headings === true;
+  const placed = rule.skip_headings === true || rule.label_style === true || rule.label_column === 'title';
   let rows: ParsedRow[];
   if (rule.label_continuation && typeof rule.label_continuation === 'object') rows = parseWithLabelWraps(rule, haystack, accept, labelGroup);
-  else rows = rule.continuation_lines ? parseWithContinuation(rule, haystack, accept) : parseWhole(rule, haystack, accept, headings ? labelGroup : -1);
+  else rows = rule.continuation_lines ? parseWithContinuation(rule, haystack, accept) : parseWhole(rule, haystack, accept, placed ? labelGroup : -1);
   if (!ordinal) {
     rows = bottomContiguousBlock(rows);
     rows.sort((a, b) => a.index - b.index);
@@ -134,7 +155,7 @@ function parseButtons(rule: ExtractButtons, haystack: string): ParsedButtons {
     buttons: markCurrent(rows, rule.cursor_marker),
     wraps: rows.map((r) => r.wrap ?? null),
     labelsAt: rows.map((r) => r.labelAt ?? (r.wrap ? { line: r.wrap.line, index: r.wrap.start } : null)),
-    headingRef: headings ? headingReference(haystack) : null,
+    titleRef: rule.skip_headings === true || rule.label_column === 'title' ? headingReference(haystack) : null,
   };
 }
 
@@ -145,7 +166,7 @@ function parseButtons(rule: ExtractButtons, haystack: string): ParsedButtons {
  * The title uses the state's title rule; `kind` is the state's modal kind.
  * `fullScreen` may be a function: the whole screen is then joined only if a rule reads it.
  * `cells` are the screen's cells under the frame the sections were resolved on (frame rows =
- * the whole screen's lines), read by `label_continuation` and `skip_headings` only.
+ * the whole screen's lines), read by `label_continuation`, `skip_headings`, `label_style` and `label_column` only.
  */
 export function deriveModal(state: FsmState, sections: ResolvedSection[], fullScreen: string | (() => string), cells?: FrameCells): ModalSnapshot | null {
   const extract = state && typeof state === 'object' ? state.extract : undefined;
@@ -196,7 +217,7 @@ function ordinalRow(rule: ExtractButtons, template: string): AcceptRow {
 
 /**
  * Default mode: flags default `gm`, `g` forced; every match over the whole haystack. With
- * `labelGroup` ≥ 0 (`skip_headings`) each row notes where that group starts (`d` added).
+ * `labelGroup` ≥ 0 (a rule reading the cells) each row notes where that group starts (`d` added).
  */
 function parseWhole(rule: ExtractButtons, hay: string, accept: AcceptRow, labelGroup = -1): ParsedRow[] {
   let flags = typeof rule.flags === 'string' ? rule.flags : 'gm';

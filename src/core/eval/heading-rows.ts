@@ -57,15 +57,15 @@ export interface Renumbering {
 }
 
 /**
- * The buttons without the rows drawn like the title (group headings); with `renumber` (ordinal
- * mode) the rest are numbered 1..N again (a key made from the index follows it). Each kept
- * button gets `row`, its parse row, since wraps and label positions are per row.
+ * The buttons whose label position passes `keep` (a row not recorded is kept); with `renumber`
+ * (ordinal mode) the rest are numbered 1..N again (a key made from the index follows it). Each
+ * kept button gets `row`, its parse row, since wraps and label positions are per row.
  */
-export function withoutHeadings<B extends { index: number; key: string; row?: number }>(buttons: B[], labelsAt: ReadonlyArray<TextPos | null>, ref: TextPos, cells: FrameCells, rowOffset: number, renumber: Renumbering | null): B[] {
+export function keepRows<B extends { index: number; key: string; row?: number }>(buttons: B[], labelsAt: ReadonlyArray<TextPos | null>, keep: (at: TextPos) => boolean, renumber: Renumbering | null): B[] {
   const kept: B[] = [];
   buttons.forEach((b, i) => {
     const at = labelsAt[i];
-    if (at && isHeadingRow(cells, rowOffset, ref, at)) return;
+    if (at && !keep(at)) return;
     b.row = i;
     kept.push(b);
   });

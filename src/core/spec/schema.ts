@@ -143,6 +143,8 @@ const buttonRule = obj('How modal buttons are read (spec-format §5.2).', {
   label_group: count('Ordinal mode: capture group holding the label (buttons are numbered by order).', 1),
   key_group: count('Ordinal mode: capture group holding the key token (y, tab, esc, …).', 1),
   skip_headings: bool('Leave out rows whose label starts in a bold cell on the background of a bold title (the first non-blank, non-box character of the rule\'s text): a list\'s group headings; ordinal buttons are numbered again. Needs the screen\'s cells (text alone keeps every row).'),
+  label_style: bool('A label ends before the first word (after a blank) drawn otherwise than its first letter: a muted description beside the name is not part of it. A row drawn in one style (the highlighted one) is cut at the description column when at least two other rows start theirs in one same column. Needs the screen\'s cells.'),
+  label_column: { enum: ['title'], description: '"title": options start in the terminal column of the title\'s first character (the rule\'s text\'s first non-blank, non-box character); a row whose label starts elsewhere (the screen behind a dialog showing through) is left out and ordinal buttons are numbered again. Needs the screen\'s cells.' },
 }, ['pattern']);
 
 const state = {

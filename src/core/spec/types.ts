@@ -159,6 +159,10 @@ export interface ExtractButtons {
   key_group?: number;
   /** Leaves out rows whose label starts bold on the background of a bold title (a list's group headings; read from the cells). */
   skip_headings?: boolean;
+  /** A label ends before the first word drawn otherwise than its first letter (a muted description beside the name; read from the cells). */
+  label_style?: boolean;
+  /** `"title"`: options start in the title's column; text elsewhere (the screen behind showing through) is no option (read from the cells). */
+  label_column?: 'title';
 }
 
 /** `extract.buttons.label_continuation`: which rows under an option row continue its label. */

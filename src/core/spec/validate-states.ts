@@ -18,7 +18,7 @@ const TRANSITION_FIELDS = ['from', 'to', 'when', 'min_hold_ms', 'priority', 'lab
 const TITLE_FIELDS = ['section', 'first_line', 'regex', 'flags', 'join_wrapped'];
 const BUTTON_FIELDS = [
   'section', 'pattern', 'flags', 'key_for_index', 'min_count', 'continuation_lines', 'select_mode',
-  'cursor_keys', 'cursor_marker', 'label_group', 'key_group', 'label_continuation', 'skip_headings',
+  'cursor_keys', 'cursor_marker', 'label_group', 'key_group', 'label_continuation', 'skip_headings', 'label_style', 'label_column',
 ];
 
 /** Rules 8 and 9. Fills `ctx.stateIds` with the valid, unique ids. */
@@ -122,6 +122,10 @@ function validateButtonRule(ctx: ValidationContext, rule: unknown, path: string)
   if (hasKey(rule, 'section')) ctx.sectionRef(rule, 'section', path);
   const continuation = ctx.boolean(rule, 'continuation_lines', path) === true;
   ctx.boolean(rule, 'skip_headings', path);
+  ctx.boolean(rule, 'label_style', path);
+  if (hasKey(rule, 'label_column') && rule.label_column !== 'title') {
+    ctx.error('SPEC_ENUM', `${path}.label_column`, 'must be "title" (options start in the title\'s column)', showGot(rule.label_column), 'use "title" or remove the field');
+  }
   const wrapped = hasKey(rule, 'label_continuation') && validateLabelContinuation(ctx, rule.label_continuation, `${path}.label_continuation`);
   if (continuation && wrapped) {
     ctx.error('SPEC_FIELD_CONFLICT', `${path}.label_continuation`, 'cannot be combined with "continuation_lines": true (both decide which rows join a label)', showValue(rule.label_continuation), 'keep label_continuation (it leaves descriptions out) and remove continuation_lines');

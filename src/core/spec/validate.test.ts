@@ -413,6 +413,12 @@ describe('rule 11 and extraction rules', () => {
     expectError(edit((s) => (s.states[3].extract.buttons.label_continuation = { match_style: true, mirror_margin: true })), 'states[3].extract.buttons.label_continuation.mirror_margin: only narrows the width word_wrap measures against');
   });
 
+  it('checks label_style (a boolean) and label_column (only "title")', () => {
+    expect(errorsOf(edit((s) => Object.assign(s.states[3].extract.buttons, { label_style: true, label_column: 'title' })))).toEqual([]);
+    expectError(edit((s) => (s.states[3].extract.buttons.label_style = 'yes')), 'states[3].extract.buttons.label_style: must be true or false');
+    expectError(edit((s) => (s.states[3].extract.buttons.label_column = 'left')), 'states[3].extract.buttons.label_column: must be "title"');
+  });
+
   it('checks title.join_wrapped: a boolean, with regex and without first_line', () => {
     expect(errorsOf(edit((s) => (s.states[3].extract.title = { regex: '(\\S.*\\?)', join_wrapped: true })))).toEqual([]);
     expectError(edit((s) => (s.states[3].extract.title = { regex: 'x', join_wrapped: 'yes' })), 'states[3].extract.title.join_wrapped: must be true or false');
