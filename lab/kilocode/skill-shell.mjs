@@ -60,4 +60,7 @@ const rejected = {
   expect: { sequence: [...starting, { state: 'busy' }, asked, FEEDBACK_STEP, { state: 'idle', modal: null }], final: { state: 'idle' } },
 };
 
-export const skillShellSessions = [allowed, rejected];
+/** The same Allow in a 60×20 terminal: the title and the `$` row narrower, the hints under the options. */
+const allowedNarrow = { ...allowed, name: 'skill-shell-yes-60x20', cols: 60, rows: 20, description: `${allowed.description} (a 60×20 terminal)` };
+
+export const skillShellSessions = [allowed, rejected, allowedNarrow];
