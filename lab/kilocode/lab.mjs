@@ -27,7 +27,9 @@ import path from 'node:path';
 import { runChatLab } from '../lib/chat-lab.mjs';
 import { sleep } from '../lib/lab-kit.mjs';
 import { labConfig, OPENCODE, pickerButtons } from '../opencode/lab.mjs';
+import { listSession } from '../opencode/list-tool.mjs';
 import { promptApprovals, PROMPT_TITLES, promptSessions } from '../opencode/prompt-sessions.mjs';
+import { SKILL_SHELL, skillShellSessions } from './skill-shell.mjs';
 
 export const PINNED_VERSION = '7.7.7';
 const MODEL = 'lab-model';
@@ -38,6 +40,8 @@ function prepare({ home, work, tmp, serverUrl, session }) {
   session?.setup?.(work);
   const dir = path.join(home, '.config', 'kilo');
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  // A session's files in the private HOME (a trusted global skill: lab/kilocode/skill-shell.mjs).
+  session?.setupHome?.(home);
   const config = labConfig(serverUrl, session, tmp);
   fs.writeFileSync(path.join(dir, 'kilo.json'), JSON.stringify(config, null, 2), { mode: 0o600 });
   return {
@@ -76,7 +80,9 @@ const PROMPTS = promptSessions({
     skills: { title: 'Skills', state: ['menu', 'picker'], buttons: null },
   },
 });
-const promptNames = new Set(PROMPTS.map((s) => s.name));
+/** Kilo's TUI draws the failed `list` call as a bare tool row (no error text; lab/opencode/list-tool.mjs). */
+const LIST = listSession(/⚙ list \[path=/);
+const promptNames = new Set([...PROMPTS.map((s) => s.name), LIST.name]);
 const renamed = new Map(Object.entries(TITLES).map(([kind, title]) => [OPENCODE.approvals[kind].title, title]));
 /** A session's expected modal with Kilo's title in place of OpenCode's. */
 /**
@@ -147,9 +153,9 @@ export const KILOCODE = {
   ...OPENCODE,
   id: 'kilocode', cliName: 'Kilo Code', pkg: '@kilocode/cli', bin: 'kilo', pinnedVersion: PINNED_VERSION,
   models: [MODEL], prepare,
-  sessions: [...OPENCODE.sessions.filter((s) => !promptNames.has(s.name)).map(kiloSession), ...PROMPTS, configProtected],
+  sessions: [...OPENCODE.sessions.filter((s) => !promptNames.has(s.name)).map(kiloSession), ...PROMPTS, LIST, configProtected, ...skillShellSessions],
   picker: { ...OPENCODE.picker, buttons: PICKER_OPTIONS },
-  approvals: { ...promptApprovals({ ...PROMPT_TITLES, shell: TITLES.shell }), config: { title: CONFIG_EDIT.title, buttonsOk: (labels) => JSON.stringify(labels) === JSON.stringify(CONFIG_EDIT.buttons) }, ...Object.fromEntries(Object.entries(TITLES).map(([kind, title]) => [kind, { ...OPENCODE.approvals[kind], title }])) },
+  approvals: { ...promptApprovals({ ...PROMPT_TITLES, shell: TITLES.shell }), config: { title: CONFIG_EDIT.title, buttonsOk: (labels) => JSON.stringify(labels) === JSON.stringify(CONFIG_EDIT.buttons) }, skillShell: { title: SKILL_SHELL.title, buttonsOk: (labels) => JSON.stringify(labels) === JSON.stringify(SKILL_SHELL.buttons) }, ...Object.fromEntries(Object.entries(TITLES).map(([kind, title]) => [kind, { ...OPENCODE.approvals[kind], title }])) },
   // limits: OpenCode's. Kilo starts faster here (≈17 s to idle vs OpenCode's 20–60 s), but the renderer and the box are the same.
 };
 

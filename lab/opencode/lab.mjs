@@ -26,6 +26,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runChatLab } from '../lib/chat-lab.mjs';
 import { sleep } from '../lib/lab-kit.mjs';
+import { listSession } from './list-tool.mjs';
 import { promptApprovals, PROMPT_TITLES, promptSessions, sessionConfig } from './prompt-sessions.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -151,6 +152,7 @@ const SESSIONS = [
   { name: 'hello-160x50', cols: 160, rows: 50, description: 'the streamed answer in a 160×50 terminal', run: async (c) => { await c.prompt('say hello'); await c.turnEnd(); }, expect: turn },
   { name: 'approve-yes-160x50', cols: 160, rows: 50, description: 'the shell permission round trip in a 160×50 terminal', run: createFile, expect: approvedTurn(SHELL_TITLE) },
   ...promptSessions(),
+  listSession(/invalid \[tool=list, error=Model tried to call unavailable tool 'list'/),
 ];
 
 /**
