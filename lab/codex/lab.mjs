@@ -26,6 +26,7 @@ import { fileURLToPath } from 'node:url';
 import { ensureCli, recordVerdict } from '../lib/install-cli.mjs';
 import { pollScreen, writeLabels } from '../lib/lab-kit.mjs';
 import { checkKeys, keyLabels, mergeLabels, runKeys } from './key-script.mjs';
+import { checkRequirements, managedLauncher } from './managed-requirements.mjs';
 import { loadScenario, startCodexServer } from './server.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -65,6 +66,7 @@ function listScenarios() {
   return readdirSync(dir).filter((f) => f.endsWith('.json')).sort().map((f) => {
     const sc = loadScenario(join(dir, f));
     if (sc.keys) checkKeys(sc.keys, join(dir, f));
+    if (sc.requirements !== undefined) checkRequirements(sc.requirements, join(dir, f));
     return sc;
   });
 }
@@ -98,6 +100,9 @@ function writeCodexConfig(codexHome, serverUrl, scenario, mcpLog) {
         '[sandbox_workspace_write]',
         'exclude_slash_tmp = true',
         'exclude_tmpdir_env_var = true',
+        // `network_access`: sandboxed commands may use the network (through Codex's proxy when
+        // features.network_proxy is on), the network approval scenarios need it.
+        ...(scenario.network_access ? ['network_access = true'] : []),
         '',
         '[model_providers.lab]',
         'name = "Specterm lab"',
@@ -205,6 +210,9 @@ async function runScenario(scenario, ctx) {
   writeCodexConfig(codexHome, server.url, scenario, mcpLog);
   const spec = JSON.parse(readFileSync(SPEC_PATH, 'utf8'));
   spec.binary = binPath;
+  // `requirements`: admin-enforced requirements.toml lines, seen by this session alone
+  // (managed-requirements.mjs), e.g. the network section the network approval needs.
+  if (scenario.requirements) spec.binary = managedLauncher(root, binPath, scenario.requirements);
   if (scenario.prior_prompt) {
     await runPriorSession(scenario, { live, spec, cwd, home, codexHome });
     endDaemons(root); // its app-server daemon would serve the next session with the old provider
