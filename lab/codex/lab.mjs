@@ -28,6 +28,7 @@ import { pollScreen, writeLabels } from '../lib/lab-kit.mjs';
 import { checkKeys, keyLabels, mergeLabels, runKeys } from './key-script.mjs';
 import { checkRequirements, managedLauncher } from './managed-requirements.mjs';
 import { loadScenario, startCodexServer } from './server.mjs';
+import { checkUpdateNotice, prepareUpdateNotice, verifyUpdateNotice } from './update-notice.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, '..', '..');
@@ -67,6 +68,7 @@ function listScenarios() {
     const sc = loadScenario(join(dir, f));
     if (sc.keys) checkKeys(sc.keys, join(dir, f));
     if (sc.requirements !== undefined) checkRequirements(sc.requirements, join(dir, f));
+    if (sc.update_notice !== undefined) checkUpdateNotice(sc.update_notice, join(dir, f));
     return sc;
   });
 }
@@ -208,6 +210,8 @@ async function runScenario(scenario, ctx) {
   const server = await startCodexServer({ scenario: served, onLog: verbose ? (e) => process.stderr.write(`  server ${JSON.stringify(e)}\n`) : undefined });
   const mcpLog = join(root, 'mcp.log');
   writeCodexConfig(codexHome, server.url, scenario, mcpLog);
+  // `update_notice`: a cached update check naming a newer version (update-notice.mjs), offline.
+  const update = scenario.update_notice ? prepareUpdateNotice(root, codexHome, scenario.update_notice) : null;
   const spec = JSON.parse(readFileSync(SPEC_PATH, 'utf8'));
   spec.binary = binPath;
   // `requirements`: admin-enforced requirements.toml lines, seen by this session alone
@@ -235,7 +239,7 @@ async function runScenario(scenario, ctx) {
     record: castPath,
     homeDir: home,
     applyTrust: !scenario.trust_gate,
-    extraEnv: { HOME: home, CODEX_HOME: codexHome, LAB_CODEX_KEY: 'lab-dummy-key-not-secret' },
+    extraEnv: { HOME: home, CODEX_HOME: codexHome, LAB_CODEX_KEY: 'lab-dummy-key-not-secret', ...update?.env },
     extraArgs: scenario.args ?? [],
   });
   const sessionStart = Date.now() - s.elapsedMs();
@@ -338,7 +342,9 @@ async function runScenario(scenario, ctx) {
   const requested = server.log.filter((e) => e.event === 'request').length;
   const needed = endsTurn ? scenario.steps.length - 1 : scenario.steps.length;
   check(requested >= needed, `the server served every scripted step (${requested} model requests, ${needed} needed)`);
+  const buttonsRight = [];
   const changes = s.changes.map((c) => ({ ...c, at: sessionStart + Math.round(c.t * 1000) }));
+  if (update) buttonsRight.push(verifyUpdateNotice(update, scenario, changes, check));
   const log = server.log;
   const streams = [];
   for (const e of log) {
@@ -355,7 +361,6 @@ async function runScenario(scenario, ctx) {
   const latencies = { generating: [], approval: [], idle: [] };
   /** Labelled intervals [from, to) with the status the driver should show. */
   const labels = [];
-  const buttonsRight = [];
 
   const textStreams = streams.filter((x) => x.step === 'text' && x.end);
   for (const st of textStreams) {
