@@ -1,7 +1,7 @@
 /**
  * One session's terminal as the WebSocket stream serves it: the raw PTY bytes with their byte
  * seqs (kept in a bounded ring, so a viewer that dropped resumes from its seq without a
- * snapshot) and snapshots of the daemon's headless screen (`@xterm/addon-serialize`) tagged
+ * snapshot) and snapshots of the daemon's headless screen (`serializeScreen`) tagged
  * with the seq they reflect. Viewers (terminal-viewer.ts) listen for bytes and for the moments
  * a snapshot can be taken.
  *
@@ -9,16 +9,13 @@
  * reflects the bytes up to `transport.textSeq`; a snapshot must also end on a sequence
  * boundary (a chunk may end inside `ESC[31`; the serialized copy would then be followed by
  * `m` as text). `snapshot()` answers null then, and `settled` tells viewers to try again after
- * the next chunk reached the screen. The same holds while the cursor waits to wrap (a
- * character just filled the last column), a state a serialized screen cannot express.
+ * the next chunk reached the screen. The same holds in the one state the serializer cannot
+ * redraw exactly (`redrawsExactly`: the cursor waiting to wrap behind an emptied cell).
  * @module
  */
-import serializeAddon from '@xterm/addon-serialize';
 import { ByteRing } from '../host/byte-ring.js';
 import type { OutputBytes } from '../host/host-transport.js';
-import type { Disposable, TerminalScreen } from '../terminal/index.js';
-
-const { SerializeAddon } = serializeAddon;
+import { redrawsExactly, serializeScreen, type Disposable, type TerminalScreen } from '../terminal/index.js';
 
 /** What the feed reads: the screen the driver keeps and the transport its bytes come over. */
 export interface TerminalSource {
@@ -61,7 +58,6 @@ export class TerminalFeed {
   #ring: ByteRing;
   /** Seq of the ring's byte 0: the transport's seq when the feed started listening. */
   #base: number;
-  readonly #serializer = new SerializeAddon();
   readonly #snapshotScrollback: number | undefined;
   readonly #listeners = new Set<FeedListener>();
   readonly #subscription: Disposable;
@@ -82,8 +78,7 @@ export class TerminalFeed {
     this.#snapshotScrollback = options.snapshotScrollback;
     this.#cols = source.screen.cols;
     this.#rows = source.screen.rows;
-    source.screen.headless.loadAddon(this.#serializer);
-    // The addon reads `buffer`, which xterm creates on first use and cannot register once the
+    // The serializer reads `buffer`, which xterm creates on first use and cannot register once the
     // terminal is disposed (the driver disposes the screen when the child exits): create it now,
     // so an exited session still serves its last picture.
     void source.screen.headless.buffer;
@@ -121,7 +116,7 @@ export class TerminalFeed {
     if (this.#disposed) return null;
     const { screen, transport } = this.#source;
     const seq = transport.textSeq;
-    if (seq < this.start || seq > this.seq || !screen.isParserAtRest() || this.#wrapPending()) return null;
+    if (seq < this.start || seq > this.seq || !screen.isParserAtRest() || !redrawsExactly(screen.headless)) return null;
     const cached = this.#snapshot;
     // writeSeq counts writes and resizes: equal means the serialized picture would be the same.
     if (cached && cached.writeSeq === screen.writeSeq && cached.value.seq === seq) return cached.value;
@@ -129,7 +124,7 @@ export class TerminalFeed {
     // a serialization. A recent snapshot plus the bytes after its seq (still in the ring; the
     // viewer sends them right after it) is the same screen — unless the size changed since.
     if (cached && performance.now() - cached.at <= SNAPSHOT_REUSE_MS && cached.value.seq >= this.start && cached.value.cols === screen.cols && cached.value.rows === screen.rows) return cached.value;
-    const data = this.#serializer.serialize(this.#snapshotScrollback === undefined ? {} : { scrollback: this.#snapshotScrollback });
+    const data = serializeScreen(screen.headless, this.#snapshotScrollback === undefined ? {} : { scrollback: this.#snapshotScrollback });
     this.serializations += 1;
     const value = { seq, data, cols: screen.cols, rows: screen.rows };
     this.#snapshot = { writeSeq: screen.writeSeq, at: performance.now(), value };
@@ -150,23 +145,12 @@ export class TerminalFeed {
     for (const listener of [...this.#listeners]) listener.reset();
   }
 
-  /**
-   * The cursor sits past the last column (a character was just printed there; the next one
-   * wraps first). A serialized screen cannot express that state: its cursor move lands on the
-   * last column, and the next character would overwrite it there instead of wrapping.
-   */
-  #wrapPending(): boolean {
-    const { headless } = this.#source.screen;
-    return headless.buffer.active.cursorX >= headless.cols;
-  }
-
   dispose(): void {
     if (this.#disposed) return;
     this.#disposed = true;
     this.#subscription.dispose();
     this.#listeners.clear();
     this.#snapshot = undefined;
-    this.#serializer.dispose();
   }
 
   #onBytes(chunk: OutputBytes): void {

@@ -15,6 +15,9 @@ export { createPtyTransport, DEFAULT_KILL_GRACE_MS, signalGroup, type PtyTranspo
 export { TerminalScreen, DEFAULT_SCROLLBACK_ROWS, type CursorPosition, type TerminalScreenOptions } from './terminal-screen.js';
 export { SPEC_READ_SCROLLBACK_ROWS } from './scrollback-budget.js';
 
+// The screen as the bytes that redraw it (terminal stream snapshots, ANSI screen reads).
+export { redrawsExactly, serializeScreen, type SerializeScreenOptions } from './screen-serializer.js';
+
 // The last payload of each OSC number a spec reads (`osc` leaves).
 export { OscTracker, MAX_TRACKED_OSC, MAX_OSC_PAYLOAD_CHARS } from './osc-tracker.js';
 

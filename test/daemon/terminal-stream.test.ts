@@ -97,6 +97,27 @@ describe('terminal stream: snapshot + bytes by seq', () => {
     expect(again.snapshots).toBe(1);
   }, TEST_MS);
 
+  it('a viewer joining while the cursor waits to wrap gets its snapshot at once, and the next output lands as on the daemon', async () => {
+    server = await startStreamServer();
+    // 100 columns: the x's fill the row and the cursor waits behind the last one until `go` comes.
+    // Raw mode: no echo, so nothing (not even the spec's focus-in prime) writes before that.
+    const script = "process.stdin.setRawMode(true); process.stdout.write('x'.repeat(100)); process.stdin.on('data', (d) => { if (String(d).includes('go')) process.stdout.write('z WRAP-DONE'); });";
+    const host = await startTestHost();
+    const session = startSession(await host.connect(), { id: 's_wrap', file: process.execPath, args: ['-e', script], cwd: cwdDir() });
+    server.sessions.set(session.id, session);
+    server.stream.follow(session.id);
+    await waitFor(() => session.driver.screen.headless.buffer.active.cursorX === 100, WAIT_MS, 'the cursor waiting to wrap');
+    const v = viewer(server, session.id);
+    await v.subscribe();
+    await waitFor(() => v.snapshots === 1, 10_000, 'a snapshot while nothing more is written');
+    v.send({ type: 'input', ref: 'in', session_id: session.id, data: 'go' });
+    expect(await v.next((m) => 'ref' in m && m.ref === 'in')).toMatchObject({ type: 'ok' });
+    await expectSameScreens(session, [v], 'WRAP-DONE');
+    // The 'z' wrapped onto the next row instead of overwriting the last column.
+    expect(v.term!.buffer.active.getLine(0)?.translateToString(true)).toBe('x'.repeat(100));
+    expect(v.term!.buffer.active.getLine(1)?.translateToString(true)).toBe('z WRAP-DONE');
+  }, TEST_MS);
+
   it('input over the socket reaches the child, and the new output streams to every viewer', async () => {
     server = await startStreamServer();
     const session = await torture(server, 's_input', ['--rounds', '3']);
