@@ -9,3 +9,4 @@ export function scoreModals(
   expect: { sequence?: Array<{ state?: string; status?: string; modal?: { title?: string | null; kind?: string | null; buttons?: Array<string | { index: number; label: string }> } | null }> },
   changes: ReplayChange[],
 ): { buttons: [number, number]; kinds: [number, number] };
+export function recordedVersion(description: string | undefined): string | null;

@@ -102,6 +102,17 @@ function latencyCell(lat) {
   return `${p} (n=${lat.length}${missed ? `, ${missed} missed` : ''})`;
 }
 
+/**
+ * The CLI version a recording was made with, from its expect file's description: the lab ends it
+ * with `(<CLI> <version>, lab/<cli>)`, so the last version there (a description may name another
+ * first, e.g. the `latest_version 0.999.0` an update-notice scenario fakes); null when none.
+ * @param {string | undefined} description
+ */
+export function recordedVersion(description) {
+  const all = [...(description ?? '').matchAll(/\b(\d+\.\d+\.\d+)\b/g)];
+  return all.at(-1)?.[1] ?? null;
+}
+
 /** Replays every recording of every built-in spec; returns per-spec and per-recording figures. */
 export async function collectFigures() {
   const { discoverSpecTests, runSpecTestCase } = await import(dist('harness/spec-test.js'));
@@ -117,7 +128,7 @@ export async function collectFigures() {
     const rec = {
       name: c.name, ok: r.ok, labelled: scored !== null, labelledMs: scored?.labelled ?? 0, rightMs: scored?.right ?? 0,
       latency: scored?.latency ?? [], flaps: countFlaps(r.changes), ...scoreModals(expect, r.changes),
-      version: /\b(\d+\.\d+\.\d+)\b/.exec(expect.description ?? '')?.[1] ?? null,
+      version: recordedVersion(expect.description),
     };
     if (!specs.has(c.specId)) {
       const spec = JSON.parse(readFileSync(c.specPath, 'utf8'));

@@ -4,7 +4,7 @@
  * expect file. Plain values; test/spec-recordings.test.ts replays the recordings themselves.
  */
 import { describe, expect, it } from 'vitest';
-import { countFlaps, scoreLabels, scoreModals, type ReplayChange } from '../lab/accuracy-index.mjs';
+import { countFlaps, recordedVersion, scoreLabels, scoreModals, type ReplayChange } from '../lab/accuracy-index.mjs';
 
 const ch = (t: number, status: string, modal: ReplayChange['modal'] = null, state = status): ReplayChange => ({ t, state, status, modal });
 
@@ -26,6 +26,13 @@ describe('accuracy-index figures', () => {
     expect(countFlaps([ch(0, 'idle'), ch(1, 'generating'), ch(1.2, 'idle')])).toBe(1);
     expect(countFlaps([ch(0, 'idle'), ch(1, 'generating'), ch(2, 'idle')])).toBe(0);
     expect(countFlaps([ch(0, 'approval', null, 'approval'), ch(0.1, 'approval', null, 'picker'), ch(0.2, 'idle')])).toBe(0);
+  });
+
+  it('reads the CLI version from the suffix the lab writes, not a version the scenario names before it', () => {
+    expect(recordedVersion("a cached update check (latest_version 0.999.0) → 'Update available · 0.171.0 → 0.999.0' → Skip (Codex CLI 0.171.0, lab/codex)")).toBe('0.171.0');
+    expect(recordedVersion('Bash approval, yes (Claude Code 2.1.332, lab/claude-code)')).toBe('2.1.332');
+    expect(recordedVersion('hand-made, no version')).toBeNull();
+    expect(recordedVersion(undefined)).toBeNull();
   });
 
   it('counts expected modals whose buttons and kind the replay showed exactly', () => {
