@@ -61,7 +61,35 @@ function penSgr(pen: Pen): string {
   return `${CSI}${params.join(';')}m`;
 }
 
-const isEmpty = (cell: IBufferCell | undefined): boolean => !cell || (cell.getChars() === '' && cell.getWidth() !== 0);
+/** A cell with no character (not the second half of a wide one). */
+const isEmpty = (cell: IBufferCell | undefined): boolean => !cell || (cell.getCode() === 0 && cell.getWidth() !== 0);
+
+/** The attribute flags of a pen as bits, for telling two pens apart cheaply. */
+function flagBits(pen: Pen): number {
+  return (pen.isBold() ? 1 : 0) | (pen.isDim() ? 2 : 0) | (pen.isItalic() ? 4 : 0) | (pen.isUnderline() ? 8 : 0) | (pen.isBlink() ? 16 : 0)
+    | (pen.isInverse() ? 32 : 0) | (pen.isInvisible() ? 64 : 0) | (pen.isStrikethrough() ? 128 : 0) | (pen.isOverline() ? 256 : 0);
+}
+
+/**
+ * `penSgr` for cell after cell, rebuilt only when a cell's pen differs from the one before (most
+ * neighbours share theirs). A colour is its mode (multiples of 2^24) plus its value, one number.
+ */
+class PenReader {
+  #fg = NaN;
+  #bg = NaN;
+  #sgr = DEFAULT_PEN;
+
+  of(cell: IBufferCell): string {
+    const fg = (cell.getFgColorMode() + cell.getFgColor()) * 512 + flagBits(cell);
+    const bg = cell.getBgColorMode() + cell.getBgColor();
+    if (fg !== this.#fg || bg !== this.#bg) {
+      this.#fg = fg;
+      this.#bg = bg;
+      this.#sgr = penSgr(cell);
+    }
+    return this.#sgr;
+  }
+}
 const hasBackground = (cell: IBufferCell | undefined): boolean => !!cell && (cell.isBgRGB() || cell.isBgPalette());
 
 /** Writes one buffer's rows, tracking the cursor column and the pen as the viewer will have them. */
@@ -72,10 +100,13 @@ class RowWriter {
   #x = 0;
   readonly #cols: number;
   readonly #buffer: IBuffer;
+  readonly #cell: IBufferCell;
+  readonly #pens = new PenReader();
 
   constructor(buffer: IBuffer, cols: number) {
     this.#buffer = buffer;
     this.#cols = cols;
+    this.#cell = buffer.getNullCell();
   }
 
   pen(sgr: string): void {
@@ -126,24 +157,27 @@ class RowWriter {
   #row(y: number, placeholderAtStart: boolean): void {
     const line = this.#buffer.getLine(y);
     if (!line) return;
+    // One cell object, reloaded for each column: a snapshot reads every cell of the scrollback.
+    const cell = this.#cell;
     let x = 0;
-    while (x < this.#cols) {
-      const cell = line.getCell(x);
-      if (cell?.getWidth() === 0) { x += 1; continue; }
+    while (x < this.#cols && line.getCell(x, cell)) {
+      if (cell.getWidth() === 0) { x += 1; continue; }
       if (!isEmpty(cell)) {
         this.column(x);
-        this.pen(penSgr(cell!));
-        this.out += cell!.getChars();
-        x += cell!.getWidth();
+        this.pen(this.#pens.of(cell));
+        this.out += cell.getChars();
+        x += cell.getWidth();
         this.#x = x;
         continue;
       }
       // A run of empty cells with one background: skipped, or erased when it has a background
       // (or covers the placeholder in column 0).
       const run = x;
-      const background = cell ? penSgr(cell) : DEFAULT_PEN;
-      while (x < this.#cols && isEmpty(line.getCell(x)) && (line.getCell(x) ? penSgr(line.getCell(x)!) : DEFAULT_PEN) === background) x += 1;
-      if (hasBackground(cell) || (placeholderAtStart && run === 0)) {
+      const background = this.#pens.of(cell);
+      const coloured = hasBackground(cell);
+      x += 1;
+      while (x < this.#cols && line.getCell(x, cell) && isEmpty(cell) && this.#pens.of(cell) === background) x += 1;
+      if (coloured || (placeholderAtStart && run === 0)) {
         this.column(run);
         this.pen(background);
         this.out += `${CSI}${x - run}X`;
