@@ -8,7 +8,7 @@
  * version dir, never globally), and labs report each scenario's verdict with `recordVerdict`.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 
@@ -42,6 +42,10 @@ export function ensureCli(pkg, version, bin) {
   const binPath = join(prefix, 'node_modules', '.bin', bin);
   if (!existsSync(binPath)) {
     mkdirSync(prefix, { recursive: true, mode: 0o700 });
+    // npm 11 runs a dependency's install scripts only with a warning and is moving to skip them;
+    // the CLI's own (Claude Code's postinstall puts its native binary in place) is approved here,
+    // as a user's project would approve it, and nothing else.
+    writeFileSync(join(prefix, 'package.json'), `${JSON.stringify({ private: true, description: `specterm lab cache: ${pkg}@${wanted}`, allowScripts: { [pkg]: true } }, null, 2)}\n`, { mode: 0o600 });
     execFileSync('npm', ['install', '--prefix', prefix, '--no-audit', '--no-fund', '--no-save', `${pkg}@${wanted}`], { stdio: ['ignore', 'inherit', 'inherit'], timeout: 600_000 });
   }
   const manifest = JSON.parse(readFileSync(join(prefix, 'node_modules', ...pkg.split('/'), 'package.json'), 'utf8'));
