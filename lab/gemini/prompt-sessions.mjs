@@ -195,4 +195,5 @@ export const PROMPT_SESSIONS = [
   },
   planSession('plan-approve', 80, 24, ''),
   planSession('plan-approve-200x50', 200, 50, 'in a wide 200×50 terminal, '),
+  planSession('plan-approve-60x20', 60, 20, 'in a narrow 60×20 terminal, '),
 ];
