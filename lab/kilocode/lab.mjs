@@ -29,6 +29,7 @@ import { sleep } from '../lib/lab-kit.mjs';
 import { labConfig, OPENCODE, pickerButtons } from '../opencode/lab.mjs';
 import { listSession } from '../opencode/list-tool.mjs';
 import { promptApprovals, PROMPT_TITLES, promptSessions } from '../opencode/prompt-sessions.mjs';
+import { SANDBOX_ESCALATION, sandboxEscalationSessions } from './sandbox-escalation.mjs';
 import { SKILL_SHELL, skillShellSessions } from './skill-shell.mjs';
 
 export const PINNED_VERSION = '7.7.7';
@@ -153,9 +154,9 @@ export const KILOCODE = {
   ...OPENCODE,
   id: 'kilocode', cliName: 'Kilo Code', pkg: '@kilocode/cli', bin: 'kilo', pinnedVersion: PINNED_VERSION,
   models: [MODEL], prepare,
-  sessions: [...OPENCODE.sessions.filter((s) => !promptNames.has(s.name)).map(kiloSession), ...PROMPTS, LIST, configProtected, ...skillShellSessions],
+  sessions: [...OPENCODE.sessions.filter((s) => !promptNames.has(s.name)).map(kiloSession), ...PROMPTS, LIST, configProtected, ...skillShellSessions, ...sandboxEscalationSessions],
   picker: { ...OPENCODE.picker, buttons: PICKER_OPTIONS },
-  approvals: { ...promptApprovals({ ...PROMPT_TITLES, shell: TITLES.shell }), config: { title: CONFIG_EDIT.title, buttonsOk: (labels) => JSON.stringify(labels) === JSON.stringify(CONFIG_EDIT.buttons) }, skillShell: { title: SKILL_SHELL.title, buttonsOk: (labels) => JSON.stringify(labels) === JSON.stringify(SKILL_SHELL.buttons) }, ...Object.fromEntries(Object.entries(TITLES).map(([kind, title]) => [kind, { ...OPENCODE.approvals[kind], title }])) },
+  approvals: { ...promptApprovals({ ...PROMPT_TITLES, shell: TITLES.shell }), config: { title: CONFIG_EDIT.title, buttonsOk: (labels) => JSON.stringify(labels) === JSON.stringify(CONFIG_EDIT.buttons) }, skillShell: { title: SKILL_SHELL.title, buttonsOk: (labels) => JSON.stringify(labels) === JSON.stringify(SKILL_SHELL.buttons) }, sandbox: { title: SANDBOX_ESCALATION.title, buttonsOk: (labels) => JSON.stringify(labels) === JSON.stringify(SANDBOX_ESCALATION.buttons) }, ...Object.fromEntries(Object.entries(TITLES).map(([kind, title]) => [kind, { ...OPENCODE.approvals[kind], title }])) },
   // limits: OpenCode's. Kilo starts faster here (≈17 s to idle vs OpenCode's 20–60 s), but the renderer and the box are the same.
 };
 

@@ -34,9 +34,9 @@ export const PROMPT_TITLES = {
 };
 export const promptApprovals = (titles) => Object.fromEntries(Object.entries(titles).map(([k, title]) => [k, { title, buttonsOk }]));
 
-/** The config a session adds to the lab's: its permissions on ask, the MCP server. */
+/** The config a session adds to the lab's: its own top-level settings, its permissions on ask, the MCP server. */
 export function sessionConfig(session, logDir) {
-  const out = {};
+  const out = { ...session?.config };
   if (session?.permission) out.permission = session.permission;
   if (session?.mcp) {
     out.mcp = { 'lab-tools': { type: 'local', command: [process.execPath, MCP_SERVER], enabled: true, environment: { LAB_MCP_LOG: path.join(logDir, 'mcp.log') } } };

@@ -1,0 +1,66 @@
+/**
+ * Kilo's sandbox escalation (7.7.7): with `sandbox.enabled` in the config and a usable Bubblewrap
+ * (`/usr/bin/bwrap`, Debian's `bubblewrap`; or KILO_BWRAP_PATH), every shell command of a session runs
+ * inside the sandbox, where `.git` is read-only. A command that must write to git (`git branch …`:
+ * the shell tool parses it) asks the `sandbox_escalation` permission before it runs, which the TUI
+ * draws as its own block: `! Run outside the sandbox`, the `$ <command>` row, three muted lines
+ * (`This runs the whole command with filesystem and network restrictions removed …`, `Git must write to
+ * .git …`, `Bash allow rules and auto-approve never approve this prompt automatically.`) and two
+ * options, `Allow` / `Reject`.
+ *
+ * `permission.bash: "allow"` here, so the ordinary shell permission does not ask first: the
+ * escalation asks all the same (Kilo refuses a non-interactive reply to it), which is what makes
+ * it consent to run something, kind approval, and never one for an auto-approve policy of ours either.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import { confirmFeedback, FEEDBACK_STEP } from '../opencode/prompt-sessions.mjs';
+
+export const SANDBOX_ESCALATION = { title: 'Run outside the sandbox', buttons: ['Allow', 'Reject'] };
+const BRANCH = 'lab-branch';
+
+/** The workspace as a git repository with one commit, so `git branch` has something to branch from. */
+function gitWorkspace(work) {
+  const git = (...args) => execFileSync('git', ['-c', 'user.name=lab', '-c', 'user.email=lab@lab.invalid', '-c', 'init.defaultBranch=main', ...args], { cwd: work, stdio: 'ignore' });
+  git('init', '-q');
+  git('commit', '-q', '--allow-empty', '-m', 'lab');
+}
+
+/** Whether the branch exists, read from the repository's files (no git process of ours in the sandbox's way). */
+const branched = (c) => fs.existsSync(`${c.work}/.git/refs/heads/${BRANCH}`) || (fs.existsSync(`${c.work}/.git/packed-refs`) && fs.readFileSync(`${c.work}/.git/packed-refs`, 'utf8').includes(`refs/heads/${BRANCH}`));
+
+const starting = [{ state: 'starting' }, { state: 'idle' }];
+const asked = { state: 'approval', status: 'approval', modal: { title: SANDBOX_ESCALATION.title, kind: 'approval', buttons: SANDBOX_ESCALATION.buttons } };
+const common = { setup: gitWorkspace, config: { sandbox: { enabled: true } }, permission: { bash: 'allow' } };
+
+/** Allow: the command runs outside the sandbox and the branch exists. */
+const allowed = {
+  ...common, name: 'sandbox-escalation-yes', cols: 80, rows: 24,
+  description: `with the sandbox on, a shell call of git branch ${BRANCH} → "Run outside the sandbox" (the sandbox_escalation permission; Allow / Reject) → 1 (Allow) → the branch is created → idle`,
+  run: async (c) => {
+    await c.prompt('please create the lab branch');
+    await c.approval(1, 'sandbox');
+    await c.turnEnd();
+    c.check(`git branch ${BRANCH} ran outside the sandbox (the branch exists)`, branched(c));
+  },
+  expect: { sequence: [...starting, { state: 'busy' }, asked, { state: 'busy', modal: null }, { state: 'idle' }], final: { state: 'idle' } },
+};
+
+/** Reject (2): Kilo's feedback block, Enter (no text) → the turn ends, no branch. */
+const rejected = {
+  ...common, name: 'sandbox-escalation-no', cols: 80, rows: 24,
+  description: `with the sandbox on, a shell call of git branch ${BRANCH} → "Run outside the sandbox" → 2 (Reject) → Enter on "Reject permission" → idle, no branch`,
+  run: async (c) => {
+    await c.prompt('please create the lab branch');
+    await c.approval(2, 'sandbox');
+    await confirmFeedback(c);
+    await c.deniedEnd();
+    c.check(`git branch ${BRANCH} did not run (no branch)`, !branched(c));
+  },
+  expect: { sequence: [...starting, { state: 'busy' }, asked, FEEDBACK_STEP, { state: 'idle', modal: null }], final: { state: 'idle' } },
+};
+
+/** The same Allow in a 60×20 terminal. */
+const allowedNarrow = { ...allowed, name: 'sandbox-escalation-yes-60x20', cols: 60, rows: 20, description: `${allowed.description} (a 60×20 terminal)` };
+
+export const sandboxEscalationSessions = [allowed, rejected, allowedNarrow];
