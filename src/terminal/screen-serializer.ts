@@ -90,6 +90,7 @@ class PenReader {
     return this.#sgr;
   }
 }
+
 const hasBackground = (cell: IBufferCell | undefined): boolean => !!cell && (cell.isBgRGB() || cell.isBgPalette());
 
 /** Writes one buffer's rows, tracking the cursor column and the pen as the viewer will have them. */
