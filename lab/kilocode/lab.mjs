@@ -29,6 +29,7 @@ import { sleep } from '../lib/lab-kit.mjs';
 import { labConfig, OPENCODE, pickerButtons } from '../opencode/lab.mjs';
 import { listSession } from '../opencode/list-tool.mjs';
 import { promptApprovals, PROMPT_TITLES, promptSessions } from '../opencode/prompt-sessions.mjs';
+import { exactModal } from './allow-reject.mjs';
 import { SANDBOX_ESCALATION, sandboxEscalationSessions } from './sandbox-escalation.mjs';
 import { SKILL_SHELL, skillShellSessions } from './skill-shell.mjs';
 
@@ -156,7 +157,7 @@ export const KILOCODE = {
   models: [MODEL], prepare,
   sessions: [...OPENCODE.sessions.filter((s) => !promptNames.has(s.name)).map(kiloSession), ...PROMPTS, LIST, configProtected, ...skillShellSessions, ...sandboxEscalationSessions],
   picker: { ...OPENCODE.picker, buttons: PICKER_OPTIONS },
-  approvals: { ...promptApprovals({ ...PROMPT_TITLES, shell: TITLES.shell }), config: { title: CONFIG_EDIT.title, buttonsOk: (labels) => JSON.stringify(labels) === JSON.stringify(CONFIG_EDIT.buttons) }, skillShell: { title: SKILL_SHELL.title, buttonsOk: (labels) => JSON.stringify(labels) === JSON.stringify(SKILL_SHELL.buttons) }, sandbox: { title: SANDBOX_ESCALATION.title, buttonsOk: (labels) => JSON.stringify(labels) === JSON.stringify(SANDBOX_ESCALATION.buttons) }, ...Object.fromEntries(Object.entries(TITLES).map(([kind, title]) => [kind, { ...OPENCODE.approvals[kind], title }])) },
+  approvals: { ...promptApprovals({ ...PROMPT_TITLES, shell: TITLES.shell }), config: exactModal(CONFIG_EDIT), skillShell: exactModal(SKILL_SHELL), sandbox: exactModal(SANDBOX_ESCALATION), ...Object.fromEntries(Object.entries(TITLES).map(([kind, title]) => [kind, { ...OPENCODE.approvals[kind], title }])) },
   // limits: OpenCode's. Kilo starts faster here (≈17 s to idle vs OpenCode's 20–60 s), but the renderer and the box are the same.
 };
 

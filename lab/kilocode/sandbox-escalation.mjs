@@ -14,7 +14,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import { confirmFeedback, FEEDBACK_STEP } from '../opencode/prompt-sessions.mjs';
+import { allowRejectSessions } from './allow-reject.mjs';
 
 export const SANDBOX_ESCALATION = { title: 'Run outside the sandbox', buttons: ['Allow', 'Reject'] };
 const BRANCH = 'lab-branch';
@@ -29,38 +29,12 @@ function gitWorkspace(work) {
 /** Whether the branch exists, read from the repository's files (no git process of ours in the sandbox's way). */
 const branched = (c) => fs.existsSync(`${c.work}/.git/refs/heads/${BRANCH}`) || (fs.existsSync(`${c.work}/.git/packed-refs`) && fs.readFileSync(`${c.work}/.git/packed-refs`, 'utf8').includes(`refs/heads/${BRANCH}`));
 
-const starting = [{ state: 'starting' }, { state: 'idle' }];
-const asked = { state: 'approval', status: 'approval', modal: { title: SANDBOX_ESCALATION.title, kind: 'approval', buttons: SANDBOX_ESCALATION.buttons } };
-const common = { setup: gitWorkspace, config: { sandbox: { enabled: true } }, permission: { bash: 'allow' } };
-
-/** Allow: the command runs outside the sandbox and the branch exists. */
-const allowed = {
-  ...common, name: 'sandbox-escalation-yes', cols: 80, rows: 24,
-  description: `with the sandbox on, a shell call of git branch ${BRANCH} → "Run outside the sandbox" (the sandbox_escalation permission; Allow / Reject) → 1 (Allow) → the branch is created → idle`,
-  run: async (c) => {
-    await c.prompt('please create the lab branch');
-    await c.approval(1, 'sandbox');
-    await c.turnEnd();
-    c.check(`git branch ${BRANCH} ran outside the sandbox (the branch exists)`, branched(c));
+export const sandboxEscalationSessions = allowRejectSessions({
+  name: 'sandbox-escalation', modal: SANDBOX_ESCALATION, kind: 'sandbox', prompt: 'please create the lab branch', happened: branched,
+  fields: { setup: gitWorkspace, config: { sandbox: { enabled: true } }, permission: { bash: 'allow' } },
+  checks: { yes: `git branch ${BRANCH} ran outside the sandbox (the branch exists)`, no: `git branch ${BRANCH} did not run (no branch)` },
+  descriptions: {
+    yes: `with the sandbox on, a shell call of git branch ${BRANCH} → "Run outside the sandbox" (the sandbox_escalation permission; Allow / Reject) → 1 (Allow) → the branch is created → idle`,
+    no: `with the sandbox on, a shell call of git branch ${BRANCH} → "Run outside the sandbox" → 2 (Reject) → Enter on "Reject permission" → idle, no branch`,
   },
-  expect: { sequence: [...starting, { state: 'busy' }, asked, { state: 'busy', modal: null }, { state: 'idle' }], final: { state: 'idle' } },
-};
-
-/** Reject (2): Kilo's feedback block, Enter (no text) → the turn ends, no branch. */
-const rejected = {
-  ...common, name: 'sandbox-escalation-no', cols: 80, rows: 24,
-  description: `with the sandbox on, a shell call of git branch ${BRANCH} → "Run outside the sandbox" → 2 (Reject) → Enter on "Reject permission" → idle, no branch`,
-  run: async (c) => {
-    await c.prompt('please create the lab branch');
-    await c.approval(2, 'sandbox');
-    await confirmFeedback(c);
-    await c.deniedEnd();
-    c.check(`git branch ${BRANCH} did not run (no branch)`, !branched(c));
-  },
-  expect: { sequence: [...starting, { state: 'busy' }, asked, FEEDBACK_STEP, { state: 'idle', modal: null }], final: { state: 'idle' } },
-};
-
-/** The same Allow in a 60×20 terminal. */
-const allowedNarrow = { ...allowed, name: 'sandbox-escalation-yes-60x20', cols: 60, rows: 20, description: `${allowed.description} (a 60×20 terminal)` };
-
-export const sandboxEscalationSessions = [allowed, rejected, allowedNarrow];
+});

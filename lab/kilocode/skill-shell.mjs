@@ -15,7 +15,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { confirmFeedback, FEEDBACK_STEP } from '../opencode/prompt-sessions.mjs';
+import { allowRejectSessions } from './allow-reject.mjs';
 
 const SKILL = 'lab-shell';
 /** The command the skill runs: a file in the workspace (the skill's cwd) shows whether it ran. */
@@ -29,38 +29,14 @@ function writeHomeSkill(home) {
   fs.writeFileSync(path.join(dir, 'SKILL.md'), `---\nname: ${SKILL}\ndescription: Stamp the workspace for the lab\n---\n\n# ${SKILL}\n\nWorkspace stamp: !\`${COMMAND}\`\n`);
 }
 
-const starting = [{ state: 'starting' }, { state: 'idle' }];
-const asked = { state: 'approval', status: 'approval', modal: { title: SKILL_SHELL.title, kind: 'approval', buttons: SKILL_SHELL.buttons } };
 const ran = (c) => fs.existsSync(path.join(c.work, 'skill-ran.txt'));
 
-/** Allow on the skill shell block: the command runs in the workspace, the skill's text reaches the model. */
-const allowed = {
-  name: 'skill-shell-yes', cols: 80, rows: 24, setupHome: writeHomeSkill,
-  description: `a skill tool call of a global skill whose SKILL.md runs !\`${COMMAND}\` → "Run shell commands from skill "${SKILL}"?" (the bash permission with skillShell metadata; Allow / Reject) → 1 (Allow) → the command runs → idle`,
-  run: async (c) => {
-    await c.prompt('please run the lab shell skill');
-    await c.approval(1, 'skillShell');
-    await c.turnEnd();
-    c.check('the skill\'s command ran (skill-ran.txt exists)', ran(c));
+export const skillShellSessions = allowRejectSessions({
+  name: 'skill-shell', modal: SKILL_SHELL, kind: 'skillShell', prompt: 'please run the lab shell skill', happened: ran,
+  fields: { setupHome: writeHomeSkill },
+  checks: { yes: 'the skill\'s command ran (skill-ran.txt exists)', no: 'the skill\'s command did not run (no skill-ran.txt)' },
+  descriptions: {
+    yes: `a skill tool call of a global skill whose SKILL.md runs !\`${COMMAND}\` → "Run shell commands from skill "${SKILL}"?" (the bash permission with skillShell metadata; Allow / Reject) → 1 (Allow) → the command runs → idle`,
+    no: `a skill tool call of the same global skill → "Run shell commands from skill "${SKILL}"?" → 2 (Reject) → Enter on "Reject permission" → idle, the command did not run`,
   },
-  expect: { sequence: [...starting, { state: 'busy' }, asked, { state: 'busy', modal: null }, { state: 'idle' }], final: { state: 'idle' } },
-};
-
-/** Reject (2): Kilo's feedback block, Enter (no text) → the turn ends, the command never ran. */
-const rejected = {
-  name: 'skill-shell-no', cols: 80, rows: 24, setupHome: writeHomeSkill,
-  description: `a skill tool call of the same global skill → "Run shell commands from skill "${SKILL}"?" → 2 (Reject) → Enter on "Reject permission" → idle, the command did not run`,
-  run: async (c) => {
-    await c.prompt('please run the lab shell skill');
-    await c.approval(2, 'skillShell');
-    await confirmFeedback(c);
-    await c.deniedEnd();
-    c.check('the skill\'s command did not run (no skill-ran.txt)', !ran(c));
-  },
-  expect: { sequence: [...starting, { state: 'busy' }, asked, FEEDBACK_STEP, { state: 'idle', modal: null }], final: { state: 'idle' } },
-};
-
-/** The same Allow in a 60×20 terminal: the title and the `$` row narrower, the hints under the options. */
-const allowedNarrow = { ...allowed, name: 'skill-shell-yes-60x20', cols: 60, rows: 20, description: `${allowed.description} (a 60×20 terminal)` };
-
-export const skillShellSessions = [allowed, rejected, allowedNarrow];
+});
