@@ -4,6 +4,7 @@ import type { IBufferCell, Terminal as XtermTerminal } from '@xterm/headless';
 import { describe, expect, it } from 'vitest';
 import { redrawsExactly, serializeScreen } from './screen-serializer.js';
 import { TerminalScreen } from './terminal-screen.js';
+import { seededRandom } from '../../test/helpers/seeded-random.js';
 
 const { Terminal } = xtermHeadless;
 
@@ -52,11 +53,6 @@ function screenOf(cols: number, rows: number, output: string): TerminalScreen {
   const screen = new TerminalScreen({ cols, rows, scrollback: 100 });
   screen.write(output);
   return screen;
-}
-
-function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => { s = (s * 1664525 + 1013904223) >>> 0; return s / 2 ** 32; };
 }
 
 describe('serializeScreen', () => {
@@ -115,7 +111,7 @@ describe('serializeScreen', () => {
   });
 
   it('redraws any mix of wraps, erases, wide and combining characters and colours as the screen shows it', async () => {
-    const rand = random(20261202);
+    const rand = seededRandom(20261202);
     const pick = <T>(xs: T[]): T => xs[Math.floor(rand() * xs.length)]!;
     const pieces = [
       () => 'x'.repeat(Math.floor(rand() * 25)),

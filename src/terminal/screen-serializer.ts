@@ -20,7 +20,7 @@
  * buffer's first row that it continues a row above it (gone: `CSI S` deletes the top row).
  * @module
  */
-import type { IBuffer, IBufferCell, Terminal } from '@xterm/headless';
+import type { IBuffer, IBufferCell, IBufferLine, Terminal } from '@xterm/headless';
 
 export interface SerializeScreenOptions {
   /** Scrollback rows to include above the screen (all of them when omitted). */
@@ -188,18 +188,21 @@ class RowWriter {
 }
 
 /** Where the cursor waits to wrap: the cell it waits behind, or null when it does not wait. */
-function waitingCell(buffer: IBuffer, cols: number): { x: number; cell: IBufferCell | undefined; blankRow: boolean } | null {
+function waitingCell(buffer: IBuffer, cols: number): { x: number; cell: IBufferCell | undefined; line: IBufferLine | undefined } | null {
   if (buffer.cursorX < cols) return null;
   const line = buffer.getLine(buffer.baseY + buffer.cursorY);
   const x = line?.getCell(cols - 1)?.getWidth() === 0 ? cols - 2 : cols - 1;
-  const cell = line?.getCell(x);
+  return { x, cell: line?.getCell(x), line };
+}
+
+/** Whether every cell of `line` is empty in `cell`'s pen (asked only when the waiting cell is empty). */
+function blankIn(line: IBufferLine | undefined, cell: IBufferCell | undefined, cols: number): boolean {
   const pen = cell ? penSgr(cell) : DEFAULT_PEN;
-  let blankRow = true;
-  for (let i = 0; i < cols && blankRow; i++) {
+  for (let i = 0; i < cols; i++) {
     const other = line?.getCell(i);
-    blankRow = isEmpty(other) && (other ? penSgr(other) : DEFAULT_PEN) === pen;
+    if (!isEmpty(other) || (other ? penSgr(other) : DEFAULT_PEN) !== pen) return false;
   }
-  return { x, cell, blankRow };
+  return true;
 }
 
 /**
@@ -211,7 +214,7 @@ function waitingCell(buffer: IBuffer, cols: number): { x: number; cell: IBufferC
  */
 export function redrawsExactly(term: Terminal): boolean {
   const waiting = waitingCell(term.buffer.active, term.cols);
-  return !waiting || !isEmpty(waiting.cell) || waiting.blankRow;
+  return !waiting || !isEmpty(waiting.cell) || blankIn(waiting.line, waiting.cell, term.cols);
 }
 
 /**
@@ -226,7 +229,7 @@ function placeCursor(writer: RowWriter, buffer: IBuffer, cols: number, keepWaiti
   writer.out += `${CSI}${cursorY + 1};${Math.min(cursorX, cols - 1) + 1}H`;
   const waiting = keepWaiting ? waitingCell(buffer, cols) : null;
   if (!waiting?.cell) return;
-  const { x, cell, blankRow } = waiting;
+  const { x, cell, line } = waiting;
   writer.out += `${CSI}${x + 1}G`;
   writer.pen(penSgr(cell));
   if (!isEmpty(cell)) {
@@ -234,7 +237,7 @@ function placeCursor(writer: RowWriter, buffer: IBuffer, cols: number, keepWaiti
     return;
   }
   writer.out += ' ';
-  if (blankRow) writer.out += `${CSI}1K`;
+  if (blankIn(line, cell, cols)) writer.out += `${CSI}1K`;
 }
 
 function serializeBuffer(buffer: IBuffer, term: Terminal, scrollback: number | undefined): RowWriter {

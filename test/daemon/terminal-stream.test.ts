@@ -8,6 +8,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { stopAllHosts, startTestHost, waitFor } from '../host/host-harness.js';
 import { cwdDir, expectSameScreens, startSession, startStreamServer, TORTURE, Viewer, type StreamServer, type TestSession } from './terminal-harness.js';
+import { seededRandom } from '../helpers/seeded-random.js';
 
 const TEST_MS = 120_000;
 const WAIT_MS = 60_000;
@@ -22,12 +23,6 @@ afterEach(async () => {
   server = undefined;
   await stopAllHosts();
 });
-
-/** A seeded generator, so a failure can be replayed from the printed seed. */
-function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => { s = (s * 1664525 + 1013904223) >>> 0; return s / 2 ** 32; };
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -48,7 +43,7 @@ function viewer(s: StreamServer, id: string, options?: ConstructorParameters<typ
 describe('terminal stream: snapshot + bytes by seq', () => {
   it('viewers joining at random moments and resuming by since end with the daemon screen, cell for cell', async () => {
     const seed = Number(process.env.TERMINAL_STREAM_SEED ?? Date.now() % 100_000);
-    const rand = random(seed);
+    const rand = seededRandom(seed);
     server = await startStreamServer();
     const session = await torture(server, 's_torture', ['--rounds', '30', '--seed', String(seed)]);
     const done: Viewer[] = [];
