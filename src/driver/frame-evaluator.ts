@@ -29,6 +29,8 @@ export interface FrameEvaluatorHost {
   stateId(): string;
   stateEnteredAt(): number;
   now(): number;
+  /** When output last reached the screen, or the screen was resized (what can change a region). */
+  screenWrittenAt(): number;
   /** An evaluation runs (not skipped): the cadence notes it. */
   beginEvaluation(now: number, reason: EvaluationReason): void;
   /** The spec's startup_dismiss, checked on every evaluation that runs. */
@@ -224,11 +226,19 @@ export class FrameEvaluator {
     return (last.explained ??= onFrame(evaluateFsmLines, last.input, { ...last.extras, explain: true }));
   }
 
-  /** Marks stable_ms regions that differ from the previous frame (§10.1 step 4). */
+  /**
+   * Marks stable_ms regions that differ from the previous frame (§10.1 step 4), as changed when
+   * the screen was last written, not at this evaluation: evaluations fall on the cadence's
+   * moments, which a live session (timers late under load) and its replay do not share, and a
+   * window counted from them made a replay reach a state up to 150 ms after the live session did.
+   */
   #trackRegionChanges(cur: { lines: string[]; sections: ResolvedSection[] }, cursorRow: number, now: number): void {
     if (!this.#prevFrame) return;
+    let changedAt: number | undefined;
     for (const region of collectStableRegions(this.#host.spec(), this.#host.stateId())) {
-      if (regionChanged(region, cur, this.#prevFrame, cursorRow)) this.#regionLastChangedAt.set(region.key, now);
+      if (!regionChanged(region, cur, this.#prevFrame, cursorRow)) continue;
+      changedAt ??= Math.max(this.#host.stateEnteredAt(), Math.min(now, this.#host.screenWrittenAt()));
+      this.#regionLastChangedAt.set(region.key, changedAt);
     }
   }
 

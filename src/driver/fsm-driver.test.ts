@@ -41,6 +41,25 @@ describe('FsmDriver evaluation loop', () => {
     expect(hist.at(-1)?.matchedRules?.[0]).toBe('busy→idle fired');
   });
 
+  it('counts stable_ms from the output that changed the screen, not from the evaluation that saw it', () => {
+    // A spinner repaints every 50 ms; the screen it leaves arrives inside the stream, so its
+    // evaluation waits up to 150 ms (QUIET_MS). A live session whose timers fire late and its
+    // replay evaluate that chunk at different moments: the window must not depend on it.
+    const h = harness();
+    toIdle(h);
+    for (let t = 650; t <= 1000; t += 50) {
+      h.at(t);
+      h.tx.emit(paint(busy(t)));
+    }
+    h.at(1040);
+    h.tx.emit(paint(IDLE));
+    h.at(1539);
+    expect(h.driver.getCurrentView()?.state.id).toBe('busy');
+    h.at(1600); // 1040 + 500, and the timer's 30 ms slack
+    expect(h.driver.getCurrentView()?.state.id).toBe('idle');
+    expect(h.driver.getStateHistory().at(-1)?.at).toBeLessThanOrEqual(1040 + 500 + 30);
+  });
+
   it('evaluates output after a quiet spell at once, and a continuous stream at most every 250 ms', () => {
     const h = harness();
     toIdle(h);

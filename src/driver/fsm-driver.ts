@@ -74,6 +74,8 @@ export class FsmDriver {
   #exited = false;
   #stopped = false;
   #lastOutputAt = -Infinity;
+  /** The last output or resize: what a region change is dated by (FrameEvaluator). */
+  #screenWrittenAt = -Infinity;
   #firstOutputSeen = false;
 
   /** Every timer of the driver; `#stop()` disposes it. */
@@ -186,6 +188,7 @@ export class FsmDriver {
       stateId: () => this.#stateId,
       stateEnteredAt: () => this.#stateEnteredAt,
       now: () => this.#scheduler.now(),
+      screenWrittenAt: () => this.#screenWrittenAt,
       beginEvaluation: (now, reason) => this.#cadence.onEvaluation(now, reason),
       maybeDismissStartup: (viewportText, now) => { if (this.#spec.startup_dismiss) this.#watchdogs.maybeDismissStartup(viewportText(), now); },
       hasPickerInProgress: () => this.#commands.hasPickerInProgress(),
@@ -290,6 +293,7 @@ export class FsmDriver {
     const now = this.#scheduler.now();
     const silenceMs = now - this.#lastOutputAt;
     this.#lastOutputAt = now;
+    this.#screenWrittenAt = now;
     this.#emit({ kind: 'pty_data', chunk });
     this.#screen.write(chunk);
     if (!this.#firstOutputSeen) {
@@ -422,6 +426,7 @@ export class FsmDriver {
     const inactive = this.#inactiveRefusal('resize');
     if (inactive) return inactive;
     this.#screen.resize(cols, rows);
+    this.#screenWrittenAt = this.#scheduler.now();
     this.#transport.resize(cols, rows);
     return { ok: true };
   }
