@@ -52,7 +52,8 @@ export class ManagedSession {
   stateSince: number | null = null;
   #lifecycle: SessionDetail['lifecycle'];
   #state: DriverStateView | null = null;
-  #generatingSince: number | null = null;
+  /** When the turn under way began (generating, or a consent prompt once ready); null between turns. */
+  #turnSince: number | null = null;
   #unsubscribe: (() => void) | null = null;
   readonly #deps: ManagedSessionDeps;
 
@@ -142,10 +143,12 @@ export class ManagedSession {
     if (moved || observation.opened || observation.closed) {
       events.append({ type: 'session.state', session_id: this.id, at: now, state, modal: this.modalView() });
     }
-    if (state.status === 'generating') this.#generatingSince ??= now;
-    else if (this.#generatingSince !== null && state.status === 'idle') {
-      events.append({ type: 'turn.finished', session_id: this.id, at: now, state, duration_ms: now - this.#generatingSince });
-      this.#generatingSince = null;
+    // A consent prompt only comes inside a turn: one that finishes after it without the driver
+    // sampling a spinner (a fast agent, a loaded machine) is still a turn that finished.
+    if (state.status === 'generating' || (modal?.kind === 'approval' && this.runtime?.driver.hasSeenReady())) this.#turnSince ??= now;
+    else if (this.#turnSince !== null && state.status === 'idle') {
+      events.append({ type: 'turn.finished', session_id: this.id, at: now, state, duration_ms: now - this.#turnSince });
+      this.#turnSince = null;
     }
     if (observation.opened && this.#deps.onApprovalOpened) this.#deps.onApprovalOpened(this, observation.opened);
   }
@@ -231,7 +234,7 @@ export class ManagedSession {
     this.record = { ...this.record, exitedAt: null, exitCode: null, signal: null };
     this.#lifecycle = 'starting';
     this.#state = null;
-    this.#generatingSince = null;
+    this.#turnSince = null;
     this.startedAt = null;
   }
 
