@@ -18,21 +18,19 @@ import {
   type InputBuffer,
 } from './input-buffer.js';
 import type { KeyEvent } from './key-decoder.js';
-import { DEFAULT_TOOL_RUN_MS, DEFAULT_WPM, selectRule, type ModelInfo, type Scenario, type ScenarioRule, type ToolStep } from './scenario.js';
-import { spinnerGlyph, type AssistantItem, type SpinnerView, type ToolItem, type TranscriptItem } from './transcript.js';
+import { selectRule, type Scenario } from './scenario.js';
+import { AGENT_NAME, buildSessionView, FRAME_MS, TRUST_OPTIONS, type SessionView } from './session-view.js';
+import type { TranscriptItem } from './transcript.js';
+import { allowKey, Turn } from './turn.js';
 
-/** The product name shown everywhere ("tell Demo Agent what to do differently"). */
-export const AGENT_NAME = 'Demo Agent';
-/** Real milliseconds per animation frame: the spinner repaints at ~10 fps. */
-export const FRAME_MS = 100;
+export { AGENT_NAME, FRAME_MS, type ModalView, type SessionView } from './session-view.js';
+
 /** Window for the second Ctrl-C at idle (real time, like Claude Code). */
 export const CTRL_C_EXIT_WINDOW_MS = 2000;
 /** Exit code after a double Ctrl-C (128 + SIGINT, what a shell reports for Ctrl-C). */
 export const EXIT_CODE_CTRL_C = 130;
 /** Exit code when the user declines folder trust. */
 export const EXIT_CODE_UNTRUSTED = 1;
-/** Token counter growth while thinking or running a tool (per virtual second). */
-const THINK_TOKENS_PER_SECOND = 400;
 
 /** Construction options. */
 export interface DemoSessionOptions {
@@ -52,61 +50,6 @@ export type SessionEffect =
   | { type: 'trust-accepted' }
   | { type: 'clear-screen' };
 
-/** The modal currently replacing the input box. */
-export type ModalView =
-  | { kind: 'trust'; cwd: string; cursor: number; options: string[] }
-  | { kind: 'approval'; title: string; command: string; description?: string; cursor: number; options: string[] }
-  | { kind: 'picker'; models: ModelInfo[]; active: string; cursor: number };
-
-/** Everything the UI renders, as one immutable snapshot. */
-export interface SessionView {
-  /** Bumped whenever the whole screen must be repainted (resize, /clear, Ctrl-L). */
-  epoch: number;
-  cwd: string;
-  committed: readonly TranscriptItem[];
-  live: readonly TranscriptItem[];
-  spinner: SpinnerView | null;
-  input: InputBuffer;
-  /** False while a modal replaces the input box. */
-  showInput: boolean;
-  modal: ModalView | null;
-  hint: { left: string; right: string };
-  shortcutsOpen: boolean;
-  /** OSC 0 window title. */
-  title: string;
-}
-
-interface SayProgress {
-  paragraphs: string[][];
-  perWordMs: number;
-  totalWords: number;
-  shown: number;
-  paragraph: number;
-  item: AssistantItem;
-}
-
-interface ToolProgress {
-  step: ToolStep;
-  item: ToolItem;
-  phase: 'approval' | 'running';
-  cursor: number;
-}
-
-interface Turn {
-  rule: ScenarioRule;
-  stepIndex: number;
-  stepStarted: boolean;
-  stepMs: number;
-  elapsedMs: number;
-  tokens: number;
-  verb: string;
-  direction: '↑' | '↓';
-  live: TranscriptItem[];
-  previousWasSay: boolean;
-  say: SayProgress | null;
-  tool: ToolProgress | null;
-}
-
 /** Deterministic PRNG (mulberry32) so `--seed` fixes the spinner verbs. */
 function createRandom(seed: number): () => number {
   let a = seed >>> 0;
@@ -118,25 +61,6 @@ function createRandom(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
-
-function approvalTitle(tool: string): string {
-  const titles: Record<string, string> = { Bash: 'Bash command', Edit: 'Edit file', Write: 'Create file', Read: 'Read file' };
-  return titles[tool] ?? 'Tool use';
-}
-
-/** The session allow-list key for "don't ask again": `Bash:npm` for shell commands, else the tool name. */
-function allowKey(step: ToolStep): string {
-  return step.tool === 'Bash' ? `Bash:${step.command.trim().split(/\s+/)[0]}` : step.tool;
-}
-
-function approvalOptions(step: ToolStep): string[] {
-  const always = step.tool === 'Bash'
-    ? `Yes, and don't ask again for ${step.command.trim().split(/\s+/)[0]} commands`
-    : `Yes, and don't ask again for ${step.tool} this session`;
-  return ['Yes', always, `No, and tell ${AGENT_NAME} what to do differently (esc)`];
-}
-
-const TRUST_OPTIONS = ['Yes, proceed', 'No, exit'];
 
 const HELP_LINES = [
   `${AGENT_NAME} — a scripted coding-agent TUI (no network, no AI).`,
@@ -230,7 +154,7 @@ export class DemoSession {
     if (turn !== null) {
       const virtualMs = realMs / this.#options.speed;
       turn.elapsedMs += virtualMs;
-      if (turn.tool?.phase !== 'approval') this.#runSteps(virtualMs);
+      if (!turn.awaitingApproval) this.#runTurn(turn, virtualMs);
       changed ||= Math.floor(this.#realMs / FRAME_MS) !== frameBefore || this.#turn === null;
     }
     if (changed) this.#notify();
@@ -251,7 +175,7 @@ export class DemoSession {
       if (event.type === 'ignored') continue;
       if (this.#phase === 'trust') this.#handleTrustKey(event);
       else if (this.#picker !== null) this.#handlePickerKey(event);
-      else if (this.#turn?.tool?.phase === 'approval') this.#handleApprovalKey(event);
+      else if (this.#turn?.awaitingApproval) this.#handleApprovalKey(event);
       else this.#handleMainKey(event);
     }
     this.#notify();
@@ -306,14 +230,11 @@ export class DemoSession {
       this.#interrupt();
     } else if (choice === 'cancel' || choice === 3) {
       tool.item.status = 'declined';
-      this.#commitLive(turn);
-      this.#commit({ kind: 'result', id: this.#id(), text: 'User declined', tone: 'error' });
+      turn.end({ kind: 'result', id: this.#id(), text: 'User declined', tone: 'error' });
       this.#turn = null;
     } else if (choice === 1 || choice === 2) {
       if (choice === 2) this.#allowed.add(allowKey(tool.step));
-      tool.phase = 'running';
-      tool.item.status = 'running';
-      turn.stepMs = 0;
+      turn.approve();
     }
   }
 
@@ -447,134 +368,27 @@ export class DemoSession {
 
   #startTurn(message: string): void {
     const verbs = this.#options.scenario.verbs;
-    this.#turn = {
-      rule: selectRule(this.#options.scenario, message),
-      stepIndex: 0,
-      stepStarted: false,
-      stepMs: 0,
-      elapsedMs: 0,
-      tokens: 0,
-      verb: verbs[Math.floor(this.#random() * verbs.length)],
-      direction: '↑',
-      live: [],
-      previousWasSay: false,
-      say: null,
-      tool: null,
-    };
+    const turn = new Turn(selectRule(this.#options.scenario, message), verbs[Math.floor(this.#random() * verbs.length)], {
+      id: () => this.#id(),
+      commit: (item) => this.#commit(item),
+      isAllowed: (step) => this.#allowed.has(allowKey(step)),
+    });
+    this.#turn = turn;
     // Zero-length steps (a say with think_ms 0 before it) show at once, not one tick later.
-    this.#runSteps(0);
+    this.#runTurn(turn, 0);
+  }
+
+  #runTurn(turn: Turn, budgetMs: number): void {
+    if (turn.run(budgetMs)) this.#turn = null;
   }
 
   #interrupt(): void {
     const turn = this.#turn;
     if (turn === null) return;
     if (turn.tool !== null && turn.tool.item.status !== 'done') turn.tool.item.status = 'interrupted';
-    this.#commitLive(turn);
-    this.#commit({ kind: 'result', id: this.#id(), text: 'Interrupted by user', tone: 'error' });
+    turn.end({ kind: 'result', id: this.#id(), text: 'Interrupted by user', tone: 'error' });
     this.#turn = null;
     this.#frozen = false;
-  }
-
-  /** Runs scenario steps with `budgetMs` of virtual time; stops at an approval or when time runs out. */
-  #runSteps(budgetMs: number): void {
-    let budget = budgetMs;
-    for (;;) {
-      const turn = this.#turn;
-      if (turn === null) return;
-      const step = turn.rule.steps[turn.stepIndex];
-      if (step === undefined) {
-        this.#commitLive(turn);
-        this.#commit({ kind: 'worked', id: this.#id(), seconds: Math.max(1, Math.round(turn.elapsedMs / 1000)) });
-        this.#turn = null;
-        return;
-      }
-      const firstRun = !turn.stepStarted;
-      turn.stepStarted = true;
-      let result: { done: boolean; budget: number };
-      if ('think_ms' in step) {
-        // A think step may name the verb; it then stays for the rest of the turn.
-        if (firstRun && step.verb !== undefined) turn.verb = step.verb;
-        turn.direction = '↑';
-        const use = Math.min(budget, step.think_ms - turn.stepMs);
-        turn.stepMs += use;
-        turn.tokens += (use / 1000) * THINK_TOKENS_PER_SECOND;
-        result = { done: turn.stepMs >= step.think_ms, budget: budget - use };
-      } else if ('say' in step) {
-        result = this.#runSay(turn, step.say, step.wpm ?? DEFAULT_WPM, firstRun, budget);
-      } else if ('tool' in step) {
-        result = this.#runTool(turn, step, firstRun, budget);
-      } else {
-        this.#commitLive(turn);
-        this.#commit({ kind: 'result', id: this.#id(), text: `API Error: ${step.error}`, tone: 'error' });
-        this.#turn = null;
-        return;
-      }
-      if (!result.done) return;
-      budget = result.budget;
-      turn.previousWasSay = 'say' in step;
-      turn.stepIndex++;
-      turn.stepStarted = false;
-      turn.stepMs = 0;
-      turn.say = null;
-      turn.tool = null;
-    }
-  }
-
-  #runSay(turn: Turn, text: string, wpm: number, firstRun: boolean, budget: number): { done: boolean; budget: number } {
-    if (firstRun || turn.say === null) {
-      const paragraphs = text.split(/\n\s*\n/).map((p) => p.trim().match(/\S+\s*/g) ?? []).filter((p) => p.length > 0);
-      const item: AssistantItem = { kind: 'assistant', id: this.#id(), text: '', continuation: turn.previousWasSay };
-      turn.live = [item];
-      turn.say = { paragraphs, perWordMs: 60_000 / wpm, totalWords: paragraphs.flat().length, shown: 0, paragraph: 0, item };
-    }
-    const say = turn.say;
-    turn.direction = '↓';
-    turn.stepMs += budget;
-    const due = Math.min(say.totalWords, Math.floor(turn.stepMs / say.perWordMs) + 1);
-    while (say.shown < due) {
-      let offset = say.shown;
-      let p = 0;
-      while (offset >= say.paragraphs[p].length) offset -= say.paragraphs[p++].length;
-      if (p !== say.paragraph) {
-        // A finished paragraph becomes transcript; the next one streams without a bullet.
-        this.#commitLive(turn);
-        say.paragraph = p;
-        say.item = { kind: 'assistant', id: this.#id(), text: '', continuation: true };
-        turn.live = [say.item];
-      }
-      const word = say.paragraphs[p][offset];
-      say.item.text += word;
-      turn.tokens += Math.max(1, Math.round(word.trim().length / 4));
-      say.shown++;
-    }
-    const totalMs = say.totalWords * say.perWordMs;
-    if (turn.stepMs < totalMs) return { done: false, budget: 0 };
-    say.item.text = say.item.text.trimEnd();
-    this.#commitLive(turn);
-    return { done: true, budget: turn.stepMs - totalMs };
-  }
-
-  #runTool(turn: Turn, step: ToolStep, firstRun: boolean, budget: number): { done: boolean; budget: number } {
-    if (firstRun || turn.tool === null) {
-      const item: ToolItem = { kind: 'tool', id: this.#id(), name: step.tool, command: step.command, status: 'pending', output: [] };
-      turn.live = [item];
-      const needsApproval = step.approval === true && !this.#allowed.has(allowKey(step));
-      turn.tool = { step, item, phase: needsApproval ? 'approval' : 'running', cursor: 0 };
-      if (needsApproval) return { done: false, budget: 0 };
-      item.status = 'running';
-    }
-    const tool = turn.tool;
-    if (tool.phase === 'approval') return { done: false, budget: 0 };
-    turn.direction = '↑';
-    const runMs = step.run_ms ?? DEFAULT_TOOL_RUN_MS;
-    const use = Math.min(budget, runMs - turn.stepMs);
-    turn.stepMs += use;
-    turn.tokens += (use / 1000) * (THINK_TOKENS_PER_SECOND / 4);
-    if (turn.stepMs < runMs) return { done: false, budget: 0 };
-    tool.item.status = 'done';
-    tool.item.output = [...(step.output ?? [])];
-    this.#commitLive(turn);
-    return { done: true, budget: budget - use };
   }
 
   // ── bookkeeping ────────────────────────────────────────────────────────────
@@ -587,60 +401,16 @@ export class DemoSession {
     this.#committed = [...this.#committed, { ...item }];
   }
 
-  #commitLive(turn: Turn): void {
-    for (const item of turn.live) this.#commit(item);
-    turn.live = [];
-  }
-
   #notify(): void {
     this.#view = this.#buildView();
     for (const listener of this.#listeners) listener();
   }
 
   #buildView(): SessionView {
-    const turn = this.#turn;
-    const frame = Math.floor(this.#realMs / FRAME_MS);
-    const awaitingApproval = turn?.tool?.phase === 'approval';
-    const spinner: SpinnerView | null = turn !== null && !awaitingApproval
-      ? {
-          glyph: spinnerGlyph(frame),
-          verb: turn.verb,
-          elapsedSeconds: Math.floor(turn.elapsedMs / 1000),
-          tokens: turn.tokens,
-          direction: turn.direction,
-        }
-      : null;
-    let modal: ModalView | null = null;
-    if (this.#phase === 'trust') {
-      modal = { kind: 'trust', cwd: this.#options.cwd, cursor: this.#trustCursor, options: TRUST_OPTIONS };
-    } else if (turn?.tool != null && awaitingApproval) {
-      const { step, cursor } = turn.tool;
-      modal = {
-        kind: 'approval',
-        title: approvalTitle(step.tool),
-        command: step.command,
-        ...(step.description !== undefined && { description: step.description }),
-        cursor,
-        options: approvalOptions(step),
-      };
-    } else if (this.#picker !== null) {
-      modal = { kind: 'picker', models: this.#options.scenario.models, active: this.#model, cursor: this.#picker.cursor };
-    }
-    let left = '? for shortcuts';
-    if (!this.#focused) left = '(input paused — terminal not focused)';
-    else if (this.#ctrlCArmedUntil !== null) left = 'Press Ctrl-C again to exit';
-    return {
-      epoch: this.#epoch,
-      cwd: this.#options.cwd,
-      committed: this.#committed,
-      live: turn === null ? [] : turn.live.map((item) => ({ ...item })),
-      spinner,
-      input: this.#input,
-      showInput: modal === null,
-      modal,
-      hint: { left, right: this.#model },
-      shortcutsOpen: this.#shortcutsOpen,
-      title: `${spinner === null ? '✳' : spinner.glyph} ${AGENT_NAME}`,
-    };
+    return buildSessionView({
+      epoch: this.#epoch, cwd: this.#options.cwd, committed: this.#committed, turn: this.#turn, realMs: this.#realMs,
+      trustCursor: this.#phase === 'trust' ? this.#trustCursor : null, picker: this.#picker, models: this.#options.scenario.models,
+      model: this.#model, input: this.#input, focused: this.#focused, ctrlCArmed: this.#ctrlCArmedUntil !== null, shortcutsOpen: this.#shortcutsOpen,
+    });
   }
 }
