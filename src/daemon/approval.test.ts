@@ -24,6 +24,18 @@ describe('modalFingerprint', () => {
     expect(modalFingerprint({ ...runTests, buttons: runTests.buttons.map((b) => ({ ...b, index: b.index + 1 })) })).not.toBe(fp);
   });
 
+  it('stays the same while the cursor moves between options, numbered or not', () => {
+    const at = (row: number) => ['npm test', ...runTests.buttons.map((b, i) => `${i === row ? '❯' : ' '} ${b.index}. ${b.label}`)].join('\n');
+    const fp = modalFingerprint({ ...runTests, body: at(0) });
+    expect(modalFingerprint({ ...runTests, body: at(2) })).toBe(fp);
+    expect(modalFingerprint({ ...runTests, body: at(2).replace('❯', '›') })).toBe(fp);
+    const trust = { kind: 'confirm' as const, title: 'Trust?', buttons: [{ index: 1, label: 'Yes, proceed' }, { index: 2, label: 'No, exit' }] };
+    expect(modalFingerprint({ ...trust, body: 'Trust this folder?\n❯ Yes, proceed\n  No, exit' }))
+      .toBe(modalFingerprint({ ...trust, body: 'Trust this folder?\n  Yes, proceed\n❯ No, exit' }));
+    // A marker on a line that is no option is content: a quoted prompt in the question.
+    expect(modalFingerprint({ ...runTests, body: '> npm test' })).not.toBe(modalFingerprint({ ...runTests, body: '  npm test' }));
+  });
+
   it('does not confuse a field boundary with content', () => {
     const a = modalFingerprint({ kind: 'approval', title: 'a', body: 'b', buttons: [] });
     const b = modalFingerprint({ kind: 'approval', title: 'ab', body: '', buttons: [] });

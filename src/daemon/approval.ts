@@ -65,7 +65,7 @@ export class ApprovalError extends Error {
 }
 
 /** Bumped when the encoding changes, so old and new fingerprints never collide by accident. */
-const FINGERPRINT_VERSION = 'specterm.approval.v1';
+const FINGERPRINT_VERSION = 'specterm.approval.v2';
 /** 12 hex digits = 48 bits: enough to tell two modals of one session apart in an id. */
 const ID_FINGERPRINT_CHARS = 12;
 /** Session ids end up in approval ids and URLs: keep them to URL-safe characters. */
@@ -77,6 +77,25 @@ const SESSION_ID_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;
  */
 function normaliseText(text: string): string {
   return text.split('\n').map((line) => line.replace(/\s+$/, '')).join('\n').replace(/\n+$/, '');
+}
+
+/** A cursor marker in front of an option row (Claude's ❯, Codex's ›, radio dots, …). */
+const CURSOR_MARKER = /^(\s*)[❯›>▸▶►→●◉○◯](\s*)(.*)$/u;
+
+/**
+ * The question's text with the cursor marker taken off every option row: moving the cursor is
+ * not a new question (a person arrowing through the options must not raise a new approval at
+ * each step). A row is an option row when, after the marker, it starts with a button's index
+ * (`2.`, `2)`) or its label.
+ */
+function withoutCursor(body: string, buttons: ApprovalModal['buttons']): string {
+  return body.split('\n').map((line) => {
+    const m = CURSOR_MARKER.exec(line);
+    if (!m) return line;
+    const rest = m[3]!;
+    const isOption = buttons.some((b) => rest.startsWith(`${b.index}.`) || rest.startsWith(`${b.index})`) || (b.label.length > 0 && rest.startsWith(b.label)));
+    return isOption ? `${m[1]} ${m[2]}${rest}` : line;
+  }).join('\n');
 }
 
 function checkModal(modal: ApprovalModal): void {
@@ -106,7 +125,7 @@ export function modalFingerprint(modal: ApprovalModal): string {
     FINGERPRINT_VERSION,
     modal.kind,
     modal.title === null ? null : normaliseText(modal.title),
-    normaliseText(modal.body),
+    normaliseText(withoutCursor(modal.body, modal.buttons)),
     modal.buttons.map((b) => [b.index, normaliseText(b.label)]),
   ]);
   return createHash('sha256').update(canonical, 'utf8').digest('hex');
