@@ -19,7 +19,7 @@ import type { ExitInfo } from '../terminal/index.js';
 import { CliUsageError, EXIT_SPAWN_FAILED } from './errors.js';
 import type { CliIo } from './io.js';
 import { loadSpecArg } from './spec-arg.js';
-import { StatusBarScreen, type StatusBarContent } from './status-bar.js';
+import { describeModalKeys, StatusBarScreen, type StatusBarContent } from './status-bar.js';
 import { chooseTerminalSize } from './terminal-size.js';
 
 /** Redraw the bar at most this often while the child prints (it may have erased it). */
@@ -154,7 +154,7 @@ export async function runInteractive(opts: InteractiveOptions, io: CliIo): Promi
         content.state = ev.state;
         content.modal = ev.modal;
         bar?.update(content);
-        log(`state ${ev.state.id} "${ev.state.label}" (${ev.state.status})${ev.modal ? ` modal ${JSON.stringify(ev.modal.title)}: ${ev.modal.buttons.map((b) => `${b.index} ${b.label}`).join(' · ')}` : ''}`);
+        log(`state ${ev.state.id} "${ev.state.label}" (${ev.state.status})${ev.modal ? ` modal ${JSON.stringify(ev.modal.title)}: ${describeModalKeys(ev.modal, Infinity)}` : ''}`);
         break;
       case 'notification':
         if (tty) out('\x07');

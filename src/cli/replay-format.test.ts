@@ -21,7 +21,7 @@ describe('formatChangeTable', () => {
   it('prints one aligned row per change with a modal summary', () => {
     const table = formatChangeTable([
       { t: 0, state: 'starting', status: 'idle', modal: null },
-      { t: 12.25, state: 'approval', status: 'approval', modal: { title: 'Bash command', kind: 'approval', buttons: [{ index: 1, label: 'Yes' }, { index: 3, label: 'No' }] } },
+      { t: 12.25, state: 'approval', status: 'approval', modal: { title: 'Bash command', kind: 'approval', buttons: [{ index: 1, label: 'Yes', current: true }, { index: 3, label: 'No', current: false }] } },
     ]);
     expect(table.split('\n')).toEqual([
       ' t (s)  state     status    modal',

@@ -4,13 +4,13 @@ import { fitToWidth, renderStatusText, StatusBarScreen, type StatusBarContent } 
 const approval: StatusBarContent = {
   specId: 'demo-agent',
   state: { id: 'approval', label: 'Approval requested', title: 'Bash command', status: 'approval' },
-  modal: { title: 'Bash command', kind: 'approval', buttons: [{ index: 1, label: 'Yes' }, { index: 2, label: "Yes, and don't ask again for npm commands" }, { index: 3, label: 'No' }] },
+  modal: { title: 'Bash command', kind: 'approval', buttons: [{ index: 1, label: 'Yes', current: true }, { index: 2, label: "Yes, and don't ask again for npm commands", current: false }, { index: 3, label: 'No', current: false }] },
 };
 
 describe('renderStatusText', () => {
-  it('shows the state, the status, the modal title and the key of each button', () => {
+  it('shows the state, the status, the modal title, the key of each button and where the cursor is', () => {
     const text = renderStatusText(approval, 120);
-    expect(text).toContain('◆ Approval requested · approval │ Bash command: 1 Yes · 2 Yes, and don\'t ask again fo… · 3 No');
+    expect(text).toContain('◆ Approval requested · approval │ Bash command: ❯1 Yes · 2 Yes, and don\'t ask again fo… · 3 No');
     expect(text.endsWith(' demo-agent ')).toBe(true);
     expect(Array.from(text)).toHaveLength(120);
   });

@@ -49,12 +49,12 @@ export function fitToWidth(text: string, width: number): string {
   return `${out}…${' '.repeat(Math.max(0, width - used - 1))}`;
 }
 
-/** `1 Yes · 2 Yes, and don't ask again… · 3 No`: which key answers which button. */
+/** `❯1 Yes · 2 Yes, and don't ask again… · 3 No`: which key answers which button, and where the CLI's cursor is. */
 export function describeModalKeys(modal: ModalView, maxLabel = 28): string {
   return modal.buttons
     .map((b) => {
       const label = Array.from(b.label);
-      return `${b.index} ${label.length > maxLabel ? `${label.slice(0, maxLabel - 1).join('')}…` : b.label}`;
+      return `${b.current ? '❯' : ''}${b.index} ${label.length > maxLabel ? `${label.slice(0, maxLabel - 1).join('')}…` : b.label}`;
     })
     .join(' · ');
 }

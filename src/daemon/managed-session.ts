@@ -25,6 +25,11 @@ export function wireApprovalId(approval: Approval): string {
   return approval.id.replace(/\./g, '-');
 }
 
+/** The index of the button the modal's cursor is on, or null (no modal, no marker seen). */
+function currentIndex(modal: DriverModalView | null): number | null {
+  return modal?.buttons.find((b) => b.current)?.index ?? null;
+}
+
 /** What a running session is made of. */
 export interface SessionRuntime {
   driver: FsmDriver;
@@ -52,6 +57,8 @@ export class ManagedSession {
   stateSince: number | null = null;
   #lifecycle: SessionDetail['lifecycle'];
   #state: DriverStateView | null = null;
+  /** The modal as the driver last reported it (its cursor: which button is current). */
+  #modal: DriverModalView | null = null;
   /** When the turn under way began (generating, or a consent prompt once ready); null between turns. */
   #turnSince: number | null = null;
   #unsubscribe: (() => void) | null = null;
@@ -132,7 +139,9 @@ export class ManagedSession {
     }
     const previous = this.#state;
     const moved = previous === null || previous.id !== state.id || previous.status !== state.status;
+    const cursorMoved = currentIndex(modal) !== currentIndex(this.#modal);
     this.#state = state;
+    this.#modal = modal;
     if (moved) {
       this.stateSince = now;
       store.stateChanges.insert({
@@ -140,7 +149,7 @@ export class ManagedSession {
         modal: observation.current ? { approvalId: observation.current.id, kind: observation.current.kind, title: observation.current.title } : null,
       });
     }
-    if (moved || observation.opened || observation.closed) {
+    if (moved || observation.opened || observation.closed || (cursorMoved && observation.current)) {
       events.append({ type: 'session.state', session_id: this.id, at: now, state, modal: this.modalView() });
     }
     // A consent prompt only comes inside a turn: one that finishes after it without the driver
@@ -234,6 +243,7 @@ export class ManagedSession {
     this.record = { ...this.record, exitedAt: null, exitCode: null, signal: null };
     this.#lifecycle = 'starting';
     this.#state = null;
+    this.#modal = null;
     this.#turnSince = null;
     this.startedAt = null;
   }
@@ -241,7 +251,9 @@ export class ManagedSession {
   modalView(): ModalView | null {
     const approval = this.approval;
     if (!approval) return null;
-    return { approval_id: wireApprovalId(approval), fingerprint: approval.fingerprint, title: approval.title, buttons: approval.buttons, kind: approval.kind };
+    const current = currentIndex(this.#modal);
+    const buttons = approval.buttons.map((b) => ({ ...b, current: b.index === current }));
+    return { approval_id: wireApprovalId(approval), fingerprint: approval.fingerprint, title: approval.title, buttons, kind: approval.kind };
   }
 
   /** The state shown by the API: the driver's, else the last stored one. */

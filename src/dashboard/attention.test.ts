@@ -7,7 +7,7 @@ const base: SessionDetail = {
   controls: [], cwd: '/tmp', branch: null, spec: { id: 'demo-agent', version: null, proven_versions: [] }, pid: 1, cols: 80, rows: 24,
   exit: null, created_at: 0, started_at: 0, exited_at: null, state_since: 100,
 };
-const modal = { approval_id: 'a_1', fingerprint: 'f', title: 'Run?', buttons: [{ index: 1, label: 'Yes' }], kind: 'approval' as const };
+const modal = { approval_id: 'a_1', fingerprint: 'f', title: 'Run?', buttons: [{ index: 1, label: 'Yes', current: false }], kind: 'approval' as const };
 const s = (id: string, over: Partial<SessionDetail>): SessionDetail => ({ ...base, id, ...over });
 
 describe('attention order', () => {

@@ -57,6 +57,9 @@ function ApprovalCard(props: { approval: Approval; session: SessionDetail | unde
   };
   const o = outcome.value;
   const done = o?.kind === 'cleared';
+  // Where the CLI's cursor is (what Enter would choose), read live from the session's modal.
+  const live = props.session?.modal;
+  const cursorOn = live && live.approval_id === a.id ? live.buttons.find((b) => b.current)?.index : undefined;
   const titleId = `approval-${props.approval.id}-title`;
   return (
     <li class={`approval-card${needsYou ? ' needs-you' : ''}`} data-approval-id={a.id} data-kind={a.kind ?? 'modal'} aria-labelledby={titleId}>
@@ -74,7 +77,8 @@ function ApprovalCard(props: { approval: Approval; session: SessionDetail | unde
       <div class="card-buttons" role="group" aria-label={`Answers to ${a.title ?? 'the modal'}`}>
         {a.buttons.map((b) => (
           <button type="button" key={`${a.fingerprint}-${b.index}`} data-button-index={b.index} disabled={!props.canAnswer || done || o?.kind === 'pressing'}
-            onClick={() => void press(b)}>{buttonText(b)}</button>
+            aria-current={b.index === cursorOn ? 'true' : undefined} title={b.index === cursorOn ? 'The CLI\'s cursor is on this option' : undefined}
+            onClick={() => void press(b)}>{b.index === cursorOn && <span class="cursor-mark" aria-hidden="true">❯ </span>}{buttonText(b)}</button>
         ))}
       </div>
       {!props.canAnswer && <p class="hint">This device has the read scope: pair it with the approve scope to answer.</p>}

@@ -127,13 +127,14 @@ export class DerivedView {
 
 /** The public shape of a latched modal (without the state it was latched in). */
 export function toModalView(m: LatchedModal | null): ModalView | null {
-  return m ? { title: m.title, buttons: m.buttons.map((b) => ({ index: b.index, label: b.label })), kind: m.kind } : null;
+  return m ? { title: m.title, buttons: m.buttons.map((b) => ({ index: b.index, label: b.label, current: b.current })), kind: m.kind } : null;
 }
 
 function sameModal(a: LatchedModal | null, b: LatchedModal | null): boolean {
   if (!a || !b) return a === b;
   if (a.title !== b.title || a.buttons.length !== b.buttons.length) return false;
-  return a.buttons.every((btn, i) => btn.label === b.buttons[i]!.label && btn.index === b.buttons[i]!.index);
+  // The cursor moving to another option is a change of the modal: a viewer shows where Enter goes.
+  return a.buttons.every((btn, i) => btn.label === b.buttons[i]!.label && btn.index === b.buttons[i]!.index && btn.current === b.buttons[i]!.current);
 }
 
 function sameControls(a: ControlView[], b: ControlView[]): boolean {

@@ -15,7 +15,8 @@ export interface StateView {
 
 export interface ModalView {
   title: string | null;
-  buttons: Array<{ index: number; label: string }>;
+  /** `current`: the option the CLI's cursor marker is on (what Enter chooses); none when the spec's pattern sees no marker. */
+  buttons: Array<{ index: number; label: string; current: boolean }>;
   kind: ModalKind | null;
 }
 

@@ -127,7 +127,24 @@ describe('FsmDriver modals', () => {
     const v = h.driver.getCurrentView()!;
     expect(v.state.status).toBe('approval');
     expect(v.modal).toEqual({ title: 'proceed', kind: 'approval', buttons: [
-      { index: 1, label: 'Yes' }, { index: 2, label: "Yes, and don't ask again" }, { index: 3, label: 'No' }] });
+      { index: 1, label: 'Yes', current: true }, { index: 2, label: "Yes, and don't ask again", current: false }, { index: 3, label: 'No', current: false }] });
+  });
+
+  it('reports the cursor moving to another option as a change of the modal', () => {
+    const h = harness();
+    toIdle(h);
+    h.tx.emit(paint(APPROVAL));
+    h.at(700);
+    const modals = () => h.events.flatMap((e) => (e.kind === 'state_changed' && e.modal ? [e.modal.buttons.filter((b) => b.current).map((b) => b.index)] : []));
+    expect(modals().at(-1)).toEqual([1]);
+    const emitted = modals().length;
+    h.tx.emit(paint(APPROVAL.map((l) => l.replace(' ❯ 1.', '   1.').replace('   3. No', ' ❯ 3. No'))));
+    h.at(900);
+    expect(modals().slice(emitted)).toEqual([[3]]);
+    expect(h.driver.getCurrentView()?.modal?.buttons.map((b) => b.current)).toEqual([false, false, true]);
+    h.tx.emit(paint(APPROVAL.map((l) => l.replace(' ❯ 1.', '   1.').replace('   3. No', ' ❯ 3. No'))));
+    h.at(1100);
+    expect(modals().slice(emitted)).toEqual([[3]]); // the same modal repainted: nothing new
   });
 
   it('presses a button by display index and refuses unknown indexes and changed labels', () => {

@@ -69,7 +69,11 @@ export const ModalView = z.strictObject({
   approval_id: Id.meta({ description: 'stays the same while the same modal is up' }),
   fingerprint: z.string().min(1).max(128).meta({ description: 'hash of the modal content; an answer must quote it' }),
   title: z.string().nullable(),
-  buttons: z.array(z.strictObject({ index: z.number().int().nonnegative(), label: z.string() })),
+  buttons: z.array(z.strictObject({
+    index: z.number().int().nonnegative(),
+    label: z.string(),
+    current: z.boolean().meta({ description: 'the option the CLI\'s cursor marker is on (what Enter chooses); none is when the spec sees no marker' }),
+  })),
   kind: ModalKind.nullable(),
 });
 

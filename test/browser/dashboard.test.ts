@@ -81,7 +81,7 @@ describe('the dashboard in Chromium', () => {
   });
 
   it('renders sessions sorted so the one needing a person comes first, live on a WS event', async () => {
-    const modal = { approval_id: 'a_1', fingerprint: 'f', title: 'Run npm test?', buttons: [{ index: 1, label: 'Yes' }], kind: 'approval' as const };
+    const modal = { approval_id: 'a_1', fingerprint: 'f', title: 'Run npm test?', buttons: [{ index: 1, label: 'Yes', current: true }], kind: 'approval' as const };
     sessionList = [
       { ...SESSION, id: 's_2', name: 'builder', state: { id: 'gen', label: 'Working', title: null, status: 'generating' } },
       { ...SESSION, id: 's_1', name: 'asker', modal, state: { id: 'ask', label: 'Asking', title: null, status: 'approval' } },

@@ -65,7 +65,7 @@ describe('one session from creation to an answered approval', () => {
     expect(await receipt.getAttribute('data-failure')).toBeNull();
   }, 90_000);
 
-  it('shows the approval in the inbox with the exact buttons; pressing 1 clears it and the session returns to idle', async () => {
+  it('shows the approval in the inbox with the exact buttons and the CLI\'s cursor, which follows the arrow keys; pressing 1 clears it and the session returns to idle', async () => {
     const page = e.page;
     const approval = await waitFor(async () => (await e.client.call('listApprovals')).approvals[0], E2E_WAIT_MS, 'the approval');
     await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: /Inbox/ }).click();
@@ -73,9 +73,14 @@ describe('one session from creation to an answered approval', () => {
     await card.waitFor({ timeout: E2E_WAIT_MS });
     expect(await card.getAttribute('data-kind')).toBe(approval.kind);
     expect(await card.locator('h3').textContent()).toBe(approval.title);
-    expect(await card.locator('.card-buttons button').allTextContents()).toEqual(approval.buttons.map((b) => `${b.index}. ${b.label}`));
+    expect(await card.locator('.card-buttons button').allTextContents()).toEqual(approval.buttons.map((b) => `${b.index === 1 ? '❯ ' : ''}${b.index}. ${b.label}`));
+    expect(await card.locator('.card-buttons button[aria-current="true"]').getAttribute('data-button-index')).toBe('1');
     if (approval.text) expect(await card.locator('.card-text').textContent()).toBe(approval.text);
     expect(await axeViolations(page)).toEqual([]);
+    // Arrowing in the terminal moves the mark, live, on the same card (the same approval).
+    await e.client.call('sendKeys', { params: { id: approval.session_id }, body: { data: '\x1b[B' } });
+    await card.locator('.card-buttons button[data-button-index="2"][aria-current="true"]').waitFor({ timeout: E2E_WAIT_MS });
+    expect(await card.locator('.card-buttons button[aria-current="true"]').count()).toBe(1);
 
     await card.locator('.card-buttons button[data-button-index="1"]').click();
     await card.locator('.outcome-cleared').waitFor({ timeout: E2E_WAIT_MS });
@@ -105,7 +110,7 @@ describe('one session from creation to an answered approval', () => {
       await card.locator('.outcome-stale').waitFor({ timeout: E2E_WAIT_MS });
       expect(await card.locator('.outcome').textContent()).toMatch(/^Refused, nothing was pressed: the modal changed\./);
       expect(await card.getAttribute('data-approval-id')).toBe(second.id);
-      expect(await card.locator('.card-buttons button').allTextContents()).toEqual(second.buttons.map((b) => `${b.index}. ${b.label}`));
+      expect((await card.locator('.card-buttons button').allTextContents()).map((t) => t.replace(/^❯ /, ''))).toEqual(second.buttons.map((b) => `${b.index}. ${b.label}`));
       expect((await e.client.call('listApprovals')).approvals.map((a) => a.id)).toEqual([second.id]); // nothing was pressed
 
       await card.locator('.card-buttons button[data-button-index="1"]').click();

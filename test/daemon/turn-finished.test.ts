@@ -5,39 +5,15 @@
  * at the consent prompt and must still be reported. A picker opened and closed from idle is not a
  * turn, nor is a startup gate.
  */
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { CliSpecV4 } from '../../src/core/spec/types.js';
-import { ApprovalTracker } from '../../src/daemon/approval.js';
-import { EventLog } from '../../src/daemon/event-log.js';
-import { ManagedSession } from '../../src/daemon/managed-session.js';
 import type { DaemonEvent } from '../../src/protocol/index.js';
-import { openStore } from '../../src/store/index.js';
-import { APPROVAL, baseSpec, busy, D, harness, IDLE, toIdle, type Harness } from '../helpers/driver-harness.js';
+import { APPROVAL, baseSpec, busy, D, IDLE, toIdle, type Harness } from '../helpers/driver-harness.js';
 import { paint } from '../helpers/scripted-transport.js';
-import { makeTempDir } from './notify-send-fixture.js';
+import { closeManaged, managed } from './managed-harness.js';
 
-const cleanups: Array<() => void> = [];
-afterEach(() => { for (const c of cleanups.splice(0).reverse()) c(); });
+afterEach(closeManaged);
 
 const PICKER = ['Agent v1', D, ' Select model', ' ❯ 1. fast', '   2. slow', D];
-
-/** A driver in virtual time bound to a managed session; the session's events as they are appended. */
-function managed(spec: CliSpecV4 = baseSpec()): { h: Harness; events: DaemonEvent[] } {
-  const { dir, remove } = makeTempDir('specterm-turn-');
-  cleanups.push(remove);
-  const store = openStore(path.join(dir, 'specterm.db'));
-  cleanups.push(() => store.close());
-  const log = new EventLog({ journal: store.events });
-  const events: DaemonEvent[] = [];
-  log.subscribe((e) => { events.push(e); });
-  const h = harness(spec);
-  cleanups.push(() => h.driver.shutdown());
-  const record = store.sessions.insert({ id: 's_turn', cwd: dir, createdAt: 0 });
-  const session = new ManagedSession(record, spec, { store, events: log, tracker: new ApprovalTracker(), now: () => h.sched.now() });
-  session.bind({ driver: h.driver, transport: h.tx as never }, null);
-  return { h, events };
-}
 
 /** The states the driver went through (a modal's repaint re-emits its state: counted once). */
 const visited = (h: Harness) => h.states().filter((s, i, all) => s !== all[i - 1]);
