@@ -15,7 +15,7 @@ import type { DashboardEvent, ModalView, StateView } from '../driver/events.js';
 import { RealScheduler } from '../driver/schedulers.js';
 import { AsciicastRecorder } from '../recording/index.js';
 import { createPtyTransport, type Disposable, type ExitInfo, type PtyTransport, type SpawnRequest } from '../terminal/index.js';
-import type { StateChangeRecord } from './replay-session.js';
+import { sameChange, type StateChangeRecord } from './replay-session.js';
 import { catalogSpecSource } from './spec-source.js';
 
 /** Options of {@link startLiveSession}. Give `specRef`, or `spec` (+ `specPath` for hot reload). */
@@ -194,8 +194,7 @@ export function startLiveSession(opts: LiveSessionOptions): LiveSession {
     events.push({ atMs: Date.now() - startedAt, event: ev });
     if (ev.kind === 'state_changed') {
       const rec: StateChangeRecord = { t: (Date.now() - startedAt) / 1000, state: ev.state.id, status: ev.state.status, modal: ev.modal };
-      const last = changes[changes.length - 1];
-      if (!last || last.state !== rec.state || last.status !== rec.status || JSON.stringify(last.modal) !== JSON.stringify(rec.modal)) changes.push(rec);
+      if (!sameChange(changes[changes.length - 1], rec)) changes.push(rec);
     }
     if (ev.kind === 'exit') finish({ exitCode: ev.exit_code, signal: ev.signal });
     if (ev.kind === 'spawn_error') {

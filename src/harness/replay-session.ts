@@ -52,8 +52,17 @@ export interface ReplayResult {
   resizes: Array<{ atMs: number; cols: number; rows: number }>;
 }
 
-function sameRecord(a: StateChangeRecord | undefined, b: StateChangeRecord): boolean {
-  return !!a && a.state === b.state && a.status === b.status && JSON.stringify(a.modal) === JSON.stringify(b.modal);
+/**
+ * Whether `b` repeats the change `a` recorded: same state, status and modal. The modal's cursor
+ * (`current`) does not count: a state change list (`specterm replay`, a recording's timeline)
+ * lists what the session showed, not each step of a person arrowing through the options.
+ */
+export function sameChange(a: StateChangeRecord | undefined, b: StateChangeRecord): boolean {
+  return !!a && a.state === b.state && a.status === b.status && modalKey(a.modal) === modalKey(b.modal);
+}
+
+function modalKey(m: ModalView | null): string {
+  return m === null ? 'null' : JSON.stringify([m.title, m.kind, m.buttons.map((b) => [b.index, b.label])]);
 }
 
 /** Replays `cast` under `spec` and returns the state changes (the initial state included). */
@@ -80,7 +89,7 @@ export function replaySession(opts: ReplayOptions): ReplayResult {
     opts.onEvent?.(ev, scheduler.now());
     if (ev.kind !== 'state_changed') return;
     const rec: StateChangeRecord = { t: Math.round(scheduler.now()) / 1000, state: ev.state.id, status: ev.state.status, modal: ev.modal };
-    if (!sameRecord(changes[changes.length - 1], rec)) changes.push(rec);
+    if (!sameChange(changes[changes.length - 1], rec)) changes.push(rec);
   });
   const resizes: ReplayResult['resizes'] = [];
   transport.onResize(({ cols, rows }) => {
