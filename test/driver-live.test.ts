@@ -15,10 +15,11 @@ import { startLiveDriver, processExists, type AgentLogEntry, type LiveDriver, ty
 const WAIT_MS = 15_000;
 const FOCUS_IN = '\x1b[I';
 const FOCUS_OUT = '\x1b[O';
+/** As the approval first shows: the cursor on option 1. */
 const MODAL_BUTTONS = [
-  { index: 1, label: 'Yes' },
-  { index: 2, label: "Yes, and don't ask again this session" },
-  { index: 3, label: 'No, and tell Claude what to do differently' },
+  { index: 1, label: 'Yes', current: true },
+  { index: 2, label: "Yes, and don't ask again this session", current: false },
+  { index: 3, label: 'No, and tell Claude what to do differently', current: false },
 ];
 
 const running: LiveDriver[] = [];

@@ -104,7 +104,7 @@ describe('demo agent under the demo-agent spec (real PTY)', () => {
     const approval = await s.waitForState('approval', WAIT_MS);
     expect(approval.modal).toEqual({
       title: 'Bash command',
-      buttons: BUTTONS.map((label, i) => ({ index: i + 1, label })),
+      buttons: BUTTONS.map((label, i) => ({ index: i + 1, label, current: i === 0 })),
       kind: 'approval',
     });
     expect(s.driver.dispatch({ kind: 'click_modal_button', index: 1 })).toEqual({ ok: true });

@@ -73,8 +73,10 @@ describe('one session from creation to an answered approval', () => {
     await card.waitFor({ timeout: E2E_WAIT_MS });
     expect(await card.getAttribute('data-kind')).toBe(approval.kind);
     expect(await card.locator('h3').textContent()).toBe(approval.title);
-    expect(await card.locator('.card-buttons button').allTextContents()).toEqual(approval.buttons.map((b) => `${b.index === 1 ? '❯ ' : ''}${b.index}. ${b.label}`));
+    // The mark comes with the session list, which the page reloads 100 ms after each event: wait for it.
+    await card.locator('.card-buttons button[aria-current="true"]').waitFor({ timeout: E2E_WAIT_MS });
     expect(await card.locator('.card-buttons button[aria-current="true"]').getAttribute('data-button-index')).toBe('1');
+    expect(await card.locator('.card-buttons button').allTextContents()).toEqual(approval.buttons.map((b) => `${b.index === 1 ? '❯ ' : ''}${b.index}. ${b.label}`));
     if (approval.text) expect(await card.locator('.card-text').textContent()).toBe(approval.text);
     expect(await axeViolations(page)).toEqual([]);
     // Arrowing in the terminal moves the mark, live, on the same card (the same approval).
