@@ -7,10 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { formatChangeJson } from '../src/cli/replay-format.js';
 import { replaySession } from '../src/harness/replay-session.js';
 import { parseAsciicast } from '../src/recording/index.js';
-import { APPROVAL, baseSpec, IDLE } from './helpers/driver-harness.js';
+import { APPROVAL, approvalWithCursorOn, baseSpec, IDLE } from './helpers/driver-harness.js';
 import { paint } from './helpers/scripted-transport.js';
 
-const onOption = (n: number) => APPROVAL.map((l) => l.replace(' ❯ 1.', '   1.').replace(`   ${n}.`, ` ❯ ${n}.`));
 
 function cast(frames: Array<[number, string[]]>): string {
   return [JSON.stringify({ version: 2, width: 60, height: 16 }), ...frames.map(([t, lines]) => JSON.stringify([t, 'o', paint(lines)]))].join('\n');
@@ -20,7 +19,7 @@ describe('state changes of a replay', () => {
   it('list one approval while its cursor moves, and the driver still reports each move', () => {
     const moves: number[][] = [];
     const r = replaySession({
-      cast: parseAsciicast(cast([[0.1, IDLE], [1, APPROVAL], [1.5, onOption(2)], [2, onOption(3)], [2.5, IDLE]])),
+      cast: parseAsciicast(cast([[0.1, IDLE], [1, APPROVAL], [1.5, approvalWithCursorOn(2)], [2, approvalWithCursorOn(3)], [2.5, IDLE]])),
       spec: baseSpec(),
       onEvent: (ev) => { if (ev.kind === 'state_changed' && ev.modal) moves.push(ev.modal.buttons.filter((b) => b.current).map((b) => b.index)); },
     });

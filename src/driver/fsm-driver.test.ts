@@ -8,7 +8,7 @@ import { FsmDriver, type SpecSource } from './fsm-driver.js';
 import type { DashboardEvent } from './events.js';
 import { VirtualScheduler } from './schedulers.js';
 import { ScriptedTransport, paint } from '../../test/helpers/scripted-transport.js';
-import { APPROVAL, baseSpec, busy, D, harness, IDLE, toIdle } from '../../test/helpers/driver-harness.js';
+import { APPROVAL, approvalWithCursorOn, baseSpec, busy, D, harness, IDLE, toIdle } from '../../test/helpers/driver-harness.js';
 
 describe('FsmDriver evaluation loop', () => {
   it('leaves a time-gated initial state on a silent screen thanks to the wake timer', () => {
@@ -138,11 +138,11 @@ describe('FsmDriver modals', () => {
     const modals = () => h.events.flatMap((e) => (e.kind === 'state_changed' && e.modal ? [e.modal.buttons.filter((b) => b.current).map((b) => b.index)] : []));
     expect(modals().at(-1)).toEqual([1]);
     const emitted = modals().length;
-    h.tx.emit(paint(APPROVAL.map((l) => l.replace(' ❯ 1.', '   1.').replace('   3. No', ' ❯ 3. No'))));
+    h.tx.emit(paint(approvalWithCursorOn(3)));
     h.at(900);
     expect(modals().slice(emitted)).toEqual([[3]]);
     expect(h.driver.getCurrentView()?.modal?.buttons.map((b) => b.current)).toEqual([false, false, true]);
-    h.tx.emit(paint(APPROVAL.map((l) => l.replace(' ❯ 1.', '   1.').replace('   3. No', ' ❯ 3. No'))));
+    h.tx.emit(paint(approvalWithCursorOn(3)));
     h.at(1100);
     expect(modals().slice(emitted)).toEqual([[3]]); // the same modal repainted: nothing new
   });

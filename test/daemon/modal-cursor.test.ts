@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DaemonEvent } from '../../src/protocol/index.js';
-import { APPROVAL, toIdle } from '../helpers/driver-harness.js';
+import { APPROVAL, approvalWithCursorOn, toIdle } from '../helpers/driver-harness.js';
 import { paint } from '../helpers/scripted-transport.js';
 import { startDaemonWithIdleSession, stopAll, waitFor } from './daemon-harness.js';
 import { closeManaged, managed } from './managed-harness.js';
@@ -15,7 +15,7 @@ const WAIT_MS = 60_000;
 afterEach(async () => { closeManaged(); await stopAll(); }, 60_000);
 
 const cursorOf = (buttons: ReadonlyArray<{ index: number; current: boolean }> | undefined) => buttons?.filter((b) => b.current).map((b) => b.index);
-const CURSOR_ON_3 = APPROVAL.map((l) => l.replace(' ❯ 1.', '   1.').replace('   3. No', ' ❯ 3. No'));
+const CURSOR_ON_3 = approvalWithCursorOn(3);
 
 describe('the cursor of a modal', () => {
   it('is in the session\'s modal view, and moving it re-sends session.state for the same approval', () => {

@@ -14,6 +14,8 @@ export const D = '─'.repeat(40);
 export const IDLE = ['Agent v1', D, '❯ ', D, '  ? for shortcuts'];
 export const busy = (s: number) => ['Agent v1', '● working on it', `⠋ Working… (${s}s · esc to interrupt)`, D, '❯ ', D];
 export const APPROVAL = ['Agent v1', D, ' Bash command', '', '   rm -rf build', '', ' Do you want to proceed?', ' ❯ 1. Yes', '   2. Yes, and don\'t ask again', '   3. No', D, ' Esc to cancel'];
+/** {@link APPROVAL} with the cursor marker on option `n` (1 is where it first shows). */
+export const approvalWithCursorOn = (n: number): string[] => APPROVAL.map((l) => l.replace(' ❯ 1.', '   1.').replace(`   ${n}.`, ` ❯ ${n}.`));
 
 export function baseSpec(over: Partial<CliSpecV4> = {}): CliSpecV4 {
   return {
