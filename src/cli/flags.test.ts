@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CliUsageError } from './errors.js';
-import { formatCommandHelp, parseCommandLine, type CommandSyntax, type FlagTable } from './flags.js';
+import { formatCommandHelp, formatUsageLine, parseCommandLine, type CommandSyntax, type FlagTable } from './flags.js';
 
 const flags = {
     spec: { type: 'string', flag: 'spec', value: '<id|path>', help: 'spec' },
@@ -86,5 +86,12 @@ describe('formatCommandHelp', () => {
     expect(help).toMatch(/--tail-ms N\s+tail/);
     expect(help).toMatch(/-o, --output FILE\s+out/);
     expect(help).toContain('format (mermaid|dot)');
+  });
+
+  it('brackets each positional once: <required>, [optional], whether or not the table wrote them', () => {
+    const usage = formatUsageLine({ name: 'approve', summary: '', flags: {}, positionals: [
+      { name: '[session|approval-id]', required: false, help: '' }, { name: 'button', required: false, help: '' }, { name: 'session', required: true, help: '' },
+    ] });
+    expect(usage).toBe('specterm approve [session|approval-id] [button] <session>');
   });
 });

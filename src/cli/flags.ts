@@ -175,8 +175,10 @@ function checkPositionals<T extends FlagTable>(syntax: CommandSyntax<T>, positio
 /** The usage line: `specterm replay <file.cast> --spec <id|path> [flags]`. */
 export function formatUsageLine<T extends FlagTable>(syntax: CommandSyntax<T>): string {
   const pos = syntax.positionals.map((p) => {
-    const name = p.variadic ? `${p.name}…` : p.name;
-    return p.required ? name : `[${name}]`;
+    // Tables write names bare or already bracketed (`<spec>`, `[button]`): bracket each once.
+    const bare = p.name.replace(/^[<[](.*)[>\]]$/, '$1');
+    const name = p.variadic ? `${bare}…` : bare;
+    return p.required ? `<${name}>` : `[${name}]`;
   });
   const flags = Object.keys(syntax.flags).length ? ['[flags]'] : [];
   const pass = syntax.passthrough ? ['[-- args…]'] : [];
