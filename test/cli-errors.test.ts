@@ -95,6 +95,13 @@ describe('specterm with bad input', () => {
     expect(unknownCommand.stderr).toContain('unknown command "rnu"');
   });
 
+  it('refuses an empty message to send in words, before looking for a daemon', () => {
+    const r = specterm('send', 'd2', '');
+    expectCleanUsageError(r);
+    expect(r.stderr).toContain('specterm send: the message is empty');
+    expect(r.stderr).not.toMatch(/Too small|>=|DAEMON_NOT_RUNNING/);
+  });
+
   it('refuses record without -o and run with a missing --cwd', () => {
     const noOutput = specterm('record', 'demo-agent');
     expectCleanUsageError(noOutput);

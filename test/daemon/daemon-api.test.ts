@@ -88,6 +88,20 @@ describe('specterm serve: API and CLI verbs', () => {
     expect(logged.slice(0, 2)).toEqual(['starting', 'idle']);
     expect(logged).toContain('busy');
     expect(logged.at(-1)).toBe('idle');
+    expect(logs.out.split('\n')[0]).toMatch(/^AT \(UTC\)\s+STATE/);
+
+    // A field the daemon refuses is bad input (exit 2), said in words; a pending approval is
+    // listed under the session's name.
+    const tooLong = await cli(['send', 'first', 'x', '--timeout-ms', '700000']);
+    expect(tooLong.code).toBe(2);
+    expect(tooLong.err).toMatch(/^specterm send: VALIDATION_FAILED: timeout_ms: must be at most 600000 \(got 700000\)$/m);
+    expect(tooLong.err).not.toContain('/api/');
+    expect((await cli(['send', 'first', 'run the tests', '--wait', 'started'])).code).toBe(0);
+    await waitFor(async () => (await client.call('listApprovals')).approvals.some((a) => a.session_id === id), WAIT_MS, 'the approval');
+    const pending = await cli(['approve', '--list']);
+    expect(pending.out.split('\n')[1]).toMatch(/^\S+\s+first\s+approval\s+Bash command/);
+    expect((await cli(['approve', 'first', '1'])).code).toBe(0);
+    await waitFor(async () => (await client.call('getSession', { params: { id } })).state?.id === 'idle', WAIT_MS, 'idle after the approved turn');
 
     // SSE: everything from the start, then a resume from the middle gets only what follows.
     const seen: Array<{ seq: number; type: string }> = [];

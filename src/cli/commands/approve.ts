@@ -16,7 +16,10 @@ export const approveCommand = defineCommand(
   ({ flags, positionals }, io) => withDaemon('approve', io, async (client) => {
     const { approvals } = await client.call('listApprovals');
     if (flags.list) {
-      const rows = approvals.map((a) => [a.id, a.session_id, a.kind ?? '-', a.title ?? '-', a.buttons.map((b) => `${b.index}:${b.label}`).join(' | ')]);
+      // A person knows sessions by the names they gave them; the id is the fallback.
+      const { sessions } = await client.call('listSessions');
+      const nameOf = new Map(sessions.map((s) => [s.id, s.name ?? s.id]));
+      const rows = approvals.map((a) => [a.id, nameOf.get(a.session_id) ?? a.session_id, a.kind ?? '-', a.title ?? '-', a.buttons.map((b) => `${b.index}:${b.label}`).join(' | ')]);
       io.stdout.write(formatTable([['APPROVAL', 'SESSION', 'KIND', 'TITLE', 'BUTTONS'], ...rows]));
       return 0;
     }

@@ -9,6 +9,7 @@
  */
 import { ClientError, DaemonClient } from '../../client/index.js';
 import { resolveRuntimeDir, resolveStateDir } from '../../server/index.js';
+import { EXIT_USAGE } from '../errors.js';
 import type { CliIo } from '../io.js';
 
 /** The daemon is not reachable or does not accept our token. */
@@ -26,8 +27,16 @@ export async function withDaemon(command: string, io: CliIo, work: (client: Daem
   } catch (error) {
     if (!(error instanceof ClientError)) throw error;
     const hint = error.code === 'AUTH_INVALID' ? ' (check SPECTERM_TOKEN, or unset it to use the admin token file)' : '';
-    io.stderr.write(`specterm ${command}: ${error.code}: ${error.message.replace(`${error.code}: `, '')}${hint}\n`);
-    return NO_DAEMON_CODES.has(error.code) ? EXIT_NO_DAEMON : EXIT_REFUSED;
+    // Field errors say what to fix by themselves; the request line before them is the API's, not the user's.
+    const listed: unknown = error.problem?.errors;
+    const fields = Array.isArray(listed)
+      ? listed.flatMap((e: { message?: unknown }) => (typeof e?.message === 'string' ? [e.message.replace(/^\//, '')] : []))
+      : [];
+    const message = fields.length > 0 ? fields.join('; ') : error.message.replace(`${error.code}: `, '');
+    io.stderr.write(`specterm ${command}: ${error.code}: ${message}${hint}\n`);
+    if (NO_DAEMON_CODES.has(error.code)) return EXIT_NO_DAEMON;
+    // The daemon found the request itself wrong (a field the caller gave): bad input, as for flags.
+    return error.code === 'VALIDATION_FAILED' ? EXIT_USAGE : EXIT_REFUSED;
   }
 }
 

@@ -10,7 +10,7 @@ export const logsCommand = defineCommand(
   ({ flags, positionals }, io) => withDaemon('logs', io, async (client) => {
     const page = await client.call('getHistory', { params: { id: positionals[0]! }, query: { limit: Math.min(flags.limit ?? 100, 500) } });
     const rows = [...page.entries].reverse().map((e) => [new Date(e.at).toISOString(), e.state.id, e.state.status, e.duration_ms === null ? '-' : `${e.duration_ms} ms`]);
-    io.stdout.write(formatTable([['AT', 'STATE', 'STATUS', 'LASTED'], ...rows]));
+    io.stdout.write(formatTable([['AT (UTC)', 'STATE', 'STATUS', 'LASTED'], ...rows]));
     return 0;
   }),
 );

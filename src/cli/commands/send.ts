@@ -3,6 +3,7 @@
  * @module
  */
 import { defineCommand } from '../command.js';
+import { CliUsageError } from '../errors.js';
 import { EXIT_REFUSED, withDaemon } from './daemon-connection.js';
 
 export const sendCommand = defineCommand(
@@ -16,12 +17,17 @@ export const sendCommand = defineCommand(
       timeout: { type: 'number', flag: 'timeout-ms', value: 'MS', min: 0, help: 'give up waiting after this long (default 120000)' },
     },
   },
-  ({ flags, positionals }, io) => withDaemon('send', io, async (client) => {
-    const outcome = await client.call('sendMessage', {
-      params: { id: positionals[0]! },
-      body: { text: positionals[1]!, wait: (flags.wait ?? 'accepted') as 'accepted' | 'started' | 'idle', ...(flags.key ? { idempotency_key: flags.key } : {}), ...(flags.timeout !== undefined ? { timeout_ms: flags.timeout } : {}) },
+  ({ flags, positionals }, io) => {
+    const [session, text] = [positionals[0]!, positionals[1]!];
+    // Bad input is the caller's to fix: said here, before any daemon is looked for.
+    if (text.trim() === '') throw new CliUsageError('send', `the message is empty; give the text to type, e.g. specterm send ${session} "run the tests"`, 'CLI_BAD_VALUE');
+    return withDaemon('send', io, async (client) => {
+      const outcome = await client.call('sendMessage', {
+        params: { id: session },
+        body: { text, wait: (flags.wait ?? 'accepted') as 'accepted' | 'started' | 'idle', ...(flags.key ? { idempotency_key: flags.key } : {}), ...(flags.timeout !== undefined ? { timeout_ms: flags.timeout } : {}) },
+      });
+      io.stdout.write(`${outcome.delivery}${outcome.duplicate ? ' (duplicate: not typed again)' : ''}${outcome.reason ? `: ${outcome.reason}` : ''}\n`);
+      return outcome.delivery === 'refused' || outcome.delivery === 'timed_out' ? EXIT_REFUSED : 0;
     });
-    io.stdout.write(`${outcome.delivery}${outcome.duplicate ? ' (duplicate: not typed again)' : ''}${outcome.reason ? `: ${outcome.reason}` : ''}\n`);
-    return outcome.delivery === 'refused' || outcome.delivery === 'timed_out' ? EXIT_REFUSED : 0;
-  }),
+  },
 );
