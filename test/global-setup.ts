@@ -6,7 +6,9 @@
  * the temp root are touched: never another run's (other worktrees test in parallel) nor a user's.
  */
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { isUnder, killHosts, listHostProcesses, TEST_RUN_ENV } from './helpers/host-processes.js';
 
 const TEMP_ROOTS = [...new Set(['/tmp', os.tmpdir()])];
@@ -14,7 +16,11 @@ const TEMP_ROOTS = [...new Set(['/tmp', os.tmpdir()])];
 export function setup(): () => Promise<void> {
   const run = `${process.pid}-${randomBytes(6).toString('hex')}`;
   process.env[TEST_RUN_ENV] = run;
+  // Caches a test run writes (ReDoS verdicts) go to a folder of the run's own, not the user's.
+  const cacheHome = fs.mkdtempSync(path.join(os.tmpdir(), 'specterm-test-cache-'));
+  process.env.XDG_CACHE_HOME = cacheHome;
   return async () => {
+    fs.rmSync(cacheHome, { recursive: true, force: true });
     const left = listHostProcesses().filter((h) => h.testRun === run && TEMP_ROOTS.some((root) => isUnder(h.runtimeDir, root)));
     if (left.length === 0) return;
     await killHosts(left);

@@ -6,7 +6,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { splitIssues, validateSpec, type CliSpecV4, type SpecIssue, type SpecIssueCode } from '../core/spec/index.js';
 import { findJsonErrorOffset, locateOffset } from './json-location.js';
-import { createBudgetedScreen } from './redos.js';
+import { createBlockingScreen, createCachedScreen, type ScreenListener } from './redos.js';
 import { decodeUtf8Strict } from './utf8.js';
 
 /**
@@ -30,10 +30,15 @@ export interface LoadSpecOptions {
    * rather than warnings: `specterm validate --strict`. Running sessions load leniently.
    */
   strict?: boolean;
+  /**
+   * How regexes are screened for ReDoS: `analyse` (default) screens a pattern with no known
+   * verdict, blocking, and keeps the verdict; `cached` never blocks and reports such a pattern
+   * as unscreened (a daemon screens them with `screenRegexesInBackground` first).
+   */
+  redos?: 'analyse' | 'cached';
+  /** Told of each pattern `analyse` screens (one with no known verdict): e.g. to say why a load takes time. */
+  onAnalyse?: ScreenListener;
 }
-
-/** Most time one load spends in ReDoS analysis (verdicts are cached, so reloads are fast). */
-export const REDOS_BUDGET_MS = 4_000;
 
 const READ_PREFIX = 'Failed to read/parse spec';
 
@@ -105,12 +110,8 @@ export function loadSpecFromText(text: string, sourcePath: string, opts: LoadSpe
         at,
       );
     }
-    const budget = createBudgetedScreen(REDOS_BUDGET_MS);
-    const { issues } = validateSpec(raw, { screenRegex: budget.screen, strict: opts.strict === true });
-    if (budget.skipped() > 0) {
-      const message = `spec: ReDoS screening stopped after ${REDOS_BUDGET_MS} ms; ${budget.skipped()} regexes were not screened (they are checked on the next load)`;
-      issues.push({ path: 'spec', code: 'SPEC_REDOS_BUDGET', message, severity: 'warning' });
-    }
+    const screenRegex = opts.redos === 'cached' ? createCachedScreen() : createBlockingScreen({ onAnalyse: opts.onAnalyse });
+    const { issues } = validateSpec(raw, { screenRegex, strict: opts.strict === true });
     const { errors, warnings } = splitIssues(issues);
     if (errors.length > 0) return { ok: false, errors, warnings, issues, sourcePath };
     return { ok: true, spec: raw as CliSpecV4, warnings, issues, sourcePath };

@@ -1,25 +1,31 @@
 /**
- * ReDoS screen backed by `recheck` (the edge implementation of the core's `RegexScreen`).
- * Every regex of a spec runs against every screen frame, so one catastrophic pattern
- * can stall the driver; the validator asks this screen about each of them.
+ * ReDoS screening backed by `recheck` (the edge implementation of the core's `RegexScreen`).
+ * Every regex of a spec runs against every screen frame, so one catastrophic pattern can stall
+ * the driver; the validator asks a screen about each of them.
+ *
+ * A verdict depends only on the pattern, its flags and the screener's version, so it is worked
+ * out once and kept ({@link verdict-store}): the built-in specs ship theirs, any other pattern's
+ * is kept in the user's cache. Three screens read that store:
+ * - {@link screenRegexWithRecheck} analyses a pattern it has no verdict for, blocking (the CLI);
+ * - {@link screenRegexFromCache} never analyses (a daemon's event loop must not stall), and
+ *   answers `unscreened` for a pattern it has no verdict for;
+ * - {@link screenRegexesInBackground} analyses a list off the event loop (recheck's agent
+ *   process), so that {@link screenRegexFromCache} knows them afterwards.
+ * A pattern recheck cannot decide is never stored: it is reported as unscreened every time.
  */
-import { checkSync } from 'recheck';
+import { check, checkSync, type Diagnostics } from 'recheck';
 import type { RegexScreen } from '../core/spec/index.js';
+import { defaultVerdictStore, verdictKey, type Verdict, type VerdictStore } from './verdict-store.js';
 
 /**
- * Upper bound for one analysis; an undecided pattern is "unknown" (null, no message).
- * Classic exponential shapes are decided in tens of ms; long unicode-heavy patterns can
- * take seconds, which would make every spec load slow.
+ * Longest analysis of one pattern. Every built-in pattern is decided in under 2 s on a loaded
+ * 2-core machine; a pattern still undecided after this is reported as unscreened, not guessed.
  */
-export const CHECK_TIMEOUT_MS = 500;
-/** Verdicts kept in memory; specs are hot-reloaded, their patterns rarely change. */
-const MAX_CACHED_VERDICTS = 2_000;
+export const SCREEN_TIMEOUT_MS = 10_000;
 /** Longest attack-string rendering passed on to messages. */
 const MAX_ATTACK_CHARS = 120;
 
-type Verdict = ReturnType<RegexScreen>;
-
-const verdictCache = new Map<string, Verdict>();
+type ScreenAnswer = ReturnType<RegexScreen>;
 
 function describeAttack(attack: { pattern?: unknown; string?: unknown } | undefined): string | undefined {
   // `pattern` is a compact JS expression ('a'.repeat(31) + '\x00'); the raw string can be 50k chars.
@@ -28,66 +34,91 @@ function describeAttack(attack: { pattern?: unknown; string?: unknown } | undefi
   return text.length > MAX_ATTACK_CHARS ? `${text.slice(0, MAX_ATTACK_CHARS - 1)}…` : text;
 }
 
-function analyze(source: string, flags: string): Verdict {
-  // recheck does not know "d" (indices only) or "v"; "d" never changes matching time.
-  if (flags.includes('v')) return null;
-  const diag = checkSync(source, flags.replace('d', ''), { timeout: CHECK_TIMEOUT_MS });
+/** recheck's diagnostics as a verdict, or why there is none. */
+function toVerdict(diag: Diagnostics): Verdict | { unscreened: string } {
   if (diag.status === 'safe') return { complexity: 'safe' };
-  if (diag.status !== 'vulnerable') return null;
-  const complexity = diag.complexity.type === 'exponential' ? 'exponential' : 'polynomial';
-  return { complexity, attack: describeAttack(diag.attack) };
+  if (diag.status === 'vulnerable') {
+    return { complexity: diag.complexity.type === 'exponential' ? 'exponential' : 'polynomial', attack: describeAttack(diag.attack) };
+  }
+  const kind = diag.error.kind;
+  if (kind === 'timeout') return { unscreened: `the screen could not decide within ${SCREEN_TIMEOUT_MS / 1000} s` };
+  return { unscreened: `the screen cannot read it (${kind === 'invalid' || kind === 'unsupported' ? diag.error.message : kind})` };
 }
 
+/** recheck does not know "d" (indices only; it never changes matching time) nor "v". */
+function screenableFlags(flags: string): string | { unscreened: string } {
+  if (flags.includes('v')) return { unscreened: 'the screen cannot read the "v" flag' };
+  return flags.replace('d', '');
+}
+
+/** Called before each pattern that is analysed (not for one whose verdict is known). */
+export type ScreenListener = (source: string, flags: string) => void;
+
 /**
- * Classifies a regex with recheck's `checkSync`, caching verdicts by (source, flags).
- * Returns null when recheck cannot decide (unsupported syntax, timeout, no backend);
- * never throws.
+ * Screens with recheck, analysing (blocking, up to {@link SCREEN_TIMEOUT_MS}) a pattern with no
+ * known verdict and keeping the verdict. Never throws.
  *
  * @example screenRegexWithRecheck('^(a+)+$', '') // { complexity: 'exponential', attack: "'a' + 'a'.repeat(31) + '\\x00'" }
  */
-export const screenRegexWithRecheck: RegexScreen = (source, flags) => screenCached(source, flags);
+export const screenRegexWithRecheck: RegexScreen = (source, flags) => createBlockingScreen()(source, flags);
 
-function screenCached(source: string, flags: string): Verdict {
-  if (typeof source !== 'string' || typeof flags !== 'string') return null;
-  const key = `${flags}/${source}`;
-  if (verdictCache.has(key)) return verdictCache.get(key) ?? null;
-  let verdict: Verdict;
-  try {
-    verdict = analyze(source, flags);
-  } catch {
-    verdict = null;
-  }
-  if (verdictCache.size >= MAX_CACHED_VERDICTS) verdictCache.clear();
-  verdictCache.set(key, verdict);
-  return verdict;
-}
-
-/** A screen wrapped with a total time budget, and what it skipped once the budget ran out. */
-export interface BudgetedScreen {
-  screen: RegexScreen;
-  /** Patterns left unscreened because the budget was spent. */
-  skipped(): number;
+/** {@link screenRegexWithRecheck} with a listener told of each analysis, and a store of choice. */
+export function createBlockingScreen(options: { onAnalyse?: ScreenListener; store?: VerdictStore } = {}): RegexScreen {
+  const store = options.store ?? defaultVerdictStore();
+  return (source, flags): ScreenAnswer => {
+    if (typeof source !== 'string' || typeof flags !== 'string') return null;
+    const known = store.get(verdictKey(source, flags));
+    if (known) return known;
+    const usable = screenableFlags(flags);
+    if (typeof usable !== 'string') return { complexity: 'unscreened', reason: usable.unscreened };
+    options.onAnalyse?.(source, flags);
+    let outcome: Verdict | { unscreened: string };
+    try {
+      outcome = toVerdict(checkSync(source, usable, { timeout: SCREEN_TIMEOUT_MS }));
+    } catch (error) {
+      outcome = { unscreened: `the screen failed (${error instanceof Error ? error.message : String(error)})` };
+    }
+    if ('unscreened' in outcome) return { complexity: 'unscreened', reason: outcome.unscreened };
+    store.put(verdictKey(source, flags), outcome);
+    return outcome;
+  };
 }
 
 /**
- * Wraps {@link screenRegexWithRecheck} so that one spec load spends at most `budgetMs`
- * analysing (cached verdicts are free); later patterns are answered with null.
+ * Answers from known verdicts only, never analysing: a pattern with none is `unscreened` (say
+ * so, and screen it with {@link screenRegexesInBackground}). For a process that must not block.
  */
-export function createBudgetedScreen(budgetMs: number, now: () => number = () => performance.now()): BudgetedScreen {
-  let spentMs = 0;
-  let skipped = 0;
-  const screen: RegexScreen = (source, flags) => {
-    if (verdictCache.has(`${flags}/${source}`)) return screenCached(source, flags);
-    if (spentMs >= budgetMs) {
-      skipped++;
-      return null;
-    }
-    const started = now();
-    try {
-      return screenCached(source, flags);
-    } finally {
-      spentMs += now() - started;
-    }
+export function createCachedScreen(store: VerdictStore = defaultVerdictStore()): RegexScreen {
+  return (source, flags) => {
+    if (typeof source !== 'string' || typeof flags !== 'string') return null;
+    const known = store.get(verdictKey(source, flags));
+    if (known) return known;
+    const usable = screenableFlags(flags);
+    return { complexity: 'unscreened', reason: typeof usable === 'string' ? 'not screened yet (it is being screened now; reload the spec in a moment)' : usable.unscreened };
   };
-  return { screen, skipped: () => skipped };
+}
+
+/** The shared cached screen (see {@link createCachedScreen}). */
+export const screenRegexFromCache: RegexScreen = (source, flags) => createCachedScreen()(source, flags);
+
+/**
+ * Screens every pattern of `patterns` that has no verdict yet, one at a time in recheck's agent
+ * process (the event loop stays free), and keeps each verdict. Resolves to the number analysed;
+ * never rejects.
+ */
+export async function screenRegexesInBackground(patterns: Iterable<{ source: string; flags: string }>, store: VerdictStore = defaultVerdictStore()): Promise<number> {
+  let analysed = 0;
+  for (const { source, flags } of patterns) {
+    const key = verdictKey(source, flags);
+    const usable = screenableFlags(flags);
+    if (store.get(key) || typeof usable !== 'string') continue;
+    try {
+      const outcome = toVerdict(await check(source, usable, { timeout: SCREEN_TIMEOUT_MS }));
+      analysed++;
+      if (!('unscreened' in outcome)) store.put(key, outcome);
+    } catch {
+      // The agent process failed: the pattern stays unscreened and is reported as such.
+    }
+  }
+  return analysed;
 }

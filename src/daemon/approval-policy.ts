@@ -110,6 +110,9 @@ function compileRule(rule: unknown, path: string, shape: RuleShape, screen: Rege
     throw new ApprovalPolicyError(path, `${JSON.stringify(pattern)} is not a valid regular expression (${(e as Error).message}); fix its syntax`);
   }
   const verdict = screen?.(pattern, allFlags) ?? null;
+  if (verdict?.complexity === 'unscreened') {
+    throw new ApprovalPolicyError(path, `${JSON.stringify(pattern)} could not be screened for catastrophic backtracking (${verdict.reason}); it would run on text the agent controls, so rewrite it more simply`);
+  }
   if (verdict && verdict.complexity !== 'safe') {
     const attack = verdict.attack ? ` (e.g. on ${verdict.attack})` : '';
     throw new ApprovalPolicyError(path, `${JSON.stringify(pattern)} can backtrack ${verdict.complexity}ly${attack} on text the agent controls; rewrite it without nested or overlapping repeats`);

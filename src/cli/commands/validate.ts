@@ -7,6 +7,7 @@
 import * as path from 'node:path';
 import { resolveSpecRef } from '../../catalog/builtin.js';
 import { loadSpec, type LoadResult } from '../../catalog/index.js';
+import { userVerdictCacheFile } from '../../catalog/verdict-store.js';
 import { defineCommand } from '../command.js';
 import { CliUsageError } from '../errors.js';
 import type { CliIo } from '../io.js';
@@ -37,7 +38,14 @@ export const validateCommand = defineCommand(
       if (!r.ok) throw new CliUsageError('validate', r.message);
       return { ref, path: r.path };
     });
-    const results = refs.map(({ ref, path: file }) => ({ ref, file, result: loadSpec(file, { strict: flags.strict }) }));
+    // Screening a pattern for the first time can take seconds: say so once, on stderr.
+    let told = false;
+    const onAnalyse = (): void => {
+      if (told) return;
+      told = true;
+      io.stderr.write(`specterm validate: screening new regexes for ReDoS (once: verdicts are kept in ${userVerdictCacheFile(io.env)})…\n`);
+    };
+    const results = refs.map(({ ref, path: file }) => ({ ref, file, result: loadSpec(file, { strict: flags.strict, onAnalyse }) }));
     if (flags.json) {
       const specs = results.map(({ ref, file, result }) => ({ ref, path: file, ok: result.ok, issues: result.issues }));
       io.stdout.write(`${JSON.stringify({ specs }, null, 2)}\n`);

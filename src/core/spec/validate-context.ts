@@ -19,12 +19,14 @@ export interface ValidationResult {
 
 /**
  * A ReDoS screen: classifies how a regex's matching time can grow with input length.
- * `null` means "could not tell" (unsupported syntax, timeout) and raises nothing.
+ * `unscreened` says the screen could not tell (syntax it does not know, its time ran out, not
+ * screened yet), with the reason: a warning every time the spec loads, an error under strict.
+ * `null` says nothing at all (a screen with no opinion).
  */
 export type RegexScreen = (
   source: string,
   flags: string,
-) => { complexity: 'safe' | 'polynomial' | 'exponential'; attack?: string } | null;
+) => { complexity: 'safe' | 'polynomial' | 'exponential'; attack?: string } | { complexity: 'unscreened'; reason: string } | null;
 
 /** Messages kept per list; a spec broken everywhere still yields a readable report. */
 const MAX_MESSAGES = 200;
@@ -275,6 +277,12 @@ export class ValidationContext {
       return;
     }
     if (!verdict || typeof verdict !== 'object') return;
+    if (verdict.complexity === 'unscreened') {
+      // Not a fault of the pattern as far as anyone knows: the reference never screens, so only
+      // strict refuses it — a spec that must be proven safe cannot carry an unproven regex.
+      this.#record(this.#strict ? 'error' : 'warning', 'SPEC_REDOS_UNSCREENED', path, withValue(`regex was not screened for ReDoS: ${verdict.reason}`, showValue(source)), 'run `specterm validate` on the spec to screen it; a regex the screen cannot read (such as one with the "v" flag) stays unscreened, so rewrite it without that syntax', true);
+      return;
+    }
     const attack = typeof verdict.attack === 'string' ? `; attack string: ${truncate(verdict.attack)}` : '';
     if (verdict.complexity === 'exponential') {
       // Always an error, even where the reference accepts the field: the reference would freeze
