@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { findJsonErrorOffset, locateOffset } from './json-location.js';
+import { findJsonErrorOffset, findJsonFault, locateOffset } from './json-location.js';
 
 describe('findJsonErrorOffset', () => {
   it('returns -1 for valid JSON, whatever its shape', () => {
@@ -36,6 +36,22 @@ describe('findJsonErrorOffset', () => {
     expect(findJsonErrorOffset('"a\\qb"')).toBe(2);
     expect(findJsonErrorOffset('[1,')).toBe(3);
     expect(findJsonErrorOffset('')).toBe(0);
+  });
+
+  it('says what it expected at the fault, in its own words (never the input\'s characters)', () => {
+    const expected = (text: string) => findJsonFault(text)?.expected;
+    expect(expected('{"a":1,}')).toMatch(/^expected a property name in double quotes after ','; no trailing commas/);
+    expect(expected('[1,]')).toMatch(/^expected a value .* after ','; no trailing commas/);
+    expect(expected('{"a" 1}')).toBe("expected ':' after the property name");
+    expect(expected('{"a":1 "b":2}')).toBe("expected ',' or '}' after the property value");
+    expect(expected('[1 2]')).toBe("expected ',' or ']' after the array element");
+    expect(expected('{"a":1} x')).toMatch(/^expected the end of the text/);
+    expect(expected('"a\\qb"')).toMatch(/^an invalid escape/);
+    expect(expected('"a\nb"')).toMatch(/^a control character/);
+    expect(expected('[1,')).toMatch(/^the text ends before the JSON value is complete/);
+    expect(expected(' ')).toMatch(/^the text is empty/);
+    expect(expected('secret')).toBe('expected a value (an object, array, string, number, true, false or null)');
+    expect(findJsonFault('{"a":[1,2]}')).toBeNull();
   });
 
   it('handles very deep nesting without recursion', () => {

@@ -1,7 +1,9 @@
 /**
- * Where a JSON text stops being valid, as a 1-based line and column. `JSON.parse` names
- * a position for most errors on Node 20 but not all ("Unexpected token …"), so a small
- * iterative scanner finds the offset itself.
+ * Where a JSON text stops being valid, as a 1-based line and column, and what was expected
+ * there. `JSON.parse` names a position for most errors on Node 20 but not all ("Unexpected
+ * token …"), and its message quotes the text around the fault — a spec path can name a file
+ * the caller may not read (issue 24, item 3) — so a small iterative scanner finds the offset
+ * and says what it expected in words of its own, never with the file's characters.
  */
 
 /** 1-based position of a character offset. */
@@ -10,72 +12,103 @@ export interface TextLocation {
   column: number;
 }
 
+/** The first fault of an invalid JSON text: its offset and what was expected there (no text of the input). */
+export interface JsonFault {
+  offset: number;
+  expected: string;
+}
+
 const NUMBER_RE = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 const ESCAPES = '"\\/bfnrt';
 
-/** Offset just past a string starting at `start` (a quote), or the offset of its error as `-(offset+1)`. */
-function scanString(text: string, start: number): number {
+const VALUE = 'a value (an object, array, string, number, true, false or null)';
+/** What the scanner expected at a fault, in its own words (never the input's text). */
+const EXPECTED = {
+  value: `expected ${VALUE}`,
+  valueAfterComma: `expected ${VALUE} after ','; no trailing commas in JSON`,
+  keyOrClose: 'expected a property name in double quotes or \'}\'',
+  key: 'expected a property name in double quotes after \',\'; no trailing commas in JSON',
+  colon: 'expected \':\' after the property name',
+  commaOrCloseObject: 'expected \',\' or \'}\' after the property value',
+  commaOrCloseArray: 'expected \',\' or \']\' after the array element',
+  end: 'expected the end of the text after the JSON value (one value per file)',
+  truncated: 'the text ends before the JSON value is complete (an unclosed object, array or string?)',
+  empty: 'the text is empty; a spec is a JSON object',
+  controlInString: 'a control character (a raw newline or tab?) inside a string; write it as \\n or \\t',
+  badEscape: 'an invalid escape inside a string; a backslash starts one of \\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX',
+} as const;
+
+/** Offset just past a string starting at `start` (a quote), or its fault. */
+function scanString(text: string, start: number): number | JsonFault {
   let i = start + 1;
   while (i < text.length) {
     const ch = text.charCodeAt(i);
     if (ch === 0x22) return i + 1;
-    if (ch < 0x20) return -(i + 1);
+    if (ch < 0x20) return { offset: i, expected: EXPECTED.controlInString };
     if (ch === 0x5c) {
       const next = text[i + 1];
       if (next === 'u') {
-        if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) return -(i + 1);
+        if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) return { offset: i, expected: EXPECTED.badEscape };
         i += 6;
         continue;
       }
-      if (next === undefined || !ESCAPES.includes(next)) return -(i + 1);
+      if (next === undefined) break;
+      if (!ESCAPES.includes(next)) return { offset: i, expected: EXPECTED.badEscape };
       i += 2;
       continue;
     }
     i++;
   }
-  return -(text.length + 1);
+  return { offset: text.length, expected: EXPECTED.truncated };
 }
 
+type Expect = 'value' | 'valueAfterComma' | 'valueOrClose' | 'keyOrClose' | 'key' | 'colon' | 'commaOrClose' | 'end';
+
 /**
- * Offset of the first character that makes `text` invalid JSON, or -1 if it is valid.
- * Iterative (explicit stack) so deeply nested input cannot overflow the call stack.
+ * The first fault of `text` as JSON, or null if it is valid. Iterative (explicit stack) so
+ * deeply nested input cannot overflow the call stack.
  */
-export function findJsonErrorOffset(text: string): number {
+export function findJsonFault(text: string): JsonFault | null {
   const stack: Array<'o' | 'a'> = [];
-  type Expect = 'value' | 'valueOrClose' | 'keyOrClose' | 'key' | 'colon' | 'commaOrClose' | 'end';
   let expect: Expect = 'value';
   let i = 0;
   const afterValue = (): Expect => (stack.length === 0 ? 'end' : 'commaOrClose');
+  const fault = (expected: string): JsonFault => ({ offset: i, expected });
   for (;;) {
     while (i < text.length && (text[i] === ' ' || text[i] === '\t' || text[i] === '\n' || text[i] === '\r')) i++;
-    if (i >= text.length) return expect === 'end' ? -1 : text.length;
+    if (i >= text.length) {
+      if (expect === 'end') return null;
+      return fault(stack.length === 0 && expect === 'value' ? EXPECTED.empty : EXPECTED.truncated);
+    }
     const ch = text[i]!;
     switch (expect) {
       case 'end':
-        return i;
+        return fault(EXPECTED.end);
       case 'colon':
-        if (ch !== ':') return i;
+        if (ch !== ':') return fault(EXPECTED.colon);
         i++;
         expect = 'value';
         continue;
       case 'keyOrClose':
-      case 'key':
+      case 'key': {
         if (ch === '}' && expect === 'keyOrClose') {
           stack.pop();
           i++;
           expect = afterValue();
           continue;
         }
-        if (ch !== '"') return i;
-        i = scanString(text, i);
-        if (i < 0) return -i - 1;
+        if (ch !== '"') return fault(EXPECTED[expect]);
+        const end = scanString(text, i);
+        if (typeof end !== 'number') return end;
+        i = end;
         expect = 'colon';
         continue;
+      }
       case 'commaOrClose': {
         const top = stack[stack.length - 1];
         if (ch === ',') {
           i++;
-          expect = top === 'o' ? 'key' : 'value';
+          expect = top === 'o' ? 'key' : 'valueAfterComma';
           continue;
         }
         if ((ch === '}' && top === 'o') || (ch === ']' && top === 'a')) {
@@ -84,7 +117,7 @@ export function findJsonErrorOffset(text: string): number {
           expect = afterValue();
           continue;
         }
-        return i;
+        return fault(top === 'o' ? EXPECTED.commaOrCloseObject : EXPECTED.commaOrCloseArray);
       }
       case 'valueOrClose':
         if (ch === ']') {
@@ -96,6 +129,7 @@ export function findJsonErrorOffset(text: string): number {
         expect = 'value'; // anything else must be a value: re-read this character as one
         continue;
       case 'value':
+      case 'valueAfterComma': {
         if (ch === '{') {
           stack.push('o');
           i++;
@@ -109,20 +143,27 @@ export function findJsonErrorOffset(text: string): number {
           continue;
         }
         if (ch === '"') {
-          i = scanString(text, i);
-          if (i < 0) return -i - 1;
+          const end = scanString(text, i);
+          if (typeof end !== 'number') return end;
+          i = end;
         } else if (text.startsWith('true', i)) i += 4;
         else if (text.startsWith('false', i)) i += 5;
         else if (text.startsWith('null', i)) i += 4;
         else {
           NUMBER_RE.lastIndex = i;
-          if (!NUMBER_RE.test(text)) return i;
+          if (!NUMBER_RE.test(text)) return fault(EXPECTED[expect]);
           i = NUMBER_RE.lastIndex;
         }
         expect = afterValue();
         continue;
+      }
     }
   }
+}
+
+/** Offset of the first character that makes `text` invalid JSON, or -1 if it is valid. */
+export function findJsonErrorOffset(text: string): number {
+  return findJsonFault(text)?.offset ?? -1;
 }
 
 /** 1-based line and column of a character offset. */

@@ -50,6 +50,16 @@ describe('loadSpec', () => {
     if (!result.ok) expect(result.errors[0]).toMatch(/invalid JSON at line 3, column 13/);
   });
 
+  it('never quotes the file in a syntax error: /etc/passwd-like text and a token are told by line, column and what was expected', () => {
+    for (const [text, at] of [['root:x:0:0:root:/root:/bin/bash\n', 'line 1, column 1'], ['{\n  "a": 1,\n  "b": mysecretvalue-xyz\n}\n', 'line 3, column 8'], ['a1B2c3D4e5F6g7H8i9J0', 'line 1, column 1']] as const) {
+      const result = loadSpec(writeScratch('secret.json', text));
+      expect(result.ok).toBe(false);
+      if (result.ok) continue;
+      expect(result.errors[0]).toContain(`invalid JSON at ${at}: expected a value (an object, array, string, number, true, false or null)`);
+      for (const piece of ['root:x', 'mysecret', 'a1B2', 'a1b2']) expect(result.errors[0]!.toLowerCase()).not.toContain(piece.toLowerCase());
+    }
+  });
+
   it('names line and column when JSON.parse gives no position (bad literal)', () => {
     const result = loadSpecFromText('{\n  "a": tru\n}', 'mem.json');
     expect(result.ok).toBe(false);

@@ -5,7 +5,7 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { splitIssues, validateSpec, type CliSpecV4, type SpecIssue, type SpecIssueCode } from '../core/spec/index.js';
-import { findJsonErrorOffset, locateOffset } from './json-location.js';
+import { findJsonFault, locateOffset } from './json-location.js';
 import { createBlockingScreen, createCachedScreen, type ScreenListener } from './redos.js';
 import { decodeUtf8Strict } from './utf8.js';
 
@@ -100,13 +100,15 @@ export function loadSpecFromText(text: string, sourcePath: string, opts: LoadSpe
     let raw: unknown;
     try {
       raw = JSON.parse(body);
-    } catch (err) {
-      const offset = findJsonErrorOffset(body);
-      const at = locateOffset(body, offset < 0 ? body.length : offset);
+    } catch {
+      // JSON.parse's message quotes the text around the fault; a spec path may name a file the
+      // caller cannot read (/etc/passwd, a token), so the scanner's own words stand in for it.
+      const fault = findJsonFault(body) ?? { offset: body.length, expected: 'not valid JSON' };
+      const at = locateOffset(body, fault.offset);
       return fail(
         sourcePath,
         'SPEC_JSON_SYNTAX',
-        `${READ_PREFIX}: invalid JSON at line ${at.line}, column ${at.column}: ${describeError(err)} (${sourcePath}); fix the syntax (no trailing commas or comments in JSON)`,
+        `${READ_PREFIX}: invalid JSON at line ${at.line}, column ${at.column}: ${fault.expected} (${sourcePath}); fix the syntax (no comments in JSON)`,
         at,
       );
     }

@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { builtinSpecsDir, loadSpec, materializeSpecPaths } from '../catalog/index.js';
 import type { SpecSource } from '../driver/fsm-driver.js';
+import { withStorageFull } from '../fs/storage-full.js';
 import type { ManagedSession } from './managed-session.js';
 
 export interface SpecFile {
@@ -68,18 +69,20 @@ export class SessionSpecFiles {
   save(session: ManagedSession, text: string): SpecFile {
     const current = this.fileOf(session);
     const target = current.builtin ? this.#overrideOf(session) : current.path;
-    if (current.builtin) fs.mkdirSync(this.#overridesDir, { recursive: true, mode: 0o700 });
+    if (current.builtin) withStorageFull(this.#overridesDir, () => fs.mkdirSync(this.#overridesDir, { recursive: true, mode: 0o700 }));
     let mode = 0o600;
     try { mode = fs.statSync(target).mode & 0o777; } catch { /* a new override */ }
     const temp = `${target}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-    try {
-      fs.writeFileSync(temp, text, { mode, flag: 'wx' });
-      fs.chmodSync(temp, mode); // the umask may have narrowed it
-      fs.renameSync(temp, target);
-    } catch (error) {
-      fs.rmSync(temp, { force: true });
-      throw error;
-    }
+    withStorageFull(path.dirname(target), () => {
+      try {
+        fs.writeFileSync(temp, text, { mode, flag: 'wx' });
+        fs.chmodSync(temp, mode); // the umask may have narrowed it
+        fs.renameSync(temp, target);
+      } catch (error) {
+        fs.rmSync(temp, { force: true });
+        throw error;
+      }
+    });
     return this.fileOf(session);
   }
 

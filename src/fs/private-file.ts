@@ -9,6 +9,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import path from 'node:path';
+import { withStorageFull } from './storage-full.js';
 
 /** A fresh temp name beside `file` (pid + random: two writers never share one). */
 function tempBeside(file: string): string {
@@ -18,30 +20,34 @@ function tempBeside(file: string): string {
 /**
  * Writes `data` to `file` privately (0600) and atomically, replacing what was there.
  *
- * @throws the `fs` error (ENOENT, EISDIR, …) when the temp file cannot be written or renamed; what
- *   was at `file` is then left as it was and the temp file is removed.
+ * @throws the `fs` error (ENOENT, EISDIR, …) when the temp file cannot be written or renamed, a
+ *   `StorageFullError` naming the directory on a full disk; what was at `file` is then left as it
+ *   was and the temp file is removed.
  */
 export function writePrivateFile(file: string, data: string | Uint8Array): void {
   const temp = tempBeside(file);
-  fs.writeFileSync(temp, data, { mode: 0o600, flag: 'wx' });
-  try {
-    fs.renameSync(temp, file);
-  } catch (error) {
-    fs.rmSync(temp, { force: true });
-    throw error;
-  }
+  withStorageFull(path.dirname(file), () => {
+    try {
+      fs.writeFileSync(temp, data, { mode: 0o600, flag: 'wx' });
+      fs.renameSync(temp, file);
+    } catch (error) {
+      // Also a half-written temp file (a full disk): it would keep the space it took.
+      fs.rmSync(temp, { force: true });
+      throw error;
+    }
+  });
 }
 
 /**
  * Creates `file` holding `data` privately (0600), unless it already exists. True when this call
  * created it; false when a file was there (it is left alone: read it instead).
  *
- * @throws the `fs` error other than EEXIST; the temp file is removed.
+ * @throws the `fs` error other than EEXIST (a `StorageFullError` on a full disk); the temp file is removed.
  */
 export function createPrivateFileOnce(file: string, data: string | Uint8Array): boolean {
   const temp = tempBeside(file);
-  fs.writeFileSync(temp, data, { mode: 0o600, flag: 'wx' });
   try {
+    withStorageFull(path.dirname(file), () => fs.writeFileSync(temp, data, { mode: 0o600, flag: 'wx' }));
     // link (not rename): it fails on an existing name, so a second creator cannot replace the first's.
     fs.linkSync(temp, file);
     return true;

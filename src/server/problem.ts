@@ -5,6 +5,7 @@
  * @module
  */
 import type { Problem } from '../protocol/index.js';
+import { asStorageFull } from '../fs/storage-full.js';
 import { ApiError } from './errors.js';
 
 /** Where each problem `type` URI points; one page per code in docs/protocol.md. */
@@ -18,7 +19,7 @@ export interface ProblemResponse {
 
 /** Maps any thrown value to the problem response for request path `instance`. */
 export function toProblem(error: unknown, instance: string, onUnexpected?: (error: unknown) => void): ProblemResponse {
-  const known = error instanceof ApiError ? error : undefined;
+  const known = error instanceof ApiError ? error : storageFullProblem(error);
   if (!known) onUnexpected?.(error);
   const e = known ?? new ApiError({
     status: 500, code: 'INTERNAL', title: 'Internal error',
@@ -38,4 +39,10 @@ export function toProblem(error: unknown, instance: string, onUnexpected?: (erro
       errors: e.errors,
     },
   };
+}
+
+/** A full disk under the daemon's files is 507 with the directory where a person frees space. */
+function storageFullProblem(error: unknown): ApiError | undefined {
+  const full = asStorageFull(error);
+  return full && new ApiError({ status: 507, code: 'STORAGE_FULL', title: 'No space left to store it', detail: full.message, extensions: { dir: full.dir } });
 }

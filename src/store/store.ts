@@ -4,7 +4,9 @@
  *
  * @module
  */
+import path from 'node:path';
 import type Database from 'better-sqlite3';
+import { withStorageFull } from '../fs/storage-full.js';
 import { ApprovalsTable } from './approvals-table.js';
 import { StoreError, type StoreErrorCode } from './errors.js';
 import { AuditTable, NotificationsTable } from './event-log-tables.js';
@@ -14,6 +16,7 @@ import { PushSubscriptionsTable } from './push-subscriptions-table.js';
 import { Pruner, type PruneReport, type RetentionPolicy } from './retention.js';
 import { SessionsTable } from './sessions-table.js';
 import { StateChangesTable } from './state-changes-table.js';
+import { guardStorage } from './storage-guard.js';
 import { SqliteTokenStore } from './token-store.js';
 
 /** Told once per open when the file at the path could not be used and was moved aside. */
@@ -46,6 +49,7 @@ export class Store {
   readonly #db: Database.Database;
   readonly #pruner: Pruner;
   readonly #now: () => number;
+  readonly #dir: string;
 
   /** @internal Use `openStore`. */
   constructor(db: Database.Database, init: { path: string; notice: StoreNotice | null; schemaVersion: number; now: () => number; retention: RetentionPolicy }) {
@@ -54,22 +58,25 @@ export class Store {
     this.path = init.path;
     this.notice = init.notice;
     this.schemaVersion = init.schemaVersion;
-    this.sessions = new SessionsTable(db);
-    this.stateChanges = new StateChangesTable(db);
-    this.approvals = new ApprovalsTable(db);
-    this.messages = new MessagesTable(db);
-    this.notifications = new NotificationsTable(db);
-    this.audit = new AuditTable(db);
-    this.events = new EventsTable(db);
-    this.tokens = new SqliteTokenStore(db, init.now);
-    this.pushSubscriptions = new PushSubscriptionsTable(db);
+    // A full disk, from any table, is a StorageFullError naming this directory (./storage-guard.ts).
+    this.#dir = path.dirname(init.path);
+    const guard = <T extends object>(table: T): T => guardStorage(table, this.#dir);
+    this.sessions = guard(new SessionsTable(db));
+    this.stateChanges = guard(new StateChangesTable(db));
+    this.approvals = guard(new ApprovalsTable(db));
+    this.messages = guard(new MessagesTable(db));
+    this.notifications = guard(new NotificationsTable(db));
+    this.audit = guard(new AuditTable(db));
+    this.events = guard(new EventsTable(db));
+    this.tokens = guard(new SqliteTokenStore(db, init.now));
+    this.pushSubscriptions = guard(new PushSubscriptionsTable(db));
     this.#pruner = new Pruner(db, init.retention);
   }
 
   /** Deletes what the retention policy no longer keeps, as of `nowMs` (default: the store's clock). */
   prune(nowMs: number = this.#now()): PruneReport {
     this.#assertOpen();
-    return this.#pruner.prune(nowMs);
+    return withStorageFull(this.#dir, () => this.#pruner.prune(nowMs));
   }
 
   /**
@@ -78,7 +85,7 @@ export class Store {
    */
   transaction<T>(work: () => T): T {
     this.#assertOpen();
-    return this.#db.transaction(work)();
+    return withStorageFull(this.#dir, () => this.#db.transaction(work)());
   }
 
   /** Whether `close()` has run. */

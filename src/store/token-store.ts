@@ -8,6 +8,7 @@
 import crypto from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { StoreError } from './errors.js';
+import { isStorageFull } from '../fs/storage-full.js';
 import { withConstraintErrors } from './constraint-errors.js';
 
 import { SCOPES, type Scope } from '../protocol/scopes.js';
@@ -99,7 +100,13 @@ export class SqliteTokenStore implements TokenStore {
     if (!row || row.secret_sha256.length !== hash.length || !crypto.timingSafeEqual(row.secret_sha256, hash)) return null;
     if (row.revoked_at !== null) return null;
     const at = this.#now();
-    this.#touch.run({ id: row.id, at });
+    try {
+      this.#touch.run({ id: row.id, at });
+    } catch (error) {
+      // On a full disk the token still opens reads: the last-used time is a hint, the check is above.
+      if (isStorageFull(error)) return toRecord(row);
+      throw error;
+    }
     return { ...toRecord(row), lastUsedAt: at };
   }
 

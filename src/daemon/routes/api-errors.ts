@@ -10,6 +10,7 @@ import { TerminalStreamError } from '../terminal-errors.js';
 const TITLES: Partial<Record<DaemonError['code'], string>> = {
   SESSION_NOT_FOUND: 'Unknown session', APPROVAL_NOT_FOUND: 'Unknown approval', APPROVAL_STALE: 'The approval is stale',
   SESSION_LIMIT_REACHED: 'Session limit reached', SESSION_NOT_RUNNING: 'The agent is not running', WORKTREE_DIRTY: 'The worktree has uncommitted changes',
+  SPEC_PATH_NOT_ALLOWED: 'The spec path is not allowed',
 };
 
 export function asApiError(error: unknown): unknown {

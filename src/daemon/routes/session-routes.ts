@@ -4,7 +4,9 @@
  *
  * @module
  */
-import type { RouteHandlers } from '../../server/index.js';
+import path from 'node:path';
+import { builtinSpecsDir } from '../../catalog/index.js';
+import { resolveRuntimeDir, type RouteHandlers } from '../../server/index.js';
 import type { Store } from '../../store/index.js';
 import { serializeScreenAnsi } from '../screen-ansi.js';
 import { DaemonError } from '../errors.js';
@@ -12,6 +14,7 @@ import type { ManagedSession } from '../managed-session.js';
 import { stateViewOf } from '../managed-session.js';
 import { deliverMessage } from '../message-delivery.js';
 import type { SessionManager } from '../session-manager.js';
+import { checkSpecPath, resolveUserSpecsDir, type SpecPathPlaces } from '../spec-path-rule.js';
 import { asApiError } from './api-errors.js';
 
 export interface SessionRouteDeps {
@@ -34,9 +37,14 @@ export function refusedUnless(result: { ok: true } | { ok: false; code: string; 
 
 export function sessionRoutes(d: SessionRouteDeps): RouteHandlers {
   const { manager, store } = d;
+  // The state dir is the database's; the runtime dir is the one `specterm serve` resolves too.
+  const places: SpecPathPlaces = { builtinDir: builtinSpecsDir(), userSpecsDir: resolveUserSpecsDir(), privateDirs: [path.dirname(store.path), resolveRuntimeDir()] };
   const handlers: RouteHandlers = {
     listSessions: () => ({ sessions: manager.list().map((s) => s.detail()) }),
-    createSession: (input) => manager.create(input.body),
+    createSession: (input, ctx) => {
+      const spec = checkSpecPath(input.body.spec, input.body.cwd, places, ctx.principal.scope === 'admin');
+      return manager.create({ ...input.body, spec });
+    },
     getSession: (input) => manager.get(input.params.id).detail(),
     removeSession: async (input) => { await manager.remove(input.params.id, input.query.force === 'true'); return { ok: true }; },
     killSession: (input) => manager.kill(input.params.id),
