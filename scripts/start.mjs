@@ -1,13 +1,30 @@
 #!/usr/bin/env node
 /**
- * `npm start` (after the build): the daemon with one demo-agent session, and the dashboard's
- * pairing URL + its QR code. Everything lives in a private temp dir that Ctrl-C removes, with
- * the daemon, the PTY host and the agent (see ./start-daemon.mjs for why not the user's dirs).
+ * `npm start`: the daemon with one demo-agent session, and the dashboard's pairing URL. It builds
+ * first only when dist/ is older than the sources (quietly: the build's figures are for
+ * developers), then prints what a first-time user needs, the URL first. Everything lives in a
+ * private temp dir that Ctrl-C removes, with the daemon, the PTY host and the agent (see
+ * ./start-daemon.mjs for why not the user's dirs).
  *
  *   node scripts/start.mjs [--port N]     (default 0: a free port; the URL says which)
  */
-import { renderQrForTerminal } from '../dist/server/pairing-qr.js';
-import { startDemoDaemon } from './start-daemon.mjs';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { staleBuildReason } from './build-freshness.mjs';
+
+const REPO = fileURLToPath(new URL('..', import.meta.url));
+
+const stale = staleBuildReason(REPO);
+if (stale !== null) {
+  process.stdout.write(`npm start: building first (${stale}; about 30 s)…\n`);
+  const build = spawnSync('npm', ['run', 'build'], { cwd: REPO, encoding: 'utf8' });
+  if (build.status !== 0) {
+    process.stderr.write(`${build.stdout}${build.stderr}npm start: the build failed (above); fix it and run npm start again\n`);
+    process.exit(1);
+  }
+}
+const { renderQrForTerminal } = await import('../dist/server/pairing-qr.js');
+const { startDemoDaemon } = await import('./start-daemon.mjs');
 
 function portFromArgs(argv) {
   const i = argv.indexOf('--port');
@@ -20,7 +37,14 @@ function portFromArgs(argv) {
   return port;
 }
 
-const daemon = await startDemoDaemon({ port: portFromArgs(process.argv.slice(2)), log: (text) => process.stderr.write(text) });
+// The daemon's info lines (files it created in the temp dir) are not for a first-time user; its warnings and errors are.
+let partial = '';
+const daemonLog = (text) => {
+  const lines = (partial + text).split('\n');
+  partial = lines.pop();
+  for (const line of lines) if (!/^specterm serve: info: /.test(line)) process.stderr.write(`${line}\n`);
+};
+const daemon = await startDemoDaemon({ port: portFromArgs(process.argv.slice(2)), log: daemonLog });
 let stopping = false;
 const stop = async (signal) => {
   if (stopping) return;
@@ -37,15 +61,23 @@ daemon.exited.then(({ code, signal }) => { if (!stopping) { process.stderr.write
 try {
   const id = await daemon.createDemoSession('demo');
   const pairingUrl = await daemon.createPairing('browser', 'admin');
+  const loopbackOnly = ['127.0.0.1', '[::1]', 'localhost'].includes(new URL(daemon.url).hostname);
   process.stdout.write([
-    `npm start: the daemon listens on ${daemon.url} (state in ${daemon.root}, removed on Ctrl-C)`,
-    `npm start: demo-agent session ${id} ("demo") is running; type "run the tests" in it for an approval`,
-    'npm start: open the dashboard (one use, admin scope, valid 10 minutes):',
+    'npm start: open the dashboard (the link works once, signs in with admin scope, and expires in 10 minutes):',
     `  ${pairingUrl}`,
+    `npm start: a demo-agent session "demo" (${id}) is running in it; type "run the tests" there for an approval.`,
     '',
   ].join('\n'));
-  process.stdout.write(renderQrForTerminal(pairingUrl) + '\n');
-  process.stdout.write('npm start: Ctrl-C stops it\n');
+  // A phone cannot open this computer's loopback address: a QR code for it could never work.
+  if (loopbackOnly) process.stdout.write(`npm start: no QR code for a phone: the daemon listens only on this computer (${new URL(daemon.url).host}), which a phone cannot reach.\n`);
+  else process.stdout.write(`${renderQrForTerminal(pairingUrl)}\n`);
+  process.stdout.write([
+    'npm start: to use the specterm CLI with this daemon, in another terminal:',
+    `  export SPECTERM_RUNTIME_DIR=${daemon.runtimeDir} SPECTERM_STATE_DIR=${daemon.stateDir}`,
+    '  node bin/specterm.js ls',
+    `npm start: everything lives in ${daemon.root}, removed when it stops. Ctrl-C stops it.`,
+    '',
+  ].join('\n'));
 } catch (error) {
   process.stderr.write(`npm start: ${error.message}\n`);
   await daemon.stop();

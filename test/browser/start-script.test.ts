@@ -1,10 +1,11 @@
 /**
- * `npm start` (scripts/start.mjs over dist/, which `npm test` builds first): it starts the daemon
- * with one demo-agent session and prints a pairing URL; Chromium opening that URL is signed in and
- * lists the demo session; Ctrl-C (SIGINT) stops the daemon, the PTY host and the agent, and
- * removes the temp state dir.
+ * `npm start` (scripts/start.mjs over dist/, which `npm test` builds first, so it does not build
+ * again): it starts the daemon with one demo-agent session and prints a pairing URL first;
+ * Chromium opening that URL is signed in and lists the demo session; the CLI reaches the same
+ * daemon with the exports it prints; no QR code is drawn for a loopback address a phone cannot
+ * reach; Ctrl-C (SIGINT) stops the daemon, the PTY host and the agent, and removes the temp dir.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -12,6 +13,7 @@ import { killHostsUnder } from '../helpers/host-processes.js';
 import { launchChromium, type LaunchedChromium } from './chromium.js';
 
 const START = fileURLToPath(new URL('../../scripts/start.mjs', import.meta.url));
+const BIN = fileURLToPath(new URL('../../bin/specterm.js', import.meta.url));
 const PAIRING_URL = /^ {2}(http:\/\/127\.0\.0\.1:\d+\/#pair=[A-Za-z0-9_-]+)$/m;
 
 let child: ChildProcess | undefined;
@@ -49,12 +51,23 @@ describe('npm start', () => {
     child.stdout!.on('data', (c: Buffer) => { out += c.toString(); });
     child.stderr!.on('data', (c: Buffer) => { err += c.toString(); });
     const exited = new Promise<number | null>((resolve) => child!.once('exit', (code) => resolve(code)));
-    await expect.poll(() => PAIRING_URL.test(out) && out.includes('Ctrl-C stops it'), { timeout: 90_000, interval: 100 }).toBe(true);
+    await expect.poll(() => PAIRING_URL.test(out) && out.includes('Ctrl-C stops it.'), { timeout: 90_000, interval: 100 }).toBe(true);
     const url = PAIRING_URL.exec(out)![1]!;
-    root = /state in (\/\S+),/.exec(out)![1]!;
-    const sessionId = /demo-agent session (s_\S+) /.exec(out)![1]!;
-    expect(out).toContain('▀'); // the QR code, drawn with half blocks
+    root = /everything lives in (\/\S+),/.exec(out)![1]!;
+    const sessionId = /session "demo" \((s_\S+)\)/.exec(out)![1]!;
+    // What a first-time user needs comes first: the URL is the first thing said, with no build figures.
+    expect(out.split('\n')[0]).toMatch(/^npm start: open the dashboard/);
+    expect(out).not.toMatch(/gzip_bytes|building first/);
+    // A QR code of http://127.0.0.1 could never work on a phone: none is drawn, and it says why.
+    expect(out).not.toContain('▀');
+    expect(out).toMatch(/no QR code for a phone: the daemon listens only on this computer \(127\.0\.0\.1:\d+\)/);
     expect(fs.statSync(root).mode & 0o777).toBe(0o700);
+
+    // The CLI meets this daemon with the exports it printed.
+    const exports = /export SPECTERM_RUNTIME_DIR=(\S+) SPECTERM_STATE_DIR=(\S+)/.exec(out)!;
+    const ls = spawnSync(process.execPath, [BIN, 'ls'], { encoding: 'utf8', timeout: 30_000, env: { ...process.env, SPECTERM_RUNTIME_DIR: exports[1], SPECTERM_STATE_DIR: exports[2], SPECTERM_TOKEN: '' } });
+    expect(ls.status, ls.stderr).toBe(0);
+    expect(ls.stdout).toMatch(new RegExp(`${sessionId}\\s+demo\\s`));
 
     browser = await launchChromium();
     const page = await browser.context.newPage();
@@ -71,5 +84,6 @@ describe('npm start', () => {
     expect(fs.existsSync(root)).toBe(false);
     expect(processesUnder(root)).toEqual([]);
     expect(err).not.toMatch(/error/i);
+    expect(err).not.toMatch(/: info: /); // the files the daemon made in the temp dir are not news to a first-time user
   }, 180_000);
 });
