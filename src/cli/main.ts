@@ -25,6 +25,7 @@ import { approveCommand } from './commands/approve.js';
 import { logsCommand } from './commands/logs.js';
 import { killCommand, rmCommand } from './commands/kill.js';
 import { tokenCommand } from './commands/token.js';
+import { pairCommand } from './commands/pair.js';
 import { testCommand } from './commands/test.js';
 import { validateCommand } from './commands/validate.js';
 import { CliUsageError, EXIT_INTERNAL, EXIT_USAGE, SYNTAX_ERROR_CODES } from './errors.js';
@@ -34,7 +35,7 @@ import { processIo, type CliIo } from './io.js';
 export const COMMANDS: readonly RegisteredCommand[] = [
   runCommand, recordCommand, replayCommand, explainCommand, testCommand,
   validateCommand, graphCommand, schemaCommand, listCommand, attachCommand,
-  serveCommand, lsCommand, newCommand, sendCommand, approveCommand, logsCommand, killCommand, rmCommand, tokenCommand,
+  serveCommand, lsCommand, newCommand, sendCommand, approveCommand, logsCommand, killCommand, rmCommand, tokenCommand, pairCommand,
 ];
 
 function version(): string {

@@ -68,6 +68,17 @@ describe('specterm serve: API and CLI verbs', () => {
     expect(wrong.err).toMatch(/AUTH_INVALID/);
     const listed = await cli(['token', 'list']);
     expect(listed.out).toMatch(/viewer\s+read/);
+
+    // pair: a one-time URL for another device; redeeming it makes that device's token, approve scope by default.
+    const paired = await cli(['pair', '--name', 'phone']);
+    expect(paired.code, paired.err).toBe(0);
+    const pairUrl = new URL(paired.out.trim());
+    expect(paired.err).toMatch(/no QR code: the daemon listens only on this computer/);
+    const code = new URLSearchParams(pairUrl.hash.slice(1)).get('pair')!;
+    const redeemed = await fetch(new URL('/api/v1/pair', daemon.url), { method: 'POST', headers: { 'content-type': 'application/json', origin: daemon.url }, body: JSON.stringify({ code }) });
+    expect(redeemed.status).toBe(201);
+    expect((await cli(['token', 'list'])).out).toMatch(/phone\s+approve/);
+    expect((await cli(['pair', '--scope', 'root'])).code).toBe(2);
   }, 120_000);
 
   it('new / send --wait idle / logs / ls / kill / restart / rm, with the session limit and SSE resume', async () => {
