@@ -17,6 +17,7 @@ import { ApiError } from './errors.js';
 import { FailureLimiter, type FailureLimiterOptions } from './failure-limiter.js';
 import type { AuditEntry, RouteHandlers, WsHandlers } from './handlers.js';
 import { handleHttp, parseTarget } from './http-pipeline.js';
+import { LiveChannels } from './live-channels.js';
 import { buildOriginPolicy, checkOrigin, type OriginPolicy } from './origin-guard.js';
 import { PairingCodes } from './pairing.js';
 import { issuePairing, pairingHandlers } from './pairing-routes.js';
@@ -51,6 +52,8 @@ export interface ApiServerOptions {
   maxWsMessageBytes?: number;
   /** Invalid WebSocket messages before the connection is closed (10). */
   maxInvalidWsMessages?: number;
+  /** Unsent bytes a WebSocket or SSE stream may hold before it is dropped (4 MiB; see DEFAULT_MAX_CLIENT_BACKLOG_BYTES). */
+  maxClientBacklogBytes?: number;
   rateLimit?: RateLimitOptions;
   authFailures?: FailureLimiterOptions;
   /** Called for every keystroke-producing command, whatever its outcome. */
@@ -65,6 +68,13 @@ export interface ApiServerOptions {
   version?: string;
   now?: () => number;
 }
+
+/**
+ * What one client may leave unread before it is dropped (4 MiB): well above a terminal
+ * snapshot plus the 1 MiB a terminal viewer may fall behind, small enough that a few hundred
+ * stalled clients cannot exhaust the daemon.
+ */
+export const DEFAULT_MAX_CLIENT_BACKLOG_BYTES = 4 * 1024 * 1024;
 
 export interface ApiServer {
   /** `http(s)://host:port`, no trailing slash. */
@@ -107,22 +117,24 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   // The Host allowlist needs the bound port, known only after listen(); nothing is served before.
   const bound: { policy?: OriginPolicy } = {};
   const origin = () => bound.policy!;
+  const maxBacklogBytes = options.maxClientBacklogBytes ?? DEFAULT_MAX_CLIENT_BACKLOG_BYTES;
+  const channels = new LiveChannels();
   const hub = new WsHub({
     handlers: options.ws ?? {}, rateLimiter, maxMessageBytes: maxWsMessageBytes,
-    maxInvalidMessages: options.maxInvalidWsMessages ?? 10, maxSubscriptions: 256, audit: options.audit, now, onUnexpected,
+    maxInvalidMessages: options.maxInvalidWsMessages ?? 10, maxSubscriptions: 256, maxBacklogBytes, channels, audit: options.audit, now, onUnexpected,
   });
   const { events: sse, ...routeHandlers } = options.handlers ?? {};
-  // Revoking a token also ends what it holds: unused tickets and open sockets.
+  // Revoking a token also ends what it holds: unused tickets, open sockets and event streams.
   const revoke = (tokenId: string): boolean => {
     if (!options.tokens.revoke(tokenId)) return false;
     tickets.forgetToken(tokenId);
-    hub.closeToken(tokenId);
+    channels.endToken(tokenId);
     return true;
   };
   const baseUrl = { value: '' };
   const pairing = { codes: new PairingCodes({ ttlMs: options.pairingTtlMs, now }), baseUrl: () => baseUrl.value };
   const deps = {
-    router: new Router(ROUTE_LIST), origin, auth, rateLimiter, sse, now, onUnexpected, audit: options.audit,
+    router: new Router(ROUTE_LIST), origin, auth, rateLimiter, sse, channels, maxBacklogBytes, now, onUnexpected, audit: options.audit,
     maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
     handlers: {
       ...routeHandlers,
