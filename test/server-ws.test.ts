@@ -102,13 +102,16 @@ describe('upgrade', () => {
     expect((await t.api('/api/v1/health')).status).toBe(200);
   });
 
-  it('shares the lockout with HTTP: failed upgrades lock the address out of both', async () => {
+  it('shares the lockout with HTTP: failed upgrades lock the address out of both, never a valid token', async () => {
     for (let i = 0; i < 6; i++) expect((await refusal({ token: `wrong-${i}` })).status).toBe(401);
-    const locked = await refusal({});
+    const locked = await refusal({ token: 'wrong-6' });
     expect([locked.status, locked.problem.code]).toEqual([429, 'AUTH_LOCKED_OUT']);
-    expect((await t.api('/api/v1/health')).status).toBe(429);
+    expect((await t.api('/api/v1/health', { token: 'wrong-7' })).status).toBe(429);
+    const valid = connect();
+    await valid.opened;
+    valid.socket.close();
     t.clock.now += 1_001;
-    await connect().opened;
+    expect((await refusal({ token: 'wrong-8' })).status).toBe(401);
   });
 
   it('closes the open connections of a token when it is revoked, and forgets its tickets', async () => {

@@ -13,6 +13,7 @@ import { ROUTE_LIST, WS_PATH, WS_SUBPROTOCOL, type Pairing, type Scope } from '.
 import { refuseCredentialInUrl, type TokenStore } from './auth.js';
 import { Authenticator } from './authenticator.js';
 import { builtInHandlers } from './builtin-routes.js';
+import { answerClientError, answerRaw, capConnections, DEFAULT_MAX_CONNECTIONS } from './connection-guard.js';
 import { ApiError } from './errors.js';
 import { FailureLimiter, type FailureLimiterOptions } from './failure-limiter.js';
 import type { AuditEntry, RouteHandlers, WsHandlers } from './handlers.js';
@@ -54,6 +55,12 @@ export interface ApiServerOptions {
   maxInvalidWsMessages?: number;
   /** Unsent bytes a WebSocket or SSE stream may hold before it is dropped (4 MiB; see DEFAULT_MAX_CLIENT_BACKLOG_BYTES). */
   maxClientBacklogBytes?: number;
+  /** Connections served at once; beyond it a new one gets 503 TOO_MANY_CONNECTIONS (256; see DEFAULT_MAX_CONNECTIONS). */
+  maxConnections?: number;
+  /** A request's headers must arrive within this (10 s), or it gets 408 REQUEST_TIMEOUT and its socket closes. */
+  headersTimeoutMs?: number;
+  /** A whole request must arrive within this (30 s; at least `headersTimeoutMs`). */
+  requestTimeoutMs?: number;
   rateLimit?: RateLimitOptions;
   authFailures?: FailureLimiterOptions;
   /** Called for every keystroke-producing command, whatever its outcome. */
@@ -144,13 +151,23 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   };
   const dashboard = options.dashboardDir === null ? null : StaticFiles.open(options.dashboardDir ?? defaultDashboardDir());
   const listener: http.RequestListener = (req, res) => {
+    if (isRefused(req.socket)) return;
     if (dashboard && isDashboardPath(pathOf(req.url))) return serveDashboard(req, res, dashboard, origin(), onUnexpected);
     handleHttp(req, res, deps).catch(onUnexpected);
   };
-  const server = options.tls ? https.createServer({ cert: options.tls.cert, key: options.tls.key }, listener) : http.createServer(listener);
   // Slow-loris bounds: a client must send its headers within 10 s and a whole request within 30 s.
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 30_000;
+  const headersTimeoutMs = options.headersTimeoutMs ?? 10_000;
+  const timeouts = {
+    headersTimeout: headersTimeoutMs,
+    requestTimeout: Math.max(headersTimeoutMs, options.requestTimeoutMs ?? 30_000),
+    // Node checks the timeouts only every connectionsCheckingInterval (30 s by default), which
+    // let a slow client hold its socket ~30 s whatever headersTimeout said: check 4× per timeout.
+    connectionsCheckingInterval: Math.min(1_000, Math.ceil(headersTimeoutMs / 4)),
+  };
+  const server = options.tls
+    ? https.createServer({ cert: options.tls.cert, key: options.tls.key, ...timeouts }, listener)
+    : http.createServer(timeouts, listener);
+  const isRefused = capConnections(server, { max: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS, secure: options.tls !== undefined });
 
   const wss = new WebSocketServer({
     noServer: true,
@@ -161,6 +178,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   server.on('upgrade', (req, socket: Socket, head) => {
     // After 'upgrade' the socket is ours: a client reset must not become an unhandled 'error'.
     socket.on('error', () => socket.destroy());
+    if (isRefused(socket)) return;
     let pathname = '/';
     try {
       const url = parseTarget(req.url);
@@ -171,10 +189,10 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
       const principal = auth.authenticate(req, { allowTicket: true });
       wss.handleUpgrade(req, socket, head, (ws) => hub.accept(ws, { principal, requestId: randomUUID(), remoteAddress: req.socket.remoteAddress ?? 'unknown' }));
     } catch (error) {
-      refuseUpgrade(socket, toProblem(error, pathname, onUnexpected));
+      answerRaw(socket, toProblem(error, pathname, onUnexpected));
     }
   });
-  server.on('clientError', (_error, socket) => socket.destroy());
+  server.on('clientError', (error, socket) => (isRefused(socket as Socket) ? socket.destroy() : answerClientError(error, socket as Socket, headersTimeoutMs)));
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -205,12 +223,4 @@ function pathOf(target: string | undefined): string {
   } catch {
     return '/api/';
   }
-}
-
-/** Answers a refused upgrade with its problem document and closes the socket. */
-function refuseUpgrade(socket: Socket, problem: ReturnType<typeof toProblem>): void {
-  const body = JSON.stringify(problem.body);
-  const headers = Object.entries({ ...problem.headers, 'content-length': String(Buffer.byteLength(body)), connection: 'close' })
-    .map(([name, value]) => `${name}: ${value}`).join('\r\n');
-  socket.end(`HTTP/1.1 ${problem.status} ${http.STATUS_CODES[problem.status] ?? ''}\r\n${headers}\r\n\r\n${body}`);
 }
