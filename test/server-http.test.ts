@@ -3,6 +3,7 @@
  * Host/Origin, body rules, validation, routing, lockout, rate limits and audit.
  */
 import http from 'node:http';
+import net from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApiServer } from '../src/server/index.js';
 import { KNOWN_SESSION, MemoryTokenStore, startTestServer, type TestServer } from './helpers/api-server.js';
@@ -73,22 +74,96 @@ describe('authentication', () => {
     expect((await t.api('/api/v1/health', { token })).status).toBe(401);
   });
 
-  it('locks an address out after repeated failures, then lets it in again once the lock expires', async () => {
+  it('locks an address out after repeated failures, then takes guesses again once the lock expires; a valid token is never locked out', async () => {
     for (let i = 0; i < 5; i++) expect((await t.api('/api/v1/health', { token: `wrong-${i}` })).status).toBe(401);
     expect((await t.api('/api/v1/health', { token: 'wrong-5' })).status).toBe(401); // the 6th failure locks
-    const locked = await t.api('/api/v1/health'); // even the right token: no oracle while locked
+    const locked = await t.api('/api/v1/health', { token: 'wrong-6' });
     expect(locked.status).toBe(429);
     expect(locked.headers.get('retry-after')).toBe('1');
     expect((await problem(locked)).code).toBe('AUTH_LOCKED_OUT');
-    t.clock.now += 1_001;
+    // Any local process can fail from 127.0.0.1: the user's own clients there must go on working.
     expect((await t.api('/api/v1/health')).status).toBe(200);
+    expect((await t.api('/api/v1/health', { token: t.tokenFor('read') })).status).toBe(200);
+    t.clock.now += 1_001;
+    expect((await t.api('/api/v1/health', { token: 'wrong-7' })).status).toBe(401);
   });
 
   it('doubles the lockout with every further failure', async () => {
     for (let i = 0; i < 6; i++) await t.api('/api/v1/health', { token: 'bad' });
     t.clock.now += 1_001;
     await t.api('/api/v1/health', { token: 'bad' });
-    expect((await t.api('/api/v1/health')).headers.get('retry-after')).toBe('2');
+    expect((await t.api('/api/v1/health', { token: 'bad' })).headers.get('retry-after')).toBe('2');
+  });
+
+  it('throttles failures from rotating addresses with a global budget, and never a valid token (issue 24 item 9)', async () => {
+    const url = new URL(t.url);
+    // Linux routes all of 127/8 to lo: each request comes from its own source address.
+    const from = (n: number, token: string) => new Promise<{ status: number; code?: string; retryAfter?: string }>((resolve, reject) => {
+      const req = http.get({ host: url.hostname, port: url.port, path: '/api/v1/health', localAddress: `127.0.${Math.floor(n / 250)}.${2 + (n % 250)}`, agent: false, headers: { authorization: `Bearer ${token}` } }, (res) => {
+        let text = '';
+        res.on('data', (c) => { text += c; });
+        res.on('end', () => resolve({ status: res.statusCode!, code: res.statusCode === 200 ? undefined : JSON.parse(text).code, retryAfter: res.headers['retry-after'] as string | undefined }));
+      });
+      req.on('error', reject);
+    });
+    const answers: string[] = [];
+    for (let n = 0; n < 60; n++) answers.push(`${(await from(n, `guess-${n}`)).code}`);
+    // A default budget of 30 failures, then every further one is refused, from whichever address.
+    expect(answers.slice(0, 30)).toEqual(Array(30).fill('AUTH_INVALID'));
+    expect(answers.slice(30)).toEqual(Array(30).fill('AUTH_THROTTLED'));
+    const throttled = await from(100, 'guess-100');
+    expect([throttled.status, throttled.retryAfter]).toEqual([429, '2']);
+    // Valid tokens go on working, from a fresh address and from the ones that guessed.
+    const valid = t.tokenFor('read');
+    expect((await from(101, valid)).status).toBe(200);
+    expect((await from(5, valid)).status).toBe(200);
+    expect((await from(6, t.adminToken)).status).toBe(200);
+    expect((await t.api('/api/v1/health')).status).toBe(200);
+    // The budget refills: one failure every 2 s.
+    t.clock.now += 2_001;
+    expect((await from(102, 'guess-102')).code).toBe('AUTH_INVALID');
+    expect((await from(103, 'guess-103')).code).toBe('AUTH_THROTTLED');
+  });
+});
+
+describe('slow and many connections (issue 24 item 9)', () => {
+  /** A raw TCP client: resolves with what the server wrote before closing, and how long after `started` it closed. */
+  function rawClient(port: number, send: string): { socket: net.Socket; done: Promise<{ reply: string; afterMs: number }> } {
+    const started = Date.now();
+    const socket = net.connect(port, '127.0.0.1', () => socket.write(send));
+    let reply = '';
+    socket.on('data', (c) => { reply += c; });
+    socket.on('error', () => {});
+    return { socket, done: new Promise((resolve) => socket.on('close', () => resolve({ reply, afterMs: Date.now() - started }))) };
+  }
+
+  it('cuts a client whose headers do not arrive within the header timeout, at that time, with 408', async () => {
+    await t.server.close();
+    t = await startTestServer({ headersTimeoutMs: 2_000 });
+    const slow = rawClient(t.server.port, `GET /api/v1/health HTTP/1.1\r\nHost: 127.0.0.1:${t.server.port}\r\nX-Slow: 1`);
+    const outcome = await Promise.race([slow.done, new Promise<'still open'>((resolve) => setTimeout(() => resolve('still open'), 10_000))]);
+    slow.socket.destroy();
+    expect(outcome).not.toBe('still open');
+    const { reply, afterMs } = outcome as { reply: string; afterMs: number };
+    expect(afterMs).toBeGreaterThanOrEqual(1_900);
+    expect(afterMs).toBeLessThan(5_000);
+    expect(reply).toMatch(/^HTTP\/1.1 408 .*"code":"REQUEST_TIMEOUT"/s);
+  }, 15_000);
+
+  it('refuses connections beyond the cap with 503 TOO_MANY_CONNECTIONS, and takes them again once some close', async () => {
+    await t.server.close();
+    t = await startTestServer({ maxConnections: 3 });
+    const idle = [0, 1, 2].map(() => rawClient(t.server.port, ''));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const refused = rawClient(t.server.port, `GET /api/v1/health HTTP/1.1\r\nHost: 127.0.0.1:${t.server.port}\r\nAuthorization: Bearer ${t.adminToken}\r\n\r\n`);
+    const { reply } = await refused.done;
+    expect(reply).toMatch(/^HTTP\/1.1 503 .*retry-after: 1.*"code":"TOO_MANY_CONNECTIONS"/s);
+    expect(reply).toMatch(/"detail":"the daemon serves at most 3 connections at once/);
+    idle[0]!.socket.destroy();
+    await idle[0]!.done;
+    const again = rawClient(t.server.port, `GET /api/v1/health HTTP/1.1\r\nHost: 127.0.0.1:${t.server.port}\r\nAuthorization: Bearer ${t.adminToken}\r\nConnection: close\r\n\r\n`);
+    expect((await again.done).reply).toMatch(/^HTTP\/1.1 200 /);
+    for (const c of idle) c.socket.destroy();
   });
 });
 

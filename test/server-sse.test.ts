@@ -1,8 +1,9 @@
 /** GET /api/v1/events as server-sent events: resume by Last-Event-ID, refusals as problems. */
+import http from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DaemonEvent } from '../src/protocol/index.js';
-import { notFound } from '../src/server/index.js';
-import { fixtureHandlers, KNOWN_SESSION, startTestServer, type TestServer } from './helpers/api-server.js';
+import { notFound, type SseSink } from '../src/server/index.js';
+import { fixtureHandlers, KNOWN_SESSION, sampleMaxBacklog, startTestServer, type TestServer } from './helpers/api-server.js';
 
 const EVENTS: DaemonEvent[] = [1, 2, 3].map((seq) => ({ type: 'session.exited', seq, at: seq, session_id: KNOWN_SESSION, code: seq, signal: null }));
 
@@ -63,5 +64,66 @@ describe('GET /api/v1/events', () => {
 
   it('needs a token like every route', async () => {
     expect((await t.api('/api/v1/events', { token: null })).status).toBe(401);
+  });
+});
+
+/** Resolves when the stream ends (cleanly or cut), or with 'still open' after `ms`. */
+async function endOf(res: Response, ms: number): Promise<'ended' | 'still open'> {
+  const reader = res.body!.getReader();
+  const ended = (async () => {
+    try { for (;;) if ((await reader.read()).done) return 'ended' as const; } catch { return 'ended' as const; }
+  })();
+  const outcome = await Promise.race([ended, new Promise<'still open'>((resolve) => setTimeout(() => resolve('still open'), ms))]);
+  if (outcome === 'still open') await reader.cancel();
+  return outcome;
+}
+
+describe('GET /api/v1/events against hostile or revoked clients (issue 24 items 2 and 4)', () => {
+  it('ends the open event stream of a revoked token at once, and of a device that signs out', async () => {
+    const { token, record } = t.tokens.create({ name: 'tablet', scope: 'read' });
+    const stream = await t.api('/api/v1/events', { token });
+    const other = await t.api('/api/v1/events', { token: t.tokenFor('read') });
+    expect([stream.status, other.status]).toEqual([200, 200]);
+    expect((await t.api(`/api/v1/tokens/${record.id}`, { method: 'DELETE' })).status).toBe(200);
+    expect(await endOf(stream, 2_000)).toBe('ended');
+    await expect.poll(() => disposed).toBe(1);
+    const device = t.tokens.create({ name: 'phone', scope: 'read' }).token;
+    const signedOut = await t.api('/api/v1/events', { token: device });
+    expect((await (await t.api('/api/v1/sign-out', { method: 'POST', token: device })).json()).revoked).toBe(true);
+    expect(await endOf(signedOut, 2_000)).toBe('ended');
+    expect(await endOf(other, 300), 'another token keeps its stream').toBe('still open');
+  });
+
+  it('drops a stream whose client reads nothing once its backlog passes the bound, without queueing more', async () => {
+    await t.server.close();
+    const big = 'x'.repeat(64 * 1024);
+    let sink: SseSink | undefined;
+    let sent = 0;
+    let ended = false;
+    t = await startTestServer({
+      maxClientBacklogBytes: 256 * 1024,
+      handlers: {
+        ...fixtureHandlers(),
+        events: (_input, _ctx, s) => {
+          sink = s;
+          // A busy daemon: 64 KiB events, as fast as the timer runs, for a client that reads none.
+          const timer = setInterval(() => {
+            if (s.closed || sent >= 800) return;
+            s.send({ ...EVENTS[0]!, seq: ++sent, pad: big } as unknown as DaemonEvent);
+          }, 1);
+          return () => { ended = true; clearInterval(timer); };
+        },
+      },
+    });
+    const url = new URL(t.url);
+    const req = http.get({ host: url.hostname, port: url.port, path: '/api/v1/events', headers: { authorization: `Bearer ${t.adminToken}` } });
+    const res = await new Promise<http.IncomingMessage>((resolve) => req.once('response', resolve));
+    res.pause();
+    req.socket!.pause();
+    const maxBacklog = await sampleMaxBacklog(() => sink?.bufferedBytes ?? 0, () => ended || sent >= 800);
+    expect(maxBacklog, 'what the server held unsent for the stream').toBeLessThan(256 * 1024 + 2 * big.length);
+    expect(ended, `the stream was dropped (${sent} events sent)`).toBe(true);
+    expect(sent).toBeLessThan(800);
+    req.destroy();
   });
 });

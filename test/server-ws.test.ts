@@ -8,8 +8,8 @@ import net from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { decodeTerminalFrame, type ServerMessage } from '../src/protocol/index.js';
-import { notFound, type TopicSubscription, type WsHandlers } from '../src/server/index.js';
-import { KNOWN_SESSION, startTestServer, type TestServer } from './helpers/api-server.js';
+import { notFound, type TopicSubscription, type WsHandlers, type WsSink } from '../src/server/index.js';
+import { KNOWN_SESSION, sampleMaxBacklog, startTestServer, type TestServer } from './helpers/api-server.js';
 
 const wsHandlers = (log: string[]): WsHandlers => ({
   subscribe: (message, _ctx, sink): TopicSubscription => {
@@ -102,13 +102,16 @@ describe('upgrade', () => {
     expect((await t.api('/api/v1/health')).status).toBe(200);
   });
 
-  it('shares the lockout with HTTP: failed upgrades lock the address out of both', async () => {
+  it('shares the lockout with HTTP: failed upgrades lock the address out of both, never a valid token', async () => {
     for (let i = 0; i < 6; i++) expect((await refusal({ token: `wrong-${i}` })).status).toBe(401);
-    const locked = await refusal({});
+    const locked = await refusal({ token: 'wrong-6' });
     expect([locked.status, locked.problem.code]).toEqual([429, 'AUTH_LOCKED_OUT']);
-    expect((await t.api('/api/v1/health')).status).toBe(429);
+    expect((await t.api('/api/v1/health', { token: 'wrong-7' })).status).toBe(429);
+    const valid = connect();
+    await valid.opened;
+    valid.socket.close();
     t.clock.now += 1_001;
-    await connect().opened;
+    expect((await refusal({ token: 'wrong-8' })).status).toBe(401);
   });
 
   it('closes the open connections of a token when it is revoked, and forgets its tickets', async () => {
@@ -225,6 +228,53 @@ describe('messages', () => {
     await c.opened;
     for (let i = 0; i < 10; i++) c.send({ type: 'nonsense', i });
     expect(await c.closed).toEqual({ code: 1008, reason: 'too many invalid messages' });
+  });
+});
+
+describe('clients that read nothing (issue 24 item 2)', () => {
+  it('closes a client whose backlog passes the bound with 4001, without queueing more for it', async () => {
+    await t.server.close();
+    const big = 'x'.repeat(64 * 1024);
+    let sink: WsSink | undefined;
+    let sent = 0;
+    let disposed = false;
+    // A topic that pushes 64 KiB messages as fast as its timer runs, whatever the client reads (as event topics do).
+    t = await startTestServer({
+      maxClientBacklogBytes: 256 * 1024,
+      ws: {
+        subscribe: (message, _ctx, s) => {
+          sink = s;
+          const timer = setInterval(() => {
+            if (sent < 800) s.send({ type: 'snapshot', topic: message.topic, seq: ++sent, data: big, cols: 80, rows: 24 });
+          }, 1);
+          return { dispose: () => { disposed = true; clearInterval(timer); } };
+        },
+      },
+    });
+    const c = connect({ token: t.tokenFor('read') });
+    await c.opened;
+    c.send({ type: 'subscribe', ref: 's', topic: 'sessions' });
+    (c.socket as unknown as { _socket: { pause(): void; resume(): void } })._socket.pause();
+    const maxBacklog = await sampleMaxBacklog(() => sink?.bufferedBytes ?? 0, () => disposed || sent >= 800);
+    expect(maxBacklog, 'what the server held unsent for the client').toBeLessThan(256 * 1024 + 2 * big.length);
+    expect(disposed, `the subscription ended with the connection (${sent} messages sent)`).toBe(true);
+    (c.socket as unknown as { _socket: { resume(): void } })._socket.resume();
+    const closed = await c.closed;
+    expect(closed.code).toBe(4001);
+    expect(closed.reason).toMatch(/^client too slow: .*resume with since$/);
+  });
+
+  it('closes with 1002 on an ack beyond what the subscription sent', async () => {
+    await t.server.close();
+    t = await startTestServer({ ws: { subscribe: () => ({ dispose: () => {}, ack: (bytes) => bytes <= 100 }) } });
+    const c = connect();
+    await c.opened;
+    c.send({ type: 'subscribe', ref: 's', topic: 'terminal/s_1' });
+    await c.next((m) => m.type === 'subscribed');
+    c.send({ type: 'ack', topic: 'terminal/s_1', bytes: 100 });
+    c.send({ type: 'ack', topic: 'terminal/s_1', bytes: 2 ** 52 });
+    expect(await c.next((m) => m.type === 'error')).toMatchObject({ code: 'ACK_BEYOND_SENT', message: expect.stringMatching(/ack the seq after the last byte you rendered/) });
+    expect(await c.closed).toEqual({ code: 1002, reason: 'ack beyond what was sent' });
   });
 });
 

@@ -73,7 +73,7 @@ export class TerminalStream {
   }
 
   /** `WsHandlers.subscribe` for topics `terminal/<id>`. */
-  subscribe = (message: Msg<'subscribe'>, ctx: ConnectionContext, sink: ViewerSink): { dispose(): void; ack(bytes: number): void } => {
+  subscribe = (message: Msg<'subscribe'>, ctx: ConnectionContext, sink: ViewerSink): { dispose(): void; ack(bytes: number): boolean } => {
     if (!message.topic.startsWith(TOPIC_PREFIX)) {
       throw new TerminalStreamError('TERMINAL_BAD_TOPIC', `the terminal stream serves topics 'terminal/<id>', not '${message.topic}'`, '/topic');
     }

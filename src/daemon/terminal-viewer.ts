@@ -4,8 +4,13 @@
  * holds them), then sends every byte after it once, in order, as binary frames. The client
  * acks the seq it rendered. A client too far behind (more than `maxUnackedBytes` sent but not
  * acked, or the socket's own backlog over `maxBufferedBytes`) stops getting frames; once it
- * has acked everything it was sent, it gets a fresh snapshot and goes on from there. Nothing
- * here waits: the PTY and the other viewers never slow down for a slow one.
+ * has acked everything it was sent, and its socket's backlog is back under `maxBufferedBytes`,
+ * it gets a fresh snapshot and goes on from there. Nothing here waits: the PTY and the other
+ * viewers never slow down for a slow one, and no snapshot is queued onto a full socket (a
+ * client that reads nothing but acks everything would otherwise get one per ack).
+ *
+ * An ack beyond anything this subscription sent (or, resuming, the `since` it named) is no
+ * client's rendering: `ack` answers false and the server closes the connection.
  *
  * Frames are coalesced: the bytes of one tick (a {@link FrameTicker}, ~10 ms) go out as one
  * binary frame per viewer, not one per PTY chunk (a TUI repaint arrives in many small chunks;
@@ -85,12 +90,18 @@ export class TerminalViewer implements FeedListener {
   #sent = 0;
   /** Highest seq the client acked (≤ `#sent`). */
   #acked = 0;
+  /** Highest seq the client may ack: the most ever sent here, or the `since` it resumed from. */
+  #ackable = 0;
+  /** Retries the catch-up at the next tick while the socket has no room for a snapshot. */
+  readonly #catchUpLater: Flushable = { flush: () => this.#catchUp() };
   readonly #ticker: FrameTicker;
   /** Bytes queued for the next tick, from seq `#queuedFrom` to `#sent`. */
   #queued: Buffer[] = [];
   #queuedFrom = 0;
   /** Frames sent (for tests and stats). */
   frames = 0;
+  /** Bytes of frames and snapshots handed to the socket (for tests and stats). */
+  sentBytes = 0;
   /** Snapshots sent, and how many of them because the viewer fell behind (for tests and stats). */
   snapshots = 0;
   resyncs = 0;
@@ -108,8 +119,20 @@ export class TerminalViewer implements FeedListener {
     return this.#state;
   }
 
+  /** Seq after the last byte sent (for tests and stats). */
+  get sentSeq(): number {
+    return this.#sent;
+  }
+
+  /** What the socket holds unsent for this viewer's client (for tests and stats). */
+  get backlogBytes(): number {
+    return this.#sink.bufferedBytes;
+  }
+
   /** Starts the stream: from `since` when the feed holds the bytes after it, else with a snapshot. */
   start(since: number | undefined): void {
+    // Acks of bytes rendered before a resubscribe may still be on their way.
+    if (since !== undefined && since <= this.#feed.seq) this.#ackable = since;
     const held = since === undefined ? null : this.#feed.readSince(since);
     if (held) {
       this.#acked = held.from;
@@ -121,9 +144,12 @@ export class TerminalViewer implements FeedListener {
     this.#resync();
   }
 
-  ack(bytes: number): void {
+  /** The client rendered up to `bytes`; false when that is beyond anything it was sent (a protocol error). */
+  ack(bytes: number): boolean {
+    if (bytes > this.#ackable) return false;
     this.#acked = Math.max(this.#acked, Math.min(bytes, this.#sent));
-    if (this.#state === 'behind' && this.#acked >= this.#sent) this.#resync();
+    this.#catchUp();
+    return true;
   }
 
   bytes(seq: number, bytes: Uint8Array): void {
@@ -147,6 +173,7 @@ export class TerminalViewer implements FeedListener {
     this.#queued = [];
     this.#ticker.cancel(this);
     this.frames += 1;
+    this.sentBytes += data.length;
     this.#sink.sendTerminal({ sessionId: this.#sessionId, seq: this.#queuedFrom, data });
   }
 
@@ -154,18 +181,31 @@ export class TerminalViewer implements FeedListener {
   close(): void {
     this.#queued = [];
     this.#ticker.cancel(this);
+    this.#ticker.cancel(this.#catchUpLater);
   }
 
   settled(): void {
     if (this.#state === 'waiting') this.#resync();
+    else this.#catchUp();
   }
 
   reset(): void {
     if (this.#state === 'live') this.#resync();
   }
 
-  /** A fresh snapshot and the bytes after it; `waiting` until one can be taken. */
+  /** A viewer behind that acked all it was sent gets a fresh snapshot, once its socket has room for one. */
+  #catchUp(): void {
+    if (this.#state === 'behind' && this.#acked >= this.#sent) this.#resync();
+  }
+
+  /** A fresh snapshot and the bytes after it; `waiting` until one can be taken, `behind` while the socket is full. */
   #resync(): void {
+    if (this.#sink.bufferedBytes > this.#limits.maxBufferedBytes) {
+      this.flush();
+      this.#state = 'behind';
+      this.#ticker.schedule(this.#catchUpLater);
+      return;
+    }
     const snapshot = this.#feed.snapshot();
     if (!snapshot) {
       this.#state = 'waiting';
@@ -174,9 +214,11 @@ export class TerminalViewer implements FeedListener {
     if (this.#state === 'behind') this.resyncs += 1;
     this.snapshots += 1;
     this.flush();
+    this.sentBytes += snapshot.data.length;
     this.#sink.send({ type: 'snapshot', topic: this.#topic, seq: snapshot.seq, data: snapshot.data, cols: snapshot.cols, rows: snapshot.rows });
     this.#acked = snapshot.seq;
     this.#sent = snapshot.seq;
+    this.#ackable = Math.max(this.#ackable, snapshot.seq);
     this.#state = 'live';
     const after = this.#feed.readSince(snapshot.seq);
     if (after) this.#sendBytes(after.from, after.bytes);
@@ -192,5 +234,6 @@ export class TerminalViewer implements FeedListener {
     }
     this.#queued.push(Buffer.from(bytes));
     this.#sent = seq + bytes.length;
+    this.#ackable = Math.max(this.#ackable, this.#sent);
   }
 }

@@ -16,6 +16,23 @@ export const Topic = z.string().regex(/^(sessions|session\/[A-Za-z0-9_-]{1,64}|t
   'a topic is "sessions", "session/<id>" or "terminal/<id>"');
 export type Topic = z.infer<typeof Topic>;
 
+/**
+ * Close codes the server uses. The dashboard signs out on POLICY (a revoked token) and
+ * reconnects, resuming with `since`, on any other.
+ */
+export const WS_CLOSE = {
+  /** The server is shutting down. */
+  GOING_AWAY: 1001,
+  /** A message the protocol forbids: an `ack` beyond the bytes the subscription sent. */
+  PROTOCOL_ERROR: 1002,
+  /** Policy: the token was revoked, or too many invalid messages. */
+  POLICY: 1008,
+  /** A message over `max_message_bytes`. */
+  MESSAGE_TOO_BIG: 1009,
+  /** The client reads too slowly: its unsent backlog passed the server's bound. Reconnect and resume with `since`. */
+  TOO_SLOW: 4001,
+} as const;
+
 /** A client-chosen correlation id, echoed on the answer (or the error). */
 const ref = z.string().max(64).optional();
 

@@ -13,10 +13,12 @@ import { ROUTE_LIST, WS_PATH, WS_SUBPROTOCOL, type Pairing, type Scope } from '.
 import { refuseCredentialInUrl, type TokenStore } from './auth.js';
 import { Authenticator } from './authenticator.js';
 import { builtInHandlers } from './builtin-routes.js';
+import { answerClientError, answerRaw, capConnections, DEFAULT_MAX_CONNECTIONS } from './connection-guard.js';
 import { ApiError } from './errors.js';
 import { FailureLimiter, type FailureLimiterOptions } from './failure-limiter.js';
 import type { AuditEntry, RouteHandlers, WsHandlers } from './handlers.js';
 import { handleHttp, parseTarget } from './http-pipeline.js';
+import { LiveChannels } from './live-channels.js';
 import { buildOriginPolicy, checkOrigin, type OriginPolicy } from './origin-guard.js';
 import { PairingCodes } from './pairing.js';
 import { issuePairing, pairingHandlers } from './pairing-routes.js';
@@ -51,6 +53,14 @@ export interface ApiServerOptions {
   maxWsMessageBytes?: number;
   /** Invalid WebSocket messages before the connection is closed (10). */
   maxInvalidWsMessages?: number;
+  /** Unsent bytes a WebSocket or SSE stream may hold before it is dropped (4 MiB; see DEFAULT_MAX_CLIENT_BACKLOG_BYTES). */
+  maxClientBacklogBytes?: number;
+  /** Connections served at once; beyond it a new one gets 503 TOO_MANY_CONNECTIONS (256; see DEFAULT_MAX_CONNECTIONS). */
+  maxConnections?: number;
+  /** A request's headers must arrive within this (10 s), or it gets 408 REQUEST_TIMEOUT and its socket closes. */
+  headersTimeoutMs?: number;
+  /** A whole request must arrive within this (30 s; at least `headersTimeoutMs`). */
+  requestTimeoutMs?: number;
   rateLimit?: RateLimitOptions;
   authFailures?: FailureLimiterOptions;
   /** Called for every keystroke-producing command, whatever its outcome. */
@@ -65,6 +75,13 @@ export interface ApiServerOptions {
   version?: string;
   now?: () => number;
 }
+
+/**
+ * What one client may leave unread before it is dropped (4 MiB): well above a terminal
+ * snapshot plus the 1 MiB a terminal viewer may fall behind, small enough that a few hundred
+ * stalled clients cannot exhaust the daemon.
+ */
+export const DEFAULT_MAX_CLIENT_BACKLOG_BYTES = 4 * 1024 * 1024;
 
 export interface ApiServer {
   /** `http(s)://host:port`, no trailing slash. */
@@ -107,22 +124,24 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   // The Host allowlist needs the bound port, known only after listen(); nothing is served before.
   const bound: { policy?: OriginPolicy } = {};
   const origin = () => bound.policy!;
+  const maxBacklogBytes = options.maxClientBacklogBytes ?? DEFAULT_MAX_CLIENT_BACKLOG_BYTES;
+  const channels = new LiveChannels();
   const hub = new WsHub({
     handlers: options.ws ?? {}, rateLimiter, maxMessageBytes: maxWsMessageBytes,
-    maxInvalidMessages: options.maxInvalidWsMessages ?? 10, maxSubscriptions: 256, audit: options.audit, now, onUnexpected,
+    maxInvalidMessages: options.maxInvalidWsMessages ?? 10, maxSubscriptions: 256, maxBacklogBytes, channels, audit: options.audit, now, onUnexpected,
   });
   const { events: sse, ...routeHandlers } = options.handlers ?? {};
-  // Revoking a token also ends what it holds: unused tickets and open sockets.
+  // Revoking a token also ends what it holds: unused tickets, open sockets and event streams.
   const revoke = (tokenId: string): boolean => {
     if (!options.tokens.revoke(tokenId)) return false;
     tickets.forgetToken(tokenId);
-    hub.closeToken(tokenId);
+    channels.endToken(tokenId);
     return true;
   };
   const baseUrl = { value: '' };
   const pairing = { codes: new PairingCodes({ ttlMs: options.pairingTtlMs, now }), baseUrl: () => baseUrl.value };
   const deps = {
-    router: new Router(ROUTE_LIST), origin, auth, rateLimiter, sse, now, onUnexpected, audit: options.audit,
+    router: new Router(ROUTE_LIST), origin, auth, rateLimiter, sse, channels, maxBacklogBytes, now, onUnexpected, audit: options.audit,
     maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
     handlers: {
       ...routeHandlers,
@@ -132,13 +151,23 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   };
   const dashboard = options.dashboardDir === null ? null : StaticFiles.open(options.dashboardDir ?? defaultDashboardDir());
   const listener: http.RequestListener = (req, res) => {
+    if (isRefused(req.socket)) return;
     if (dashboard && isDashboardPath(pathOf(req.url))) return serveDashboard(req, res, dashboard, origin(), onUnexpected);
     handleHttp(req, res, deps).catch(onUnexpected);
   };
-  const server = options.tls ? https.createServer({ cert: options.tls.cert, key: options.tls.key }, listener) : http.createServer(listener);
   // Slow-loris bounds: a client must send its headers within 10 s and a whole request within 30 s.
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 30_000;
+  const headersTimeoutMs = options.headersTimeoutMs ?? 10_000;
+  const timeouts = {
+    headersTimeout: headersTimeoutMs,
+    requestTimeout: Math.max(headersTimeoutMs, options.requestTimeoutMs ?? 30_000),
+    // Node checks the timeouts only every connectionsCheckingInterval (30 s by default), which
+    // let a slow client hold its socket ~30 s whatever headersTimeout said: check 4× per timeout.
+    connectionsCheckingInterval: Math.min(1_000, Math.ceil(headersTimeoutMs / 4)),
+  };
+  const server = options.tls
+    ? https.createServer({ cert: options.tls.cert, key: options.tls.key, ...timeouts }, listener)
+    : http.createServer(timeouts, listener);
+  const isRefused = capConnections(server, { max: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS, secure: options.tls !== undefined });
 
   const wss = new WebSocketServer({
     noServer: true,
@@ -149,6 +178,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   server.on('upgrade', (req, socket: Socket, head) => {
     // After 'upgrade' the socket is ours: a client reset must not become an unhandled 'error'.
     socket.on('error', () => socket.destroy());
+    if (isRefused(socket)) return;
     let pathname = '/';
     try {
       const url = parseTarget(req.url);
@@ -159,10 +189,10 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
       const principal = auth.authenticate(req, { allowTicket: true });
       wss.handleUpgrade(req, socket, head, (ws) => hub.accept(ws, { principal, requestId: randomUUID(), remoteAddress: req.socket.remoteAddress ?? 'unknown' }));
     } catch (error) {
-      refuseUpgrade(socket, toProblem(error, pathname, onUnexpected));
+      answerRaw(socket, toProblem(error, pathname, onUnexpected));
     }
   });
-  server.on('clientError', (_error, socket) => socket.destroy());
+  server.on('clientError', (error, socket) => (isRefused(socket as Socket) ? socket.destroy() : answerClientError(error, socket as Socket, headersTimeoutMs)));
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -193,12 +223,4 @@ function pathOf(target: string | undefined): string {
   } catch {
     return '/api/';
   }
-}
-
-/** Answers a refused upgrade with its problem document and closes the socket. */
-function refuseUpgrade(socket: Socket, problem: ReturnType<typeof toProblem>): void {
-  const body = JSON.stringify(problem.body);
-  const headers = Object.entries({ ...problem.headers, 'content-length': String(Buffer.byteLength(body)), connection: 'close' })
-    .map(([name, value]) => `${name}: ${value}`).join('\r\n');
-  socket.end(`HTTP/1.1 ${problem.status} ${http.STATUS_CODES[problem.status] ?? ''}\r\n${headers}\r\n\r\n${body}`);
 }

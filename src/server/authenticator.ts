@@ -1,8 +1,11 @@
 /**
- * Authentication shared by HTTP requests and WebSocket upgrades: lockout first (a locked
- * address is refused without its token being looked at), then the credential (on an upgrade, an
- * offered single-use ticket first; otherwise the Bearer header, then the session cookie), the admin token compared in
- * constant time, then the store.
+ * Authentication shared by HTTP requests and WebSocket upgrades: the credential (on an upgrade,
+ * an offered single-use ticket first; otherwise the Bearer header, then the session cookie),
+ * the admin token compared in constant time, then the store. A valid credential is always let
+ * in; a failed one is answered 401 — or 429 while its address is locked out or the global
+ * failure budget is spent (`FailureLimiter`). The credential is checked even then: refusing it
+ * unchecked would let any process on this machine lock the user's own clients out, and the
+ * secrets (256-bit tokens and tickets, 128-bit pairing codes) are not guessable anyway.
  * @module
  */
 import type { IncomingMessage } from 'node:http';
@@ -35,7 +38,6 @@ export class Authenticator {
   /** The caller's principal; throws 401 (bad or no credential) or 429 (locked out). */
   authenticate(req: IncomingMessage, options: { allowTicket: boolean }): Principal {
     const address = req.socket.remoteAddress ?? 'unknown';
-    this.refuseIfLockedOut(address);
     let principal: Principal | null;
     let hadCredential = true;
     try {
@@ -46,7 +48,7 @@ export class Authenticator {
       hadCredential = secret !== undefined || ticket !== undefined;
       principal = secret !== undefined ? this.#verifySecret(secret) : ticket !== undefined ? this.#deps.tickets.redeem(ticket) : null;
     } catch (error) {
-      this.#deps.failures.recordFailure(address);
+      this.countFailure(address);
       throw error;
     }
     if (principal) {
@@ -54,25 +56,26 @@ export class Authenticator {
       return principal;
     }
     // A request with no credential at all is not a guess: it does not count toward lockout.
-    if (hadCredential) this.#deps.failures.recordFailure(address);
+    if (hadCredential) this.countFailure(address);
     throw unauthorized(hadCredential);
   }
 
-  /** Throws 429 while `address` is locked out (also guards pairing codes, which are guessable secrets too). */
-  refuseIfLockedOut(address: string): void {
-    const lockedMs = this.#deps.failures.lockedForMs(address);
-    if (lockedMs <= 0) return;
-    const seconds = Math.ceil(lockedMs / 1000);
-    throw new ApiError({
-      status: 429, code: 'AUTH_LOCKED_OUT', title: 'Too many failed authentications',
-      detail: `too many failed authentications from ${address}; try again in ${seconds} s with a valid token`,
-      headers: { 'retry-after': String(seconds) },
-    });
-  }
-
-  /** Counts a failed guess (a wrong pairing code) toward `address`'s lockout. */
-  recordFailure(address: string): void {
-    this.#deps.failures.recordFailure(address);
+  /**
+   * Counts a failed guess (a wrong token, ticket or pairing code) from `address`; throws 429
+   * instead while the address is locked out or the global budget is spent (such a guess is not
+   * counted: a lock is not extended by the requests it refuses).
+   */
+  countFailure(address: string): void {
+    const { failures } = this.#deps;
+    const lockedMs = failures.lockedForMs(address);
+    if (lockedMs > 0) {
+      throw tooManyFailures('AUTH_LOCKED_OUT', lockedMs, `too many failed authentications from ${address}`);
+    }
+    const throttledMs = failures.throttledForMs();
+    if (throttledMs > 0) {
+      throw tooManyFailures('AUTH_THROTTLED', throttledMs, 'too many failed authentications on this daemon, from any address');
+    }
+    failures.recordFailure(address);
   }
 
   #verifySecret(secret: string): Principal | null {
@@ -80,4 +83,13 @@ export class Authenticator {
     const record = this.#deps.tokens.verify(secret);
     return record ? { tokenId: record.id, name: record.name, scope: record.scope } : null;
   }
+}
+
+function tooManyFailures(code: 'AUTH_LOCKED_OUT' | 'AUTH_THROTTLED', waitMs: number, what: string): ApiError {
+  const seconds = Math.ceil(waitMs / 1000);
+  return new ApiError({
+    status: 429, code, title: 'Too many failed authentications',
+    detail: `${what}; try again in ${seconds} s. A valid token is never refused for this: check the one you sent`,
+    headers: { 'retry-after': String(seconds) },
+  });
 }

@@ -45,6 +45,27 @@ describe('FailureLimiter', () => {
   });
 });
 
+describe('FailureLimiter: the global budget', () => {
+  it('is spent by failures from any address and refills one failure per 2 s', () => {
+    const clock = { now: 0 };
+    const limiter = new FailureLimiter({ now: () => clock.now });
+    for (let i = 0; i < 29; i++) limiter.recordFailure(`127.0.0.${i + 2}`);
+    expect(limiter.throttledForMs()).toBe(0);
+    limiter.recordFailure('127.0.1.2');
+    expect(limiter.throttledForMs()).toBe(2_000);
+    expect(limiter.lockedForMs('127.0.1.2'), 'no single address is locked').toBe(0);
+    clock.now += 1_000;
+    expect(limiter.throttledForMs()).toBe(1_000);
+    clock.now += 1_000;
+    expect(limiter.throttledForMs()).toBe(0);
+    limiter.recordFailure('127.0.1.3');
+    expect(limiter.throttledForMs()).toBe(2_000);
+    clock.now += 60 * 60_000;
+    for (let i = 0; i < 29; i++) limiter.recordFailure(`10.0.0.${i}`);
+    expect(limiter.throttledForMs(), 'refilled to the burst, not beyond').toBe(0);
+  });
+});
+
 describe('RateLimiter', () => {
   it('allows a burst, then refills at the steady rate, per key', () => {
     const clock = { now: 0 };

@@ -1,9 +1,14 @@
 /**
  * Slows down guessing: after `freeFailures` failed authentications from one address, that
  * address is locked out for a delay that doubles with each further failure (1 s, 2 s, 4 s …
- * capped at `maxLockMs`). While locked, every request from it is refused without looking at
- * its token (so a lockout gives no oracle). A success clears the address; failures are
- * forgotten after `forgetMs` of quiet.
+ * capped at `maxLockMs`). A success clears the address; failures are forgotten after
+ * `forgetMs` of quiet. Addresses are cheap (all of 127/8 is this machine), so failures also
+ * draw on one global budget — `globalFreeFailures`, refilled one per `globalRefillMs` — and
+ * when it is spent every failing request is throttled, whichever address it comes from.
+ *
+ * The limiter only decides what a *failed* attempt is answered; the authenticator still lets a
+ * valid credential in while an address or the daemon is throttled (otherwise any local process
+ * could lock the user's own clients out).
  * @module
  */
 
@@ -20,6 +25,10 @@ export interface FailureLimiterOptions {
   now?: () => number;
   /** Addresses remembered at most; the oldest are forgotten first (bounds memory under a spray). */
   maxAddresses?: number;
+  /** Failures from all addresses together before every failing request is throttled (30: far beyond a person's typos, even on several devices). */
+  globalFreeFailures?: number;
+  /** The global budget refills one failure per this many ms (2 s: 30 a minute). */
+  globalRefillMs?: number;
 }
 
 interface Entry { failures: number; lockedUntil: number; lastAt: number }
@@ -32,6 +41,11 @@ export class FailureLimiter {
   readonly #now: () => number;
   readonly #maxAddresses: number;
   readonly #entries = new Map<string, Entry>();
+  readonly #globalFree: number;
+  readonly #globalRefillMs: number;
+  /** Failures the global budget still allows, as of `#globalAt`. */
+  #globalLeft: number;
+  #globalAt: number;
 
   constructor(options: FailureLimiterOptions = {}) {
     this.#free = options.freeFailures ?? 5;
@@ -40,6 +54,16 @@ export class FailureLimiter {
     this.#forgetMs = options.forgetMs ?? 15 * 60_000;
     this.#now = options.now ?? Date.now;
     this.#maxAddresses = options.maxAddresses ?? 10_000;
+    this.#globalFree = options.globalFreeFailures ?? 30;
+    this.#globalRefillMs = options.globalRefillMs ?? 2_000;
+    this.#globalLeft = this.#globalFree;
+    this.#globalAt = this.#now();
+  }
+
+  /** Milliseconds until the global budget allows one more failure, 0 when it does now. */
+  throttledForMs(): number {
+    this.#refill();
+    return this.#globalLeft >= 1 ? 0 : Math.ceil((1 - this.#globalLeft) * this.#globalRefillMs);
   }
 
   /** Milliseconds `address` must still wait, 0 when it may try. */
@@ -50,6 +74,8 @@ export class FailureLimiter {
 
   /** Records a failed authentication. */
   recordFailure(address: string): void {
+    this.#refill();
+    this.#globalLeft = Math.max(0, this.#globalLeft - 1);
     const now = this.#now();
     const entry = this.#live(address) ?? { failures: 0, lockedUntil: 0, lastAt: now };
     entry.failures += 1;
@@ -64,6 +90,12 @@ export class FailureLimiter {
   /** Records a success: the address starts afresh. */
   recordSuccess(address: string): void {
     this.#entries.delete(address);
+  }
+
+  #refill(): void {
+    const now = this.#now();
+    this.#globalLeft = Math.min(this.#globalFree, this.#globalLeft + (now - this.#globalAt) / this.#globalRefillMs);
+    this.#globalAt = now;
   }
 
   #live(address: string): Entry | undefined {

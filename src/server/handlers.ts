@@ -20,10 +20,12 @@ export type BuiltInRouteId = 'health' | 'openapi' | 'createWsTicket' | 'listToke
 
 export type RouteHandler<K extends RouteId> = (input: RouteInput<K>, ctx: RequestContext) => RouteOutput<K> | Promise<RouteOutput<K>>;
 
-/** Where an SSE handler writes events; `closed` turns true when the client leaves. */
+/** Where an SSE handler writes events; `closed` turns true when the client leaves or is dropped. */
 export interface SseSink {
   send(event: DaemonEvent): void;
   readonly closed: boolean;
+  /** The stream's unsent backlog; past the server's `maxClientBacklogBytes` a send ends the stream (the client resumes with Last-Event-ID). */
+  readonly bufferedBytes: number;
 }
 
 /** Streams events from `since` (exclusive; from `Last-Event-ID` or `?since=`); returns the unsubscribe. */
@@ -35,17 +37,25 @@ export type SseHandler = (
 
 export type RouteHandlers = { [K in Exclude<RouteId, BuiltInRouteId | 'events'>]?: RouteHandler<K> } & { events?: SseHandler };
 
-/** What a WebSocket subscription may push. `bufferedBytes` is the socket's unsent backlog. */
+/**
+ * What a WebSocket subscription may push. `bufferedBytes` is the socket's unsent backlog: a
+ * pusher that can degrade (skip frames, resync later) checks it; past the server's
+ * `maxClientBacklogBytes` any send closes the connection instead (4001, the client resumes).
+ */
 export interface WsSink {
   send(message: ServerMessage): void;
   sendTerminal(frame: TerminalFrame): void;
   readonly bufferedBytes: number;
 }
 
-/** A live subscription: disposed on unsubscribe or close; `ack` gets the client's byte acks. */
+/**
+ * A live subscription: disposed on unsubscribe or close; `ack` gets the client's byte acks and
+ * answers `false` for an ack beyond anything the subscription sent (the hub then closes the
+ * connection with 1002: no client renders bytes it was never sent).
+ */
 export interface TopicSubscription {
   dispose(): void;
-  ack?(bytes: number): void;
+  ack?(bytes: number): unknown;
 }
 
 type Msg<T extends ClientMessage['type']> = Extract<ClientMessage, { type: T }>;

@@ -12,7 +12,8 @@ import { ANONYMOUS_PRINCIPAL, forbiddenScope, refuseCredentialInUrl } from './au
 import type { Authenticator } from './authenticator.js';
 import { readJsonBody } from './body.js';
 import { ApiError, notImplemented } from './errors.js';
-import type { AuditEntry, RequestContext, SseHandler } from './handlers.js';
+import type { AuditEntry, RequestContext, SseHandler, SseSink } from './handlers.js';
+import type { LiveChannels } from './live-channels.js';
 import { checkOrigin, type OriginPolicy } from './origin-guard.js';
 import { toProblem } from './problem.js';
 import { takeOrRefuse, type RateLimiter } from './rate-limiter.js';
@@ -29,6 +30,10 @@ export interface PipelineDeps {
   rateLimiter: RateLimiter;
   handlers: Record<string, ((input: any, ctx: RequestContext) => unknown) | undefined>;
   sse?: SseHandler;
+  /** Where an event stream registers as a live channel of its token (revocation ends it). */
+  channels: LiveChannels;
+  /** Unsent bytes an event stream may hold before it is dropped. */
+  maxBacklogBytes: number;
   maxBodyBytes: number;
   audit?: (entry: AuditEntry) => void;
   now: () => number;
@@ -127,26 +132,45 @@ async function startSse(req: IncomingMessage, res: ServerResponse, input: { quer
     throw new ApiError({ status: 400, code: 'LAST_EVENT_ID_INVALID', title: 'Invalid Last-Event-ID', detail: `Last-Event-ID '${header}' is not an event seq (an integer); drop it to start from now` });
   }
   let closed = false;
-  // Events the handler sends before it returns (its replay) wait until the headers are out, so a
-  // handler that refuses (unknown session) still answers a problem.
-  let pending: string[] | null = [];
-  const sink = {
-    get closed() { return closed; },
-    send(event: DaemonEvent) {
-      if (closed) return;
-      const frame = `id: ${event.seq}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
-      if (pending) pending.push(frame);
-      else res.write(frame);
-    },
-  };
-  const dispose = await deps.sse({ ...input, since: lastEventId ?? input.query?.since } as never, ctx, sink);
-  res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'text/event-stream', connection: 'keep-alive' });
-  res.write(': specterm events\n\n' + pending.join(''));
-  pending = null;
-  const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), SSE_KEEPALIVE_MS);
+  let dispose: (() => void) | undefined;
+  let keepAlive: NodeJS.Timeout | undefined = undefined;
+  // A revoked token's stream ends at once, like its sockets; registered before the handler
+  // runs, so a revocation during it is not missed.
+  const unregister = deps.channels.open(ctx.principal.tokenId, () => res.destroy());
+  // Listening from the start: a client gone before the handler returned still disposes it.
   res.on('close', () => {
     closed = true;
     clearInterval(keepAlive);
-    dispose();
+    unregister();
+    dispose?.();
   });
+  // Events the handler sends before it returns (its replay) wait until the headers are out, so a
+  // handler that refuses (unknown session) still answers a problem.
+  let pending: string[] | null = [];
+  // A client that reads nothing is dropped rather than buffered for: it resumes with Last-Event-ID.
+  const write = (text: string) => {
+    if (res.writableLength > deps.maxBacklogBytes) res.destroy();
+    else res.write(text);
+  };
+  const sink: SseSink = {
+    get closed() { return closed || res.destroyed; },
+    get bufferedBytes() { return res.writableLength; },
+    send(event: DaemonEvent) {
+      if (sink.closed) return;
+      const frame = `id: ${event.seq}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
+      if (pending) pending.push(frame);
+      else write(frame);
+    },
+  };
+  try {
+    dispose = await deps.sse({ ...input, since: lastEventId ?? input.query?.since } as never, ctx, sink);
+  } catch (error) {
+    unregister();
+    throw error;
+  }
+  if (closed) return dispose();
+  res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'text/event-stream', connection: 'keep-alive' });
+  res.write(': specterm events\n\n' + pending.join(''));
+  pending = null;
+  keepAlive = setInterval(() => write(': keep-alive\n\n'), SSE_KEEPALIVE_MS);
 }

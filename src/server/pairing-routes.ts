@@ -2,7 +2,7 @@
  * The pairing routes the server answers itself: `createPairing` (admin: a code and its URL),
  * `pair` (no credential: the code is one; creates the device token, sets the session cookie)
  * and `signOut` (revokes the caller's device token, clears the cookie). Failed codes count
- * toward the same per-address lockout as failed tokens.
+ * toward the same lockout and global budget as failed tokens; the right code always pairs.
  * @module
  */
 import { PAIR_FRAGMENT_KEY, type Pairing, type RouteInput } from '../protocol/index.js';
@@ -42,12 +42,11 @@ export function pairingHandlers(deps: PairingDeps) {
   return {
     createPairing: ({ body }: RouteInput<'createPairing'>) => issuePairing(deps, { deviceName: body.device_name, scope: body.scope }),
     pair: ({ body }: RouteInput<'pair'>, ctx: RequestContext) => {
-      deps.auth.refuseIfLockedOut(ctx.remoteAddress);
       let grant: PairingGrant;
       try {
         grant = deps.codes.redeem(body.code);
       } catch (error) {
-        deps.auth.recordFailure(ctx.remoteAddress);
+        deps.auth.countFailure(ctx.remoteAddress);
         throw error;
       }
       const { token, record } = deps.tokens.create({ name: grant.deviceName, scope: grant.scope });

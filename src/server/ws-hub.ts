@@ -4,19 +4,23 @@
  * connection stays; `maxInvalidMessages` of them close it with 1008), subscriptions are
  * owned per connection and disposed on close, and input, resize and lease are scope-checked;
  * `input` is rate-limited and audited like the HTTP keystroke routes.
+ *
+ * Nothing is queued onto a socket that already holds `maxBacklogBytes` unsent: the send closes
+ * the connection instead (4001; the client reconnects and resumes by `since`), so a client that
+ * reads nothing cannot grow the daemon's memory whatever it asks for. An `ack` beyond what its
+ * subscription sent closes it with 1002. Each connection is a live channel of its token: a
+ * revocation ends it at once.
  * @module
  */
 import type { WebSocket } from 'ws';
-import { ClientMessage, encodeTerminalFrame, PROTOCOL_VERSION, scopeAllows, type ServerMessage } from '../protocol/index.js';
+import { ClientMessage, encodeTerminalFrame, PROTOCOL_VERSION, scopeAllows, WS_CLOSE, type ServerMessage, type TerminalFrame } from '../protocol/index.js';
 import { forbiddenScope } from './auth.js';
 import { parseJson } from './body.js';
 import { ApiError, notImplemented } from './errors.js';
 import type { AuditEntry, RequestContext, TopicSubscription, WsHandlers, WsSink } from './handlers.js';
+import type { LiveChannels } from './live-channels.js';
 import { takeOrRefuse, type RateLimiter } from './rate-limiter.js';
 import { parseOrThrow } from './validate.js';
-
-/** WebSocket close code for a policy violation (RFC 6455). */
-const CLOSE_POLICY = 1008;
 
 export interface WsHubOptions {
   handlers: WsHandlers;
@@ -26,6 +30,10 @@ export interface WsHubOptions {
   maxInvalidMessages: number;
   /** Subscriptions per connection (256): bounds what one client can make the daemon hold. */
   maxSubscriptions: number;
+  /** Unsent bytes a socket may hold before a further send closes it with 4001 (4 MiB). */
+  maxBacklogBytes: number;
+  /** Where each connection registers as a live channel of its token. */
+  channels: LiveChannels;
   audit?: (entry: AuditEntry) => void;
   now: () => number;
   onUnexpected: (error: unknown) => void;
@@ -33,8 +41,7 @@ export interface WsHubOptions {
 
 export class WsHub {
   readonly #options: WsHubOptions;
-  /** Each open socket and the token it authenticated with. */
-  readonly #sockets = new Map<WebSocket, string>();
+  readonly #connections = new Set<Connection>();
 
   constructor(options: WsHubOptions) {
     this.#options = options;
@@ -42,18 +49,18 @@ export class WsHub {
 
   /** Takes over an upgraded socket for `ctx`'s principal. */
   accept(socket: WebSocket, ctx: RequestContext): void {
-    this.#sockets.set(socket, ctx.principal.tokenId);
-    new Connection(socket, ctx, this.#options, () => this.#sockets.delete(socket));
+    const connection = new Connection(socket, ctx, this.#options, () => {
+      this.#connections.delete(connection);
+      unregister();
+    });
+    this.#connections.add(connection);
+    // Registered last: a token revoked while the upgrade completed ends the connection here.
+    const unregister = this.#options.channels.open(ctx.principal.tokenId, () => connection.end(WS_CLOSE.POLICY, 'token revoked'));
   }
 
   /** Closes every connection (server shutdown). */
   closeAll(): void {
-    for (const socket of this.#sockets.keys()) socket.close(1001, 'server shutting down');
-  }
-
-  /** Closes every connection of a revoked token: revocation must not wait for a reconnect. */
-  closeToken(tokenId: string): void {
-    for (const [socket, id] of this.#sockets) if (id === tokenId) socket.close(CLOSE_POLICY, 'token revoked');
+    for (const connection of this.#connections) connection.end(WS_CLOSE.GOING_AWAY, 'server shutting down');
   }
 }
 
@@ -72,7 +79,7 @@ class Connection {
     this.#options = options;
     this.#sink = {
       send: (message) => this.#send(message),
-      sendTerminal: (frame) => { if (!this.#closed) socket.send(encodeTerminalFrame(frame)); },
+      sendTerminal: (frame) => this.#sendTerminal(frame),
       get bufferedBytes() { return socket.bufferedAmount; },
     };
     socket.on('message', (data, isBinary) => {
@@ -80,19 +87,47 @@ class Connection {
     });
     socket.on('error', () => {}); // a protocol error (e.g. too big: 1009) closes the socket; 'close' cleans up
     socket.on('close', () => {
-      this.#closed = true;
-      for (const sub of this.#subscriptions.values()) sub?.dispose();
-      this.#subscriptions.clear();
+      this.#stop();
       onClose();
     });
     this.#send({ type: 'hello', protocol_version: PROTOCOL_VERSION, scope: ctx.principal.scope, max_message_bytes: options.maxMessageBytes });
   }
 
+  /**
+   * Closes the connection now: its subscriptions end at once (not when the close handshake
+   * completes, which a client that reads nothing never does; `ws` destroys the socket 30 s on).
+   */
+  end(code: number, reason: string): void {
+    if (this.#closed) return;
+    this.#stop();
+    this.#socket.close(code, reason);
+  }
+
+  #stop(): void {
+    this.#closed = true;
+    for (const sub of this.#subscriptions.values()) sub?.dispose();
+    this.#subscriptions.clear();
+  }
+
+  /** Whether the socket may take one more message: past the backlog bound the connection ends instead. */
+  #hasRoom(): boolean {
+    if (this.#closed) return false;
+    if (this.#socket.bufferedAmount <= this.#options.maxBacklogBytes) return true;
+    this.end(WS_CLOSE.TOO_SLOW, `client too slow: over ${this.#options.maxBacklogBytes} bytes unread; reconnect and resume with since`);
+    return false;
+  }
+
   #send(message: ServerMessage): void {
-    if (!this.#closed) this.#socket.send(JSON.stringify(message));
+    if (this.#hasRoom()) this.#socket.send(JSON.stringify(message));
+  }
+
+  #sendTerminal(frame: TerminalFrame): void {
+    if (this.#hasRoom()) this.#socket.send(encodeTerminalFrame(frame));
   }
 
   async #onMessage(data: Buffer, isBinary: boolean): Promise<void> {
+    // Ended (revoked, too slow): what the client still sends before the close handshake is ignored.
+    if (this.#closed) return;
     let ref: string | undefined;
     try {
       if (isBinary) throw new ApiError({ status: 400, code: 'WS_BINARY_REFUSED', title: 'Binary frames are refused', detail: 'client messages are JSON text frames' });
@@ -105,7 +140,7 @@ class Connection {
       const e = error instanceof ApiError ? error : new ApiError({ status: 500, code: 'INTERNAL', title: 'Internal error', detail: 'the server failed on this message; see the daemon log' });
       if (e.status < 500 && e.code !== 'RATE_LIMITED') this.#invalid += 1;
       this.#send({ type: 'error', ref, code: e.code, message: e.message, errors: e.errors });
-      if (this.#invalid >= this.#options.maxInvalidMessages) this.#socket.close(CLOSE_POLICY, 'too many invalid messages');
+      if (this.#invalid >= this.#options.maxInvalidMessages) this.end(WS_CLOSE.POLICY, 'too many invalid messages');
     }
   }
 
@@ -138,7 +173,9 @@ class Connection {
       case 'ack': {
         const sub = this.#subscriptions.get(message.topic);
         if (sub === undefined) throw new ApiError({ status: 404, code: 'NOT_SUBSCRIBED', title: 'Not subscribed', detail: `ack for '${message.topic}', which this connection does not subscribe to` });
-        return sub?.ack?.(message.bytes);
+        if (sub?.ack?.(message.bytes) !== false) return;
+        this.#send({ type: 'error', code: 'ACK_BEYOND_SENT', message: `ack of byte ${message.bytes} on '${message.topic}' is beyond what it was sent; ack the seq after the last byte you rendered`, errors: [] });
+        return this.end(WS_CLOSE.PROTOCOL_ERROR, 'ack beyond what was sent');
       }
       case 'input':
       case 'resize':

@@ -91,3 +91,57 @@ describe('specterm serve: the terminal topic', () => {
     }
   }, 150_000);
 });
+
+/** An idle demo-agent session, a fresh read token and an open WebSocket of that token. */
+async function idleSessionWithReader(name: string) {
+  const client = daemon.client;
+  const session = await client.call('createSession', { body: { spec: 'demo-agent', cwd: dirs.work, name } });
+  await waitFor(async () => (await client.call('getSession', { params: { id: session.id } })).state?.id === 'idle', WAIT_MS, 'idle');
+  const { token, record } = await client.call('createToken', { body: { name: `${name}-device`, scope: 'read' } });
+  const socket = new WebSocket(daemon.url.replace(/^http/, 'ws') + WS_PATH, [WS_SUBPROTOCOL], { headers: { authorization: `Bearer ${token}` } });
+  const messages: ServerMessage[] = [];
+  socket.on('message', (data, binary) => { if (!binary) messages.push(JSON.parse(String(data)) as ServerMessage); });
+  const closed = new Promise<{ code: number; reason: string }>((resolve) => socket.once('close', (code, reason) => resolve({ code, reason: String(reason) })));
+  await new Promise<void>((resolve, reject) => { socket.once('open', () => resolve()); socket.once('error', reject); });
+  return { client, session, token, tokenId: record.id, socket, messages, closed };
+}
+
+describe('specterm serve: revoking a token (issue 24 item 4)', () => {
+  it('ends its event stream and its WebSocket at once, while the session goes on', async () => {
+    const { client, session, token, tokenId, socket, closed } = await idleSessionWithReader('revoke');
+    const events = await fetch(`${daemon.url}/api/v1/events`, { headers: { authorization: `Bearer ${token}` } });
+    expect(events.status).toBe(200);
+    socket.send(JSON.stringify({ type: 'subscribe', topic: `terminal/${session.id}` }));
+    socket.send(JSON.stringify({ type: 'subscribe', topic: 'sessions' }));
+    const reader = events.body!.getReader();
+    const streamEnded = (async () => {
+      try { for (;;) if ((await reader.read()).done) return true; } catch { return true; }
+    })();
+    const revokedAt = Date.now();
+    await client.call('revokeToken', { params: { id: tokenId } });
+    expect(await Promise.race([streamEnded, new Promise((resolve) => setTimeout(() => resolve(false), 5_000))]), 'the event stream ended').toBe(true);
+    expect((await closed).code).toBe(1008);
+    expect(Date.now() - revokedAt).toBeLessThan(5_000);
+    // The daemon and its session are unaffected.
+    expect((await client.call('getSession', { params: { id: session.id } })).lifecycle).toBe('running');
+  }, 90_000);
+});
+
+describe('specterm serve: an ack flood (issue 24 item 2)', () => {
+  it('closes a viewer that reads nothing and acks 2^52 with 1002, having written it next to nothing', async () => {
+    const { client, session, socket, messages, closed } = await idleSessionWithReader('flood');
+    const topic = `terminal/${session.id}`;
+    socket.send(JSON.stringify({ type: 'subscribe', topic }));
+    await waitFor(() => messages.some((m) => m.type === 'snapshot'), WAIT_MS, 'the snapshot');
+    const raw = (socket as unknown as { _socket: { pause(): void; resume(): void; bytesRead: number } })._socket;
+    raw.pause();
+    for (let i = 0; i < 2_000; i++) socket.send(JSON.stringify({ type: 'ack', topic, bytes: 2 ** 52 }));
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    raw.resume();
+    const outcome = await Promise.race([closed, new Promise((resolve) => setTimeout(() => resolve('still open'), 10_000))]);
+    expect(outcome).toEqual({ code: 1002, reason: 'ack beyond what was sent' });
+    expect(messages.filter((m) => m.type === 'error').map((m) => (m as { code: string }).code)).toEqual(['ACK_BEYOND_SENT']);
+    expect(raw.bytesRead, 'bytes the daemon wrote to the flooding viewer').toBeLessThan(256 * 1024);
+    expect((await client.call('getSession', { params: { id: session.id } })).lifecycle).toBe('running');
+  }, 90_000);
+});

@@ -10,6 +10,7 @@ import { cwdDir, expectSameScreens, startSession, startStreamServer, TORTURE, Vi
 
 const TEST_MS = 120_000;
 const WAIT_MS = 60_000;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 let server: StreamServer | undefined;
 const viewers: Viewer[] = [];
@@ -59,6 +60,75 @@ describe('terminal stream: backpressure', () => {
     expect(serverStalled!.resyncs).toBe(1);
     await expectSameScreens(session, [normal, stalled], 'TORTURE-DONE');
     expect(elapsedMs).toBeLessThan(WAIT_MS);
+  }, TEST_MS);
+});
+
+describe('terminal stream: hostile viewers (issue 24 item 2)', () => {
+  /** A child that prints numbered 90-byte lines at up to ~4 MB/s: enough to fill a stalled socket's kernel buffers in seconds. */
+  const FAST = "let n = 0; const t = setInterval(() => { let s = ''; for (let i = 0; i < 100; i++) s += `line ${n++} ${'y'.repeat(80)}\\r\\n`; process.stdout.write(s); if (n > 300000) clearInterval(t); }, 2);";
+
+  async function fastSession(s: StreamServer, id: string): Promise<TestSession> {
+    const host = await startTestHost();
+    const session = startSession(await host.connect(), { id, file: process.execPath, args: ['-e', FAST], cwd: cwdDir() });
+    s.sessions.set(id, session);
+    s.stream.follow(id);
+    return session;
+  }
+
+  /** Sends `rounds` bursts of acks 20 ms apart; returns the most the daemon held unsent for the viewers meanwhile. */
+  async function floodAcks(s: StreamServer, flood: Viewer, ack: () => number, rounds: number): Promise<number> {
+    let maxBacklog = 0;
+    for (let i = 0; i < rounds; i++) {
+      for (let j = 0; j < 10; j++) flood.send({ type: 'ack', topic: `terminal/${flood.sessionId}`, bytes: ack() });
+      await sleep(20);
+      for (const v of s.stream.viewersOf(flood.sessionId)) maxBacklog = Math.max(maxBacklog, v.backlogBytes);
+    }
+    return maxBacklog;
+  }
+
+  it('an ack beyond what was sent is a protocol error: the socket closes with 1002, having been sent next to nothing', async () => {
+    server = await startStreamServer({ limits: { maxUnackedBytes: 16 * 1024, maxBufferedBytes: 64 * 1024 } });
+    const session = await fastSession(server, 's_ackflood');
+    const flood = viewer(server, session.id, server.tokens.create({ name: 'phone', scope: 'read' }).token);
+    await flood.subscribe();
+    flood.stopReading();
+    const [serverSide] = server.stream.viewersOf(session.id);
+    const closed = new Promise<{ code: number; reason: string }>((resolve) => flood.socket.once('close', (code, reason) => resolve({ code, reason: String(reason) })));
+    await waitFor(() => session.transport.seq > 256 * 1024, WAIT_MS, 'output while the viewer reads nothing');
+    const maxBacklog = await floodAcks(server, flood, () => 2 ** 52, 150);
+    expect(serverSide!.sentBytes, 'bytes the daemon wrote for the flooding viewer').toBeLessThan(2 * 1024 * 1024);
+    expect(maxBacklog, 'what the daemon held unsent for it').toBeLessThan(1024 * 1024);
+    flood.resumeReading();
+    expect(await Promise.race([closed, sleep(20_000).then(() => 'still open')])).toEqual({ code: 1002, reason: 'ack beyond what was sent' });
+    expect(flood.inbox.find((m) => m.type === 'error')).toMatchObject({ code: 'ACK_BEYOND_SENT' });
+    expect(server.stream.viewersOf(session.id)).toEqual([]);
+    // The session and the other viewers never noticed.
+    const normal = viewer(server, session.id);
+    await normal.subscribe();
+    await waitFor(() => normal.snapshots === 1, WAIT_MS, 'a snapshot for a new viewer');
+  }, TEST_MS);
+
+  it('a viewer that reads nothing but acks all it was sent gets no fresh snapshot while its backlog is over the bound', async () => {
+    server = await startStreamServer({ limits: { maxUnackedBytes: 16 * 1024, maxBufferedBytes: 64 * 1024 } });
+    const session = await fastSession(server, 's_acksent');
+    const flood = viewer(server, session.id);
+    await flood.subscribe();
+    flood.stopReading();
+    const [serverSide] = server.stream.viewersOf(session.id);
+    // Acks claiming everything rendered: the daemon resyncs it until the kernel's buffers are
+    // full and the socket's own backlog passes the bound. From then on nothing more is queued.
+    const started = Date.now();
+    while (serverSide!.backlogBytes <= 64 * 1024) {
+      expect(Date.now() - started, `the backlog to pass the bound (sent ${serverSide!.sentBytes} bytes)`).toBeLessThan(WAIT_MS);
+      await floodAcks(server, flood, () => serverSide!.sentSeq, 5);
+    }
+    const maxBacklog = await floodAcks(server, flood, () => serverSide!.sentSeq, 100);
+    expect(maxBacklog, 'what the daemon held unsent for the stalled viewer').toBeLessThan(1024 * 1024);
+    expect(serverSide!.state).toBe('behind');
+    // Reading again, it catches up with a fresh snapshot and then follows the stream.
+    const snapshots = flood.snapshots;
+    flood.resumeReading();
+    await waitFor(() => flood.snapshots > snapshots && serverSide!.state === 'live', WAIT_MS, () => `a fresh snapshot (state ${serverSide!.state})`);
   }, TEST_MS);
 });
 

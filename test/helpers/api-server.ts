@@ -142,3 +142,14 @@ export async function startTestServer(overrides: Partial<ApiServerOptions> = {})
     },
   };
 }
+
+/** The most `backlog()` read, sampled every 5 ms until `done()` (15 s at most): what a server held unsent for a stalled client. */
+export async function sampleMaxBacklog(backlog: () => number, done: () => boolean): Promise<number> {
+  let max = 0;
+  const deadline = Date.now() + 15_000;
+  while (!done() && Date.now() < deadline) {
+    max = Math.max(max, backlog());
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  return max;
+}
