@@ -16,6 +16,7 @@ import { writePrivateFile } from '../fs/private-file.js';
 import { ApprovalTracker } from './approval.js';
 import { ApprovalAnswers } from './approval-answers.js';
 import { DaemonError } from './errors.js';
+import { acquireDaemonLocks, type DaemonLocks } from './daemon-lock.js';
 import { openEnvSeal } from './env-seal.js';
 import { EventLog } from './event-log.js';
 import { TerminalStream } from './terminal-topic.js';
@@ -40,8 +41,8 @@ export const DAEMON_STATE_FILE = 'daemon.json';
 /** The default port: fixed, so a browser bookmark keeps working; `--port 0` picks a free one. */
 export const DEFAULT_PORT = 7681;
 
-/** What the state file holds. */
-export interface DaemonStateFile { pid: number; port: number; url: string; protocol_version: number; started_at: number }
+/** What the state file holds; `state_dir` lets a client tell a daemon of another state dir (whose token it lacks). */
+export interface DaemonStateFile { pid: number; port: number; url: string; protocol_version: number; started_at: number; state_dir: string }
 
 export interface DaemonOptions {
   runtimeDir: string;
@@ -120,11 +121,26 @@ function nextApprovalSeq(store: Store): number {
   return max + 1;
 }
 
+/**
+ * Starts the daemon, holding the state dir and the runtime dir for its life.
+ *
+ * @throws DaemonLockError when another daemon holds either (./daemon-lock.ts).
+ */
 export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
-  const log = options.log ?? ((level, message) => process.stderr.write(`specterm serve: ${level}: ${message}\n`));
-  const now = Date.now;
   ensurePrivateDir(options.runtimeDir);
   ensurePrivateDir(options.stateDir);
+  const locks = await acquireDaemonLocks(options);
+  try {
+    return await startLocked(options, locks);
+  } catch (error) {
+    await locks.release();
+    throw error;
+  }
+}
+
+async function startLocked(options: DaemonOptions, locks: DaemonLocks): Promise<Daemon> {
+  const log = options.log ?? ((level, message) => process.stderr.write(`specterm serve: ${level}: ${message}\n`));
+  const now = Date.now;
   const settings = readSettings(options.stateDir);
   const store = openStore(path.join(options.stateDir, 'specterm.db'), { now });
   if (store.notice) log('warn', `${store.notice.reason}; the old database is at ${store.notice.movedAside}`);
@@ -213,7 +229,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     store.close();
     throw error;
   }
-  const stateFile = writeStateFile(options.runtimeDir, { pid: process.pid, port: server.port, url: server.url, protocol_version: PROTOCOL_VERSION, started_at: now() });
+  locks.setEndpoint(server.port, server.url);
+  const stateFile = writeStateFile(options.runtimeDir, { pid: process.pid, port: server.port, url: server.url, protocol_version: PROTOCOL_VERSION, started_at: now(), state_dir: path.resolve(options.stateDir) });
   const pruneTimer = setInterval(() => { try { store.prune(); } catch (error) { log('warn', `prune failed: ${(error as Error).message}`); } }, 60 * 60 * 1000);
   pruneTimer.unref();
   return {
@@ -237,6 +254,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
         const current = JSON.parse(fs.readFileSync(stateFile, 'utf8')) as DaemonStateFile;
         if (current.pid === process.pid) fs.rmSync(stateFile, { force: true });
       } catch {}
+      await locks.release();
     },
   };
 }
