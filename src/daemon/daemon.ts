@@ -8,7 +8,6 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { DAEMON_CLIENT_NAME, HostClient, HostError, hostSocketPath, startHostProcess } from '../host/index.js';
 import { PROTOCOL_VERSION, type Pairing, type Scope } from '../protocol/index.js';
 import { createApiServer, ensureAdminToken, ensurePrivateDir, type ApiServer, type AuditEntry, type WsHandlers } from '../server/index.js';
 import { openStore, type Store } from '../store/index.js';
@@ -17,6 +16,7 @@ import { ApprovalTracker } from './approval.js';
 import { ApprovalAnswers } from './approval-answers.js';
 import { DaemonError } from './errors.js';
 import { acquireDaemonLocks, type DaemonLocks } from './daemon-lock.js';
+import { HostSupervisor } from './host-supervisor.js';
 import { openEnvSeal } from './env-seal.js';
 import { EventLog } from './event-log.js';
 import { TerminalStream } from './terminal-topic.js';
@@ -86,24 +86,6 @@ function readSettings(stateDir: string): Settings {
   }
 }
 
-async function connectHost(runtimeDir: string): Promise<HostClient> {
-  const socketPath = hostSocketPath(runtimeDir);
-  // Reconnecting: a host that dropped a daemon too busy to read must not freeze every session.
-  const connect = { socketPath, clientName: DAEMON_CLIENT_NAME, reconnect: {} };
-  try {
-    return await HostClient.connect(connect);
-  } catch (error) {
-    if (!(error instanceof HostError) || error.code !== 'HOST_NOT_RUNNING') throw error;
-  }
-  try {
-    await startHostProcess({ runtimeDir });
-  } catch (error) {
-    // Another daemon started one at the same moment: use it.
-    if (!(error instanceof HostError) || error.code !== 'HOST_ALREADY_RUNNING') throw error;
-  }
-  return HostClient.connect(connect);
-}
-
 /** Writes the state file privately (temp + rename, 0600). */
 function writeStateFile(runtimeDir: string, state: DaemonStateFile): string {
   const file = path.join(runtimeDir, DAEMON_STATE_FILE);
@@ -146,11 +128,8 @@ async function startLocked(options: DaemonOptions, locks: DaemonLocks): Promise<
   if (store.notice) log('warn', `${store.notice.reason}; the old database is at ${store.notice.movedAside}`);
   const admin = ensureAdminToken(options.stateDir);
   if (admin.created) log('info', `created the admin token in ${admin.path}`);
-  const host = await connectHost(options.runtimeDir);
+  const host = await HostSupervisor.start(options.runtimeDir, log);
   let closed = false;
-  host.onClose((error) => { if (!closed) log('error', `lost the PTY host: ${error.message}; restart \`specterm serve\``); });
-  host.onDisconnect((error) => log('warn', `the PTY host connection dropped (${error.message}); reconnecting, then every session reattaches from its last byte`));
-  host.onReconnect(() => log('info', 'reconnected to the PTY host; sessions reattached'));
   const events = new EventLog({ journal: store.events });
   let sinks: NotificationSinks;
   let push: PushService;
@@ -170,7 +149,7 @@ async function startLocked(options: DaemonOptions, locks: DaemonLocks): Promise<
   const answers = new ApprovalAnswers({ manager: () => manager, tracker, store, events, now, log });
   const specFiles = new SessionSpecFiles(options.stateDir);
   const manager: SessionManager = new SessionManager({
-    store, host, events, tracker, now, specSource: (session) => specFiles.source(session), envSeal: openEnvSeal(options.stateDir), sessionLimit: options.sessionLimit ?? settings.session_limit,
+    store, host: host.client, ensureHost: () => host.ready(), events, tracker, now, specSource: (session) => specFiles.source(session), envSeal: openEnvSeal(options.stateDir), sessionLimit: options.sessionLimit ?? settings.session_limit,
     defaultPolicies: settings.approval_policies, onApprovalOpened: (session, approval) => answers.autoAnswer(session, approval), log,
   });
   await manager.recover();

@@ -14,6 +14,7 @@ import { screenRegexWithRecheck } from '../catalog/redos.js';
 import type { CliSpecV4 } from '../core/spec/types.js';
 import { FsmDriver, type SpecSource } from '../driver/fsm-driver.js';
 import { RealScheduler } from '../driver/schedulers.js';
+import { SpawnError } from '../terminal/index.js';
 import { HostError, HostTransport, type HostClient, type SessionInfo } from '../host/index.js';
 import type { SessionDetail } from '../protocol/index.js';
 import type { z } from 'zod';
@@ -38,6 +39,8 @@ export type CreateInput = z.output<typeof CreateSchema>;
 export interface SessionManagerOptions {
   store: Store;
   host: HostClient;
+  /** A live host connection (the supervisor's: a dead host is replaced); default: `host` as is. */
+  ensureHost?: () => Promise<HostClient>;
   events: EventLog;
   tracker: ApprovalTracker;
   now?: () => number;
@@ -69,9 +72,12 @@ export class SessionManager {
   readonly #o: SessionManagerOptions;
   readonly #now: () => number;
   readonly #deps: ManagedSessionDeps;
+  /** The host connection new runs go to (replaced with the host, see {@link #useLiveHost}). */
+  #host: HostClient;
 
   constructor(options: SessionManagerOptions) {
     this.#o = options;
+    this.#host = options.host;
     this.#now = options.now ?? Date.now;
     this.#deps = { store: options.store, events: options.events, tracker: options.tracker, now: this.#now, onApprovalOpened: options.onApprovalOpened };
   }
@@ -82,7 +88,7 @@ export class SessionManager {
    * host no longer knows (the host was restarted) is marked exited with no code.
    */
   async recover(): Promise<void> {
-    const hosted = new Map<string, SessionInfo>((await this.#o.host.list()).map((s) => [s.id, s]));
+    const hosted = new Map<string, SessionInfo>((await this.#host.list()).map((s) => [s.id, s]));
     for (const record of this.#o.store.sessions.list()) {
       let spec: CliSpecV4;
       try {
@@ -140,7 +146,7 @@ export class SessionManager {
     const record = session.record;
     // The host's PTY has the size of the last resize, whoever made it (the API, a WS lease holder).
     if (info.cols !== record.cols || info.rows !== record.rows) session.rememberSize(info.cols, info.rows);
-    const transport = await ResumedTransport.attach(this.#o.host, record.id, info.cols, info.rows);
+    const transport = await ResumedTransport.attach(this.#host, record.id, info.cols, info.rows);
     const last = this.#o.store.stateChanges.page({ sessionId: record.id, order: 'desc', by: 'id', limit: 1 }).items[0];
     const driver = this.#driver(session, transport, { resumeFrom: last ? { state: last.state, enteredAt: last.t } : undefined });
     session.startedAt = info.startedAt;
@@ -150,12 +156,27 @@ export class SessionManager {
     driver.start();
   }
 
-  /** Logs the transport's failures; a host gone for good fails the session (its exit follows). */
+  /**
+   * Logs the transport's failures. A host gone for good, or a child the host could not start
+   * (refused, or its exec failed after the fork), fails the session with the reason as a
+   * `session.error` event (its exit follows): never a bare exit code 1.
+   */
   #watchHost(session: ManagedSession, transport: HostTransport): void {
     transport.onError((error) => {
       this.#o.log?.('warn', `session ${session.id}: ${error.message}`);
       if (error instanceof HostError && error.code === 'HOST_GONE') session.fail('HOST_GONE', error.message);
+      else if (error instanceof SpawnError) session.fail('SPAWN_FAILED', error.message);
     });
+  }
+
+  /** Points new runs at a live host: the supervisor replaces a host that died. */
+  async #useLiveHost(): Promise<void> {
+    if (!this.#o.ensureHost) return;
+    try {
+      this.#host = await this.#o.ensureHost();
+    } catch (error) {
+      throw new DaemonError('HOST_FAILED', `the PTY host is gone and a new one could not be started (${(error as Error).message}); see host.log in the runtime dir, then try again`);
+    }
   }
 
   #driver(session: ManagedSession, transport: HostTransport | ResumedTransport, extra: { resumeFrom?: { state: string; enteredAt: number } }): FsmDriver {
@@ -175,7 +196,7 @@ export class SessionManager {
   }
 
   #startFresh(session: ManagedSession): void {
-    const transport = new HostTransport({ client: this.#o.host, target: { mode: 'spawn', id: session.id } });
+    const transport = new HostTransport({ client: this.#host, target: { mode: 'spawn', id: session.id } });
     this.#watchHost(session, transport);
     const driver = this.#driver(session, transport, {});
     session.bind({ driver, transport }, null);
@@ -215,6 +236,7 @@ export class SessionManager {
     if (!isDir) throw new DaemonError('CWD_NOT_FOUND', `cwd ${JSON.stringify(input.cwd)} is not an existing directory; create it or pass another`, { path: '/cwd' });
     const spec = loadSpec(input.spec);
     const policy = this.#policyFor(spec.spec.id, input.name ?? null, input.policy);
+    await this.#useLiveHost();
     const id = newSessionId();
     let cwd = input.cwd;
     let branch: string | null = null;
@@ -253,7 +275,7 @@ export class SessionManager {
   async kill(idOrName: string): Promise<SessionDetail> {
     const session = this.get(idOrName);
     if (session.isRunning) {
-      await this.#o.host.kill(session.id).catch(() => {});
+      await this.#host.kill(session.id).catch(() => {});
       await this.#waitExited(session);
     }
     return session.detail();
@@ -263,7 +285,7 @@ export class SessionManager {
     const deadline = Date.now() + EXIT_WAIT_MS;
     while (session.record.exitedAt === null && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
     if (session.record.exitedAt === null) {
-      const info = (await this.#o.host.list()).find((s) => s.id === session.id);
+      const info = (await this.#host.list()).find((s) => s.id === session.id);
       if (!info || !info.alive) session.markExited(info?.exitCode ?? null, info?.signal ?? null);
     }
   }
@@ -274,6 +296,7 @@ export class SessionManager {
     // The size it runs at now (a WS lease holder may have resized it): the new run keeps it.
     if (running) this.get(idOrName).rememberSize(running.screen.cols, running.screen.rows);
     const session = await this.#stopAndForgetInHost(idOrName);
+    await this.#useLiveHost();
     session.resetForRestart();
     this.#o.store.sessions.markRestarted(session.id);
     this.#startFresh(session);
@@ -283,11 +306,11 @@ export class SessionManager {
   async #stopAndForgetInHost(idOrName: string): Promise<ManagedSession> {
     const session = this.get(idOrName);
     if (session.isRunning) {
-      await this.#o.host.kill(session.id).catch(() => {});
+      await this.#host.kill(session.id).catch(() => {});
       await this.#waitExited(session);
     }
     session.detach();
-    await this.#o.host.remove(session.id, true).catch(() => {});
+    await this.#host.remove(session.id, true).catch(() => {});
     return session;
   }
 

@@ -6,7 +6,7 @@
  */
 import { createPtyTransport, ListenerSet, signalGroup, type Disposable, type ExitInfo, type PtyTransportHandle, type SpawnRequest } from '../terminal/index.js';
 import { ByteRing } from './byte-ring.js';
-import type { SessionInfo } from './wire.js';
+import type { HostMessage, SessionInfo, SpawnFailure } from './wire.js';
 
 /** Live output of a session: `seq` is the seq of the first byte of `bytes`. */
 export interface OutputChunk {
@@ -38,6 +38,8 @@ export class HostSession {
   #pid: number | null = null;
   #exit: ExitInfo | null = null;
   #exitedAt: number | null = null;
+  /** Why the child never ran, when its exec failed after the fork (reported before its exit). */
+  #spawnError: SpawnFailure | null = null;
 
   /** Starts the child; throws the terminal layer's `SpawnError` when it cannot start. */
   constructor(options: HostSessionOptions) {
@@ -50,7 +52,10 @@ export class HostSession {
     this.#subscriptions.push(
       this.#transport.onData((chunk) => this.#handleData(chunk)),
       this.#transport.onExit((info) => this.#handleExit(info)),
-      this.#transport.onSpawnError((error) => options.log(`session ${this.id}: ${error.code}: ${error.message}`)),
+      this.#transport.onSpawnError((error) => {
+        this.#spawnError = { code: error.code, message: error.message };
+        options.log(`session ${this.id}: ${error.code}: ${error.message}`);
+      }),
     );
     this.#transport.spawn(options.request);
     this.#pid = this.#transport.pid ?? null;
@@ -87,7 +92,14 @@ export class HostSession {
       startedAt: this.startedAt,
       exitedAt: this.#exitedAt,
       file: this.file,
+      ...(this.#spawnError ? { spawnError: this.#spawnError } : {}),
     };
+  }
+
+  /** The `exit` message of this ended session (with why it never ran, if so); null while it runs. */
+  exitMessage(): Extract<HostMessage, { type: 'exit' }> | null {
+    if (!this.#exit) return null;
+    return { type: 'exit', id: this.id, exitCode: this.#exit.exitCode, signal: this.#exit.signal, seq: this.ring.seq, ...(this.#spawnError ? { spawnError: this.#spawnError } : {}) };
   }
 
   /** Queues input for the child; the transport never blocks the event loop on a slow reader. */

@@ -46,6 +46,8 @@ export class HostTransport implements PtyTransport {
   #decoder = new StringDecoder('utf8');
   readonly #subscriptions: Disposable[] = [];
   #started = false;
+  /** What spawn() was asked to run (named in a spawn failure the host reports later). */
+  #request: SpawnRequest | undefined;
   /** Let go by {@link detach}: the child is no longer this transport's to write to or kill. */
   #detached = false;
   #pid: number | undefined;
@@ -113,6 +115,7 @@ export class HostTransport implements PtyTransport {
       throw new SpawnError(`spawn() was already called on this transport (session ${JSON.stringify(this.sessionId)}); create a new transport per session`, { code: 'PTY_ALREADY_SPAWNED', file: String(req?.file), cwd: String(req?.cwd) });
     }
     this.#started = true;
+    this.#request = req;
     this.#subscriptions.push(
       this.#client.onSessionOutput(this.sessionId, (event) => this.#handleOutput(event)),
       this.#client.onSessionExit(this.sessionId, (event) => this.#handleExit(event)),
@@ -269,6 +272,8 @@ export class HostTransport implements PtyTransport {
 
   #handleExit(event: ExitEvent): void {
     if (event.id !== this.sessionId || this.#exitInfo) return;
+    // The child's exec failed in the host: the same report as a spawn the host refused.
+    if (event.spawnError) this.#errors.emit(new SpawnError(event.spawnError.message, { code: event.spawnError.code as SpawnError['code'], file: String(this.#request?.file), cwd: String(this.#request?.cwd) }));
     const tail = this.#decoder.end();
     this.#textSeq = this.#seq;
     if (tail.length > 0) this.#data.emit(tail);

@@ -52,6 +52,9 @@ export type ClientMessage =
   | { type: 'remove'; req: number; id: string; force?: boolean }
   | { type: 'shutdown'; req: number };
 
+/** Why a child never ran: its exec failed after the fork (a missing interpreter); the terminal layer's code. */
+export interface SpawnFailure { code: string; message: string }
+
 /** One session as `list` reports it. */
 export interface SessionInfo {
   id: string;
@@ -70,6 +73,8 @@ export interface SessionInfo {
   /** Epoch ms, null while alive. */
   exitedAt: number | null;
   file: string;
+  /** Set when the child's exec failed after the fork (its exit code is then 1). */
+  spawnError?: SpawnFailure;
 }
 
 /** What `attach` answers before the replay frames. */
@@ -85,7 +90,7 @@ export interface AttachResult {
 export type HostMessage =
   | { type: 'ok'; req: number; hello?: { protocol: number; hostPid: number }; session?: SessionInfo; sessions?: SessionInfo[]; attach?: AttachResult }
   | { type: 'error'; req: number | null; code: string; message: string; detail?: Record<string, unknown> }
-  | { type: 'exit'; id: string; exitCode: number | null; signal: string | null; seq: number };
+  | { type: 'exit'; id: string; exitCode: number | null; signal: string | null; seq: number; spawnError?: SpawnFailure };
 
 /** A decoded frame. */
 export type Frame =
