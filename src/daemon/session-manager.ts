@@ -27,6 +27,7 @@ import { DaemonError } from './errors.js';
 import type { EventLog } from './event-log.js';
 import { ManagedSession, stateViewOf, type ManagedSessionDeps } from './managed-session.js';
 import { ResumedTransport } from './resumed-transport.js';
+import { findOrphans, sessionMetaOf } from './session-adoption.js';
 import { createWorktree, removeWorktree } from './worktree.js';
 
 /** Default bound on running + exited sessions kept. */
@@ -60,6 +61,11 @@ function newSessionId(): string {
   return `s_${randomBytes(6).toString('base64url')}`;
 }
 
+/** The spec of a session whose own cannot be loaded: it is listed, without a driver. */
+function placeholderSpec(specId: string | null): CliSpecV4 {
+  return { id: specId ?? 'unknown', states: [{ id: 'unknown', initial: true }], transitions: [] } as unknown as CliSpecV4;
+}
+
 /** Loads a spec id or path; the daemon refuses what the catalog refuses. */
 function loadSpec(ref: string): { spec: CliSpecV4; path: string; builtinId: string | null } {
   const r = loadSpecRef(ref);
@@ -88,15 +94,11 @@ export class SessionManager {
    * host no longer knows (the host was restarted) is marked exited with no code.
    */
   async recover(): Promise<void> {
-    const hosted = new Map<string, SessionInfo>((await this.#host.list()).map((s) => [s.id, s]));
-    for (const record of this.#o.store.sessions.list()) {
-      let spec: CliSpecV4;
-      try {
-        spec = loadSpec(record.specPath ?? record.specId ?? '').spec;
-      } catch (error) {
-        this.#o.log?.('warn', `session ${record.id}: ${(error as Error).message}; listed without a driver`);
-        spec = { id: record.specId ?? 'unknown', states: [{ id: 'unknown', initial: true }], transitions: [] } as unknown as CliSpecV4;
-      }
+    const list = await this.#host.list();
+    const hosted = new Map<string, SessionInfo>(list.map((s) => [s.id, s]));
+    const records = this.#o.store.sessions.list();
+    for (const record of records) {
+      const spec = this.#loadStoredSpec(record.id, record.specPath ?? record.specId)?.spec ?? placeholderSpec(record.specId);
       let policy: ApprovalPolicy | null = null;
       try {
         policy = this.#policyFor(record.specId, record.name, record.policy);
@@ -111,11 +113,50 @@ export class SessionManager {
       const info = hosted.get(record.id);
       if (!info) { session.markExited(null, null); continue; }
       if (!info.alive) { session.markExited(info.exitCode, info.signal); continue; }
-      try {
-        await this.#resume(session, info);
-      } catch (error) {
-        this.#o.log?.('warn', `session ${record.id}: could not re-attach: ${(error as Error).message}`);
-      }
+      await this.#tryResume(session, info);
+    }
+    await this.#adoptOrphans(list, new Set(records.map((r) => r.id)));
+  }
+
+  /**
+   * Takes back the sessions the host runs that the store does not know (its database was
+   * deleted or replaced): stored again from what the host kept (see session-adoption.ts), marked
+   * recovered, announced as created, and driven again from their rebuilt screens.
+   */
+  async #adoptOrphans(hosted: readonly SessionInfo[], known: ReadonlySet<string>): Promise<void> {
+    const orphans = findOrphans(hosted, known);
+    for (const { info, specRef, input } of orphans) {
+      const loaded = specRef ? this.#loadStoredSpec(info.id, specRef) : null;
+      if (!specRef) this.#o.log?.('warn', `session ${info.id}: the PTY host does not know its spec (it was started by an older specterm or another client); listed without a driver`);
+      if (input.name && [...this.#sessions.values()].some((s) => s.record.name === input.name)) input.name = null;
+      const inserted = this.#o.store.sessions.insert({ ...input, specId: loaded?.builtinId ?? loaded?.spec.id ?? input.specId, specPath: loaded?.path ?? input.specPath });
+      this.#o.store.sessions.markRecovered(inserted.id, this.#now());
+      const record = this.#o.store.sessions.get(inserted.id)!;
+      const session = new ManagedSession(record, loaded?.spec ?? placeholderSpec(record.specId), this.#deps);
+      this.#sessions.set(record.id, session);
+      this.#o.events.append({ type: 'session.created', session_id: record.id, at: this.#now(), session: session.detail() });
+      if (loaded) await this.#tryResume(session, info);
+    }
+    if (orphans.length > 0) this.#o.log?.('warn', `re-adopted ${orphans.length} sessions the PTY host runs that the database did not know (it was deleted or replaced); they are marked recovered and run without their env overrides and auto-approve policy`);
+  }
+
+  /** The spec a stored (or re-adopted) session runs, or null (logged) when it cannot be loaded. */
+  #loadStoredSpec(id: string, ref: string | null): ReturnType<typeof loadSpec> | null {
+    try {
+      return loadSpec(ref ?? '');
+    } catch (error) {
+      this.#o.log?.('warn', `session ${id}: ${(error as Error).message}; listed without a driver`);
+      return null;
+    }
+  }
+
+  /** Resumes a running session; one that cannot be re-attached is failed with the reason, not left `starting` in silence. */
+  async #tryResume(session: ManagedSession, info: SessionInfo): Promise<void> {
+    try {
+      await this.#resume(session, info);
+    } catch (error) {
+      this.#o.log?.('warn', `session ${session.id}: could not re-attach: ${(error as Error).message}`);
+      session.fail('REATTACH_FAILED', `the daemon could not re-attach to the running agent (${(error as Error).message}); stop it (\`specterm kill ${session.id}\`) and restart it`);
     }
   }
 
@@ -196,7 +237,7 @@ export class SessionManager {
   }
 
   #startFresh(session: ManagedSession): void {
-    const transport = new HostTransport({ client: this.#host, target: { mode: 'spawn', id: session.id } });
+    const transport = new HostTransport({ client: this.#host, target: { mode: 'spawn', id: session.id, meta: sessionMetaOf(session.record) } });
     this.#watchHost(session, transport);
     const driver = this.#driver(session, transport, {});
     session.bind({ driver, transport }, null);
@@ -274,7 +315,8 @@ export class SessionManager {
   /** Ends the agent; the session stays listed as exited. */
   async kill(idOrName: string): Promise<SessionDetail> {
     const session = this.get(idOrName);
-    if (session.isRunning) {
+    // Not `isRunning`: a re-adopted session without a driver runs too.
+    if (session.record.exitedAt === null) {
       await this.#host.kill(session.id).catch(() => {});
       await this.#waitExited(session);
     }
@@ -283,11 +325,17 @@ export class SessionManager {
 
   async #waitExited(session: ManagedSession): Promise<void> {
     const deadline = Date.now() + EXIT_WAIT_MS;
-    while (session.record.exitedAt === null && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-    if (session.record.exitedAt === null) {
-      const info = (await this.#host.list()).find((s) => s.id === session.id);
-      if (!info || !info.alive) session.markExited(info?.exitCode ?? null, info?.signal ?? null);
+    while (session.record.exitedAt === null && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, session.runtime ? 20 : 100));
+      // No driver follows a session listed without one: ask the host.
+      if (!session.runtime) await this.#syncExitFromHost(session);
     }
+    if (session.record.exitedAt === null) await this.#syncExitFromHost(session);
+  }
+
+  async #syncExitFromHost(session: ManagedSession): Promise<void> {
+    const info = (await this.#host.list()).find((s) => s.id === session.id);
+    if (!info || !info.alive) session.markExited(info?.exitCode ?? null, info?.signal ?? null);
   }
 
   /** Ends the agent (if running) and starts it again with the same spec, cwd, args and env. */
@@ -305,7 +353,7 @@ export class SessionManager {
 
   async #stopAndForgetInHost(idOrName: string): Promise<ManagedSession> {
     const session = this.get(idOrName);
-    if (session.isRunning) {
+    if (session.record.exitedAt === null) {
       await this.#host.kill(session.id).catch(() => {});
       await this.#waitExited(session);
     }

@@ -18,6 +18,8 @@ export interface OutputChunk {
 export interface HostSessionOptions {
   id: string;
   request: SpawnRequest;
+  /** The spawn's opaque `meta` (see wire.ts). */
+  meta?: string;
   ringBytes: number;
   /** For lines about the session; never receives the env. */
   log: (line: string) => void;
@@ -27,6 +29,9 @@ export interface HostSessionOptions {
 export class HostSession {
   readonly id: string;
   readonly file: string;
+  readonly args: readonly string[];
+  readonly cwd: string;
+  readonly meta: string | undefined;
   readonly startedAt = Date.now();
   readonly ring: ByteRing;
   readonly #transport: PtyTransportHandle;
@@ -45,6 +50,9 @@ export class HostSession {
   constructor(options: HostSessionOptions) {
     this.id = options.id;
     this.file = options.request.file;
+    this.args = [...options.request.args];
+    this.cwd = options.request.cwd;
+    this.meta = options.meta;
     this.#cols = options.request.cols;
     this.#rows = options.request.rows;
     this.ring = new ByteRing(options.ringBytes);
@@ -92,6 +100,9 @@ export class HostSession {
       startedAt: this.startedAt,
       exitedAt: this.#exitedAt,
       file: this.file,
+      args: [...this.args],
+      cwd: this.cwd,
+      ...(this.meta !== undefined ? { meta: this.meta } : {}),
       ...(this.#spawnError ? { spawnError: this.#spawnError } : {}),
     };
   }

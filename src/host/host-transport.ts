@@ -20,8 +20,8 @@ export interface OutputBytes { seq: number; bytes: Uint8Array }
 
 /** Which session a {@link HostTransport} drives. */
 export type HostSessionTarget =
-  /** A new session; `id` defaults to a random one. */
-  | { mode: 'spawn'; id?: string }
+  /** A new session; `id` defaults to a random one; `meta` is kept by the host for `list` (see wire.ts). */
+  | { mode: 'spawn'; id?: string; meta?: string }
   /** An existing session; replay from `since` (default 0: the whole ring). */
   | { mode: 'attach'; id: string; since?: number };
 
@@ -123,7 +123,7 @@ export class HostTransport implements PtyTransport {
       this.#client.onClose((error) => this.#lostHost(error)),
     );
     if (this.#target.mode === 'spawn') {
-      const params = { id: this.sessionId, file: req.file, args: req.args, cwd: req.cwd, env: req.env, cols: req.cols, rows: req.rows };
+      const params = { id: this.sessionId, file: req.file, args: req.args, cwd: req.cwd, env: req.env, cols: req.cols, rows: req.rows, ...(this.#target.meta !== undefined ? { meta: this.#target.meta } : {}) };
       try {
         assertClientMessage({ type: 'spawn', req: 1, ...params });
       } catch (error) {

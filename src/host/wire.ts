@@ -37,6 +37,11 @@ const HEADER_BYTES = 5;
 export interface SpawnParams extends SpawnRequest {
   /** Session id; the host makes one when absent. `[A-Za-z0-9._-]{1,64}`. */
   id?: string;
+  /**
+   * Opaque to the host, returned in `list` (at most `MAX_META_CHARS`, wire-validate.ts): what the client needs
+   * to take the session back if it forgot it (the daemon: spec, name; never the env).
+   */
+  meta?: string;
 }
 
 /** Requests a client sends. */
@@ -73,6 +78,11 @@ export interface SessionInfo {
   /** Epoch ms, null while alive. */
   exitedAt: number | null;
   file: string;
+  /** The child's arguments and working dir as spawned (absent from hosts older than these fields). */
+  args?: string[];
+  cwd?: string;
+  /** The spawn's `meta`, when it had one. */
+  meta?: string;
   /** Set when the child's exec failed after the fork (its exit code is then 1). */
   spawnError?: SpawnFailure;
 }
