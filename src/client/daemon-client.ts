@@ -55,7 +55,7 @@ export class DaemonClient {
   /** Where the daemon listens and the token to use (for clients that open their own sockets, e.g. `attach`). */
   static discoverEndpoint(options: DiscoverOptions): { url: string; token: string } {
     const stateFile = path.join(options.runtimeDir, 'daemon.json');
-    let state: { url?: unknown; protocol_version?: unknown; pid?: unknown };
+    let state: { url?: unknown; protocol_version?: unknown; pid?: unknown; state_dir?: unknown };
     try {
       state = JSON.parse(fs.readFileSync(stateFile, 'utf8')) as typeof state;
     } catch {
@@ -64,6 +64,10 @@ export class DaemonClient {
     if (typeof state.url !== 'string') throw new ClientError('DAEMON_NOT_RUNNING', `${stateFile} names no url; restart \`specterm serve\``);
     if (state.protocol_version !== PROTOCOL_VERSION) {
       throw new ClientError('PROTOCOL_MISMATCH', `the daemon speaks protocol ${String(state.protocol_version)}, this client ${PROTOCOL_VERSION}; restart \`specterm serve\` from this version`);
+    }
+    // The admin token of another state dir would only earn AUTH_INVALID: say which daemon this is.
+    if (!options.env.SPECTERM_TOKEN && typeof state.state_dir === 'string' && !isSameDir(state.state_dir, options.stateDir)) {
+      throw new ClientError('DAEMON_STATE_DIR_MISMATCH', `the daemon in ${options.runtimeDir} (pid ${String(state.pid)}) serves the state dir ${state.state_dir}, not ${options.stateDir}; set SPECTERM_STATE_DIR to ${state.state_dir} to use it, or SPECTERM_RUNTIME_DIR to the runtime dir of the daemon you mean`);
     }
     return { url: state.url.replace(/\/+$/, ''), token: readToken(options) };
   }
@@ -116,6 +120,11 @@ export class DaemonClient {
       }
     }
   }
+}
+
+function isSameDir(a: string, b: string): boolean {
+  const real = (dir: string) => { try { return fs.realpathSync(dir); } catch { return path.resolve(dir); } };
+  return real(a) === real(b);
 }
 
 function readToken(options: DiscoverOptions): string {

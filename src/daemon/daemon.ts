@@ -8,7 +8,6 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { DAEMON_CLIENT_NAME, HostClient, HostError, hostSocketPath, startHostProcess } from '../host/index.js';
 import { PROTOCOL_VERSION, type Pairing, type Scope } from '../protocol/index.js';
 import { createApiServer, ensureAdminToken, ensurePrivateDir, type ApiServer, type AuditEntry, type WsHandlers } from '../server/index.js';
 import { openStore, type Store } from '../store/index.js';
@@ -16,6 +15,8 @@ import { writePrivateFile } from '../fs/private-file.js';
 import { ApprovalTracker } from './approval.js';
 import { ApprovalAnswers } from './approval-answers.js';
 import { DaemonError } from './errors.js';
+import { acquireDaemonLocks, type DaemonLocks } from './daemon-lock.js';
+import { HostSupervisor } from './host-supervisor.js';
 import { openEnvSeal } from './env-seal.js';
 import { EventLog } from './event-log.js';
 import { TerminalStream } from './terminal-topic.js';
@@ -40,8 +41,8 @@ export const DAEMON_STATE_FILE = 'daemon.json';
 /** The default port: fixed, so a browser bookmark keeps working; `--port 0` picks a free one. */
 export const DEFAULT_PORT = 7681;
 
-/** What the state file holds. */
-export interface DaemonStateFile { pid: number; port: number; url: string; protocol_version: number; started_at: number }
+/** What the state file holds; `state_dir` lets a client tell a daemon of another state dir (whose token it lacks). */
+export interface DaemonStateFile { pid: number; port: number; url: string; protocol_version: number; started_at: number; state_dir: string }
 
 export interface DaemonOptions {
   runtimeDir: string;
@@ -85,24 +86,6 @@ function readSettings(stateDir: string): Settings {
   }
 }
 
-async function connectHost(runtimeDir: string): Promise<HostClient> {
-  const socketPath = hostSocketPath(runtimeDir);
-  // Reconnecting: a host that dropped a daemon too busy to read must not freeze every session.
-  const connect = { socketPath, clientName: DAEMON_CLIENT_NAME, reconnect: {} };
-  try {
-    return await HostClient.connect(connect);
-  } catch (error) {
-    if (!(error instanceof HostError) || error.code !== 'HOST_NOT_RUNNING') throw error;
-  }
-  try {
-    await startHostProcess({ runtimeDir });
-  } catch (error) {
-    // Another daemon started one at the same moment: use it.
-    if (!(error instanceof HostError) || error.code !== 'HOST_ALREADY_RUNNING') throw error;
-  }
-  return HostClient.connect(connect);
-}
-
 /** Writes the state file privately (temp + rename, 0600). */
 function writeStateFile(runtimeDir: string, state: DaemonStateFile): string {
   const file = path.join(runtimeDir, DAEMON_STATE_FILE);
@@ -120,21 +103,33 @@ function nextApprovalSeq(store: Store): number {
   return max + 1;
 }
 
+/**
+ * Starts the daemon, holding the state dir and the runtime dir for its life.
+ *
+ * @throws DaemonLockError when another daemon holds either (./daemon-lock.ts).
+ */
 export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
-  const log = options.log ?? ((level, message) => process.stderr.write(`specterm serve: ${level}: ${message}\n`));
-  const now = Date.now;
   ensurePrivateDir(options.runtimeDir);
   ensurePrivateDir(options.stateDir);
+  const locks = await acquireDaemonLocks(options);
+  try {
+    return await startLocked(options, locks);
+  } catch (error) {
+    await locks.release();
+    throw error;
+  }
+}
+
+async function startLocked(options: DaemonOptions, locks: DaemonLocks): Promise<Daemon> {
+  const log = options.log ?? ((level, message) => process.stderr.write(`specterm serve: ${level}: ${message}\n`));
+  const now = Date.now;
   const settings = readSettings(options.stateDir);
   const store = openStore(path.join(options.stateDir, 'specterm.db'), { now });
   if (store.notice) log('warn', `${store.notice.reason}; the old database is at ${store.notice.movedAside}`);
   const admin = ensureAdminToken(options.stateDir);
   if (admin.created) log('info', `created the admin token in ${admin.path}`);
-  const host = await connectHost(options.runtimeDir);
+  const host = await HostSupervisor.start(options.runtimeDir, log);
   let closed = false;
-  host.onClose((error) => { if (!closed) log('error', `lost the PTY host: ${error.message}; restart \`specterm serve\``); });
-  host.onDisconnect((error) => log('warn', `the PTY host connection dropped (${error.message}); reconnecting, then every session reattaches from its last byte`));
-  host.onReconnect(() => log('info', 'reconnected to the PTY host; sessions reattached'));
   const events = new EventLog({ journal: store.events });
   let sinks: NotificationSinks;
   let push: PushService;
@@ -154,7 +149,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const answers = new ApprovalAnswers({ manager: () => manager, tracker, store, events, now, log });
   const specFiles = new SessionSpecFiles(options.stateDir);
   const manager: SessionManager = new SessionManager({
-    store, host, events, tracker, now, specSource: (session) => specFiles.source(session), envSeal: openEnvSeal(options.stateDir), sessionLimit: options.sessionLimit ?? settings.session_limit,
+    store, host: host.client, ensureHost: () => host.ready(), events, tracker, now, specSource: (session) => specFiles.source(session), envSeal: openEnvSeal(options.stateDir), sessionLimit: options.sessionLimit ?? settings.session_limit,
     defaultPolicies: settings.approval_policies, onApprovalOpened: (session, approval) => answers.autoAnswer(session, approval), log,
   });
   await manager.recover();
@@ -213,7 +208,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     store.close();
     throw error;
   }
-  const stateFile = writeStateFile(options.runtimeDir, { pid: process.pid, port: server.port, url: server.url, protocol_version: PROTOCOL_VERSION, started_at: now() });
+  locks.setEndpoint(server.port, server.url);
+  const stateFile = writeStateFile(options.runtimeDir, { pid: process.pid, port: server.port, url: server.url, protocol_version: PROTOCOL_VERSION, started_at: now(), state_dir: path.resolve(options.stateDir) });
   const pruneTimer = setInterval(() => { try { store.prune(); } catch (error) { log('warn', `prune failed: ${(error as Error).message}`); } }, 60 * 60 * 1000);
   pruneTimer.unref();
   return {
@@ -237,6 +233,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
         const current = JSON.parse(fs.readFileSync(stateFile, 'utf8')) as DaemonStateFile;
         if (current.pid === process.pid) fs.rmSync(stateFile, { force: true });
       } catch {}
+      await locks.release();
     },
   };
 }

@@ -277,6 +277,7 @@ export class ManagedSession {
       rows: this.isRunning ? this.runtime!.driver.screen.rows : (r.rows ?? 40),
       exit: r.exitedAt === null ? null : { code: r.exitCode, signal: r.signal },
       created_at: r.createdAt, started_at: this.startedAt, exited_at: r.exitedAt, state_since: this.stateSince,
+      recovered: r.recoveredAt !== null,
     };
   }
 }

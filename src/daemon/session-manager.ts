@@ -14,6 +14,7 @@ import { screenRegexWithRecheck } from '../catalog/redos.js';
 import type { CliSpecV4 } from '../core/spec/types.js';
 import { FsmDriver, type SpecSource } from '../driver/fsm-driver.js';
 import { RealScheduler } from '../driver/schedulers.js';
+import { SpawnError } from '../terminal/index.js';
 import { HostError, HostTransport, type HostClient, type SessionInfo } from '../host/index.js';
 import type { SessionDetail } from '../protocol/index.js';
 import type { z } from 'zod';
@@ -26,6 +27,7 @@ import { DaemonError } from './errors.js';
 import type { EventLog } from './event-log.js';
 import { ManagedSession, stateViewOf, type ManagedSessionDeps } from './managed-session.js';
 import { ResumedTransport } from './resumed-transport.js';
+import { findOrphans, sessionMetaOf } from './session-adoption.js';
 import { createWorktree, removeWorktree } from './worktree.js';
 
 /** Default bound on running + exited sessions kept. */
@@ -38,6 +40,8 @@ export type CreateInput = z.output<typeof CreateSchema>;
 export interface SessionManagerOptions {
   store: Store;
   host: HostClient;
+  /** A live host connection (the supervisor's: a dead host is replaced); default: `host` as is. */
+  ensureHost?: () => Promise<HostClient>;
   events: EventLog;
   tracker: ApprovalTracker;
   now?: () => number;
@@ -57,6 +61,11 @@ function newSessionId(): string {
   return `s_${randomBytes(6).toString('base64url')}`;
 }
 
+/** The spec of a session whose own cannot be loaded: it is listed, without a driver. */
+function placeholderSpec(specId: string | null): CliSpecV4 {
+  return { id: specId ?? 'unknown', states: [{ id: 'unknown', initial: true }], transitions: [] } as unknown as CliSpecV4;
+}
+
 /** Loads a spec id or path; the daemon refuses what the catalog refuses. */
 function loadSpec(ref: string): { spec: CliSpecV4; path: string; builtinId: string | null } {
   const r = loadSpecRef(ref);
@@ -69,9 +78,12 @@ export class SessionManager {
   readonly #o: SessionManagerOptions;
   readonly #now: () => number;
   readonly #deps: ManagedSessionDeps;
+  /** The host connection new runs go to (replaced with the host, see {@link #useLiveHost}). */
+  #host: HostClient;
 
   constructor(options: SessionManagerOptions) {
     this.#o = options;
+    this.#host = options.host;
     this.#now = options.now ?? Date.now;
     this.#deps = { store: options.store, events: options.events, tracker: options.tracker, now: this.#now, onApprovalOpened: options.onApprovalOpened };
   }
@@ -82,15 +94,11 @@ export class SessionManager {
    * host no longer knows (the host was restarted) is marked exited with no code.
    */
   async recover(): Promise<void> {
-    const hosted = new Map<string, SessionInfo>((await this.#o.host.list()).map((s) => [s.id, s]));
-    for (const record of this.#o.store.sessions.list()) {
-      let spec: CliSpecV4;
-      try {
-        spec = loadSpec(record.specPath ?? record.specId ?? '').spec;
-      } catch (error) {
-        this.#o.log?.('warn', `session ${record.id}: ${(error as Error).message}; listed without a driver`);
-        spec = { id: record.specId ?? 'unknown', states: [{ id: 'unknown', initial: true }], transitions: [] } as unknown as CliSpecV4;
-      }
+    const list = await this.#host.list();
+    const hosted = new Map<string, SessionInfo>(list.map((s) => [s.id, s]));
+    const records = this.#o.store.sessions.list();
+    for (const record of records) {
+      const spec = this.#loadStoredSpec(record.id, record.specPath ?? record.specId)?.spec ?? placeholderSpec(record.specId);
       let policy: ApprovalPolicy | null = null;
       try {
         policy = this.#policyFor(record.specId, record.name, record.policy);
@@ -105,11 +113,50 @@ export class SessionManager {
       const info = hosted.get(record.id);
       if (!info) { session.markExited(null, null); continue; }
       if (!info.alive) { session.markExited(info.exitCode, info.signal); continue; }
-      try {
-        await this.#resume(session, info);
-      } catch (error) {
-        this.#o.log?.('warn', `session ${record.id}: could not re-attach: ${(error as Error).message}`);
-      }
+      await this.#tryResume(session, info);
+    }
+    await this.#adoptOrphans(list, new Set(records.map((r) => r.id)));
+  }
+
+  /**
+   * Takes back the sessions the host runs that the store does not know (its database was
+   * deleted or replaced): stored again from what the host kept (see session-adoption.ts), marked
+   * recovered, announced as created, and driven again from their rebuilt screens.
+   */
+  async #adoptOrphans(hosted: readonly SessionInfo[], known: ReadonlySet<string>): Promise<void> {
+    const orphans = findOrphans(hosted, known);
+    for (const { info, specRef, input } of orphans) {
+      const loaded = specRef ? this.#loadStoredSpec(info.id, specRef) : null;
+      if (!specRef) this.#o.log?.('warn', `session ${info.id}: the PTY host does not know its spec (it was started by an older specterm or another client); listed without a driver`);
+      if (input.name && [...this.#sessions.values()].some((s) => s.record.name === input.name)) input.name = null;
+      const inserted = this.#o.store.sessions.insert({ ...input, specId: loaded?.builtinId ?? loaded?.spec.id ?? input.specId, specPath: loaded?.path ?? input.specPath });
+      this.#o.store.sessions.markRecovered(inserted.id, this.#now());
+      const record = this.#o.store.sessions.get(inserted.id)!;
+      const session = new ManagedSession(record, loaded?.spec ?? placeholderSpec(record.specId), this.#deps);
+      this.#sessions.set(record.id, session);
+      this.#o.events.append({ type: 'session.created', session_id: record.id, at: this.#now(), session: session.detail() });
+      if (loaded) await this.#tryResume(session, info);
+    }
+    if (orphans.length > 0) this.#o.log?.('warn', `re-adopted ${orphans.length} sessions the PTY host runs that the database did not know (it was deleted or replaced); they are marked recovered and run without their env overrides and auto-approve policy`);
+  }
+
+  /** The spec a stored (or re-adopted) session runs, or null (logged) when it cannot be loaded. */
+  #loadStoredSpec(id: string, ref: string | null): ReturnType<typeof loadSpec> | null {
+    try {
+      return loadSpec(ref ?? '');
+    } catch (error) {
+      this.#o.log?.('warn', `session ${id}: ${(error as Error).message}; listed without a driver`);
+      return null;
+    }
+  }
+
+  /** Resumes a running session; one that cannot be re-attached is failed with the reason, not left `starting` in silence. */
+  async #tryResume(session: ManagedSession, info: SessionInfo): Promise<void> {
+    try {
+      await this.#resume(session, info);
+    } catch (error) {
+      this.#o.log?.('warn', `session ${session.id}: could not re-attach: ${(error as Error).message}`);
+      session.fail('REATTACH_FAILED', `the daemon could not re-attach to the running agent (${(error as Error).message}); stop it (\`specterm kill ${session.id}\`) and restart it`);
     }
   }
 
@@ -140,7 +187,7 @@ export class SessionManager {
     const record = session.record;
     // The host's PTY has the size of the last resize, whoever made it (the API, a WS lease holder).
     if (info.cols !== record.cols || info.rows !== record.rows) session.rememberSize(info.cols, info.rows);
-    const transport = await ResumedTransport.attach(this.#o.host, record.id, info.cols, info.rows);
+    const transport = await ResumedTransport.attach(this.#host, record.id, info.cols, info.rows);
     const last = this.#o.store.stateChanges.page({ sessionId: record.id, order: 'desc', by: 'id', limit: 1 }).items[0];
     const driver = this.#driver(session, transport, { resumeFrom: last ? { state: last.state, enteredAt: last.t } : undefined });
     session.startedAt = info.startedAt;
@@ -150,12 +197,27 @@ export class SessionManager {
     driver.start();
   }
 
-  /** Logs the transport's failures; a host gone for good fails the session (its exit follows). */
+  /**
+   * Logs the transport's failures. A host gone for good, or a child the host could not start
+   * (refused, or its exec failed after the fork), fails the session with the reason as a
+   * `session.error` event (its exit follows): never a bare exit code 1.
+   */
   #watchHost(session: ManagedSession, transport: HostTransport): void {
     transport.onError((error) => {
       this.#o.log?.('warn', `session ${session.id}: ${error.message}`);
       if (error instanceof HostError && error.code === 'HOST_GONE') session.fail('HOST_GONE', error.message);
+      else if (error instanceof SpawnError) session.fail('SPAWN_FAILED', error.message);
     });
+  }
+
+  /** Points new runs at a live host: the supervisor replaces a host that died. */
+  async #useLiveHost(): Promise<void> {
+    if (!this.#o.ensureHost) return;
+    try {
+      this.#host = await this.#o.ensureHost();
+    } catch (error) {
+      throw new DaemonError('HOST_FAILED', `the PTY host is gone and a new one could not be started (${(error as Error).message}); see host.log in the runtime dir, then try again`);
+    }
   }
 
   #driver(session: ManagedSession, transport: HostTransport | ResumedTransport, extra: { resumeFrom?: { state: string; enteredAt: number } }): FsmDriver {
@@ -175,7 +237,7 @@ export class SessionManager {
   }
 
   #startFresh(session: ManagedSession): void {
-    const transport = new HostTransport({ client: this.#o.host, target: { mode: 'spawn', id: session.id } });
+    const transport = new HostTransport({ client: this.#host, target: { mode: 'spawn', id: session.id, meta: sessionMetaOf(session.record) } });
     this.#watchHost(session, transport);
     const driver = this.#driver(session, transport, {});
     session.bind({ driver, transport }, null);
@@ -215,6 +277,7 @@ export class SessionManager {
     if (!isDir) throw new DaemonError('CWD_NOT_FOUND', `cwd ${JSON.stringify(input.cwd)} is not an existing directory; create it or pass another`, { path: '/cwd' });
     const spec = loadSpec(input.spec);
     const policy = this.#policyFor(spec.spec.id, input.name ?? null, input.policy);
+    await this.#useLiveHost();
     const id = newSessionId();
     let cwd = input.cwd;
     let branch: string | null = null;
@@ -252,8 +315,9 @@ export class SessionManager {
   /** Ends the agent; the session stays listed as exited. */
   async kill(idOrName: string): Promise<SessionDetail> {
     const session = this.get(idOrName);
-    if (session.isRunning) {
-      await this.#o.host.kill(session.id).catch(() => {});
+    // Not `isRunning`: a re-adopted session without a driver runs too.
+    if (session.record.exitedAt === null) {
+      await this.#host.kill(session.id).catch(() => {});
       await this.#waitExited(session);
     }
     return session.detail();
@@ -261,11 +325,17 @@ export class SessionManager {
 
   async #waitExited(session: ManagedSession): Promise<void> {
     const deadline = Date.now() + EXIT_WAIT_MS;
-    while (session.record.exitedAt === null && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-    if (session.record.exitedAt === null) {
-      const info = (await this.#o.host.list()).find((s) => s.id === session.id);
-      if (!info || !info.alive) session.markExited(info?.exitCode ?? null, info?.signal ?? null);
+    while (session.record.exitedAt === null && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, session.runtime ? 20 : 100));
+      // No driver follows a session listed without one: ask the host.
+      if (!session.runtime) await this.#syncExitFromHost(session);
     }
+    if (session.record.exitedAt === null) await this.#syncExitFromHost(session);
+  }
+
+  async #syncExitFromHost(session: ManagedSession): Promise<void> {
+    const info = (await this.#host.list()).find((s) => s.id === session.id);
+    if (!info || !info.alive) session.markExited(info?.exitCode ?? null, info?.signal ?? null);
   }
 
   /** Ends the agent (if running) and starts it again with the same spec, cwd, args and env. */
@@ -274,6 +344,7 @@ export class SessionManager {
     // The size it runs at now (a WS lease holder may have resized it): the new run keeps it.
     if (running) this.get(idOrName).rememberSize(running.screen.cols, running.screen.rows);
     const session = await this.#stopAndForgetInHost(idOrName);
+    await this.#useLiveHost();
     session.resetForRestart();
     this.#o.store.sessions.markRestarted(session.id);
     this.#startFresh(session);
@@ -282,12 +353,12 @@ export class SessionManager {
 
   async #stopAndForgetInHost(idOrName: string): Promise<ManagedSession> {
     const session = this.get(idOrName);
-    if (session.isRunning) {
-      await this.#o.host.kill(session.id).catch(() => {});
+    if (session.record.exitedAt === null) {
+      await this.#host.kill(session.id).catch(() => {});
       await this.#waitExited(session);
     }
     session.detach();
-    await this.#o.host.remove(session.id, true).catch(() => {});
+    await this.#host.remove(session.id, true).catch(() => {});
     return session;
   }
 

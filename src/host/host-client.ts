@@ -34,6 +34,12 @@ export interface ReconnectOptions {
   maxDelayMs?: number;
   /** After this long without a connection the host counts as gone for good (15 s): `onClose` fires. */
   giveUpAfterMs?: number;
+  /**
+   * Tells a dead host from a slow one: called with the host's pid (from the handshake) when the
+   * connection drops and before each attempt; true = its process is gone, so the client gives
+   * up at once (`HOST_GONE`) instead of after `giveUpAfterMs`. E.g. `isProcessGone`.
+   */
+  isHostGone?: (hostPid: number) => boolean;
 }
 
 /** Options of {@link HostClient.connect}. */
@@ -54,7 +60,7 @@ export interface HostConnectOptions {
   reconnect?: ReconnectOptions;
 }
 
-const DEFAULT_RECONNECT = { initialDelayMs: 50, maxDelayMs: 1000, giveUpAfterMs: 15_000 };
+const DEFAULT_RECONNECT = { initialDelayMs: 50, maxDelayMs: 1000, giveUpAfterMs: 15_000, isHostGone: (_pid: number) => false };
 
 type OkMessage = Extract<HostMessage, { type: 'ok' }>;
 /** A request as the caller writes it: the client adds `req`. */
@@ -271,7 +277,12 @@ export class HostClient {
     const giveUpAt = Date.now() + o.giveUpAfterMs;
     let delay = o.initialDelayMs;
     let last: unknown = cause;
+    const deadPid = this.hostPid;
     while (!this.#closedWith) {
+      if (deadPid > 0 && o.isHostGone(deadPid)) {
+        this.#closeWith(new HostError('HOST_GONE', `the PTY host (pid ${deadPid}) on ${JSON.stringify(this.#options.socketPath)} exited: its connection closed and its process is gone; the sessions it held ended with it (host.log beside the socket may say why)`, { socketPath: this.#options.socketPath, hostPid: deadPid }));
+        return;
+      }
       await new Promise((resolve) => setTimeout(resolve, Math.min(delay, Math.max(0, giveUpAt - Date.now()))));
       if (this.#closedWith) return;
       try {

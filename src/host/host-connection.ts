@@ -150,9 +150,9 @@ export class ClientConnection {
       const piece = read.bytes.subarray(offset, offset + MAX_OUTPUT_FRAME_BYTES);
       this.#sendRaw(encodeOutput(FRAME_REPLAY, session.id, read.from + offset, piece));
     }
-    const exit = session.exit;
+    const exit = session.exitMessage();
     if (exit) {
-      this.#send({ type: 'exit', id: session.id, exitCode: exit.exitCode, signal: exit.signal, seq: session.ring.seq });
+      this.#send(exit);
       return;
     }
     this.#attached.set(session.id, [
@@ -161,8 +161,8 @@ export class ClientConnection {
           this.#sendRaw(encodeOutput(FRAME_OUTPUT, session.id, seq + offset, bytes.subarray(offset, offset + MAX_OUTPUT_FRAME_BYTES)));
         }
       }),
-      session.onExit((info) => {
-        this.#send({ type: 'exit', id: session.id, exitCode: info.exitCode, signal: info.signal, seq: session.ring.seq });
+      session.onExit(() => {
+        this.#send(session.exitMessage()!);
         this.detach(session.id);
       }),
     ]);

@@ -22,6 +22,8 @@ export interface ExitEvent {
   signal: string | null;
   /** Final output seq. */
   seq: number;
+  /** The child never ran: why (see wire.ts). */
+  spawnError?: { code: string; message: string };
 }
 
 /** Listeners of all sessions and of one session each (see {@link HostClient}). */

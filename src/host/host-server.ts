@@ -105,6 +105,7 @@ export class HostServer {
       session = new HostSession({
         id,
         request: { file: params.file, args: params.args, cwd: params.cwd, env: params.env, cols: params.cols, rows: params.rows },
+        meta: params.meta,
         ringBytes: this.ringBytes,
         log: this.log,
       });

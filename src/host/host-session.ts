@@ -6,7 +6,7 @@
  */
 import { createPtyTransport, ListenerSet, signalGroup, type Disposable, type ExitInfo, type PtyTransportHandle, type SpawnRequest } from '../terminal/index.js';
 import { ByteRing } from './byte-ring.js';
-import type { SessionInfo } from './wire.js';
+import type { HostMessage, SessionInfo, SpawnFailure } from './wire.js';
 
 /** Live output of a session: `seq` is the seq of the first byte of `bytes`. */
 export interface OutputChunk {
@@ -18,6 +18,8 @@ export interface OutputChunk {
 export interface HostSessionOptions {
   id: string;
   request: SpawnRequest;
+  /** The spawn's opaque `meta` (see wire.ts). */
+  meta?: string;
   ringBytes: number;
   /** For lines about the session; never receives the env. */
   log: (line: string) => void;
@@ -27,6 +29,9 @@ export interface HostSessionOptions {
 export class HostSession {
   readonly id: string;
   readonly file: string;
+  readonly args: readonly string[];
+  readonly cwd: string;
+  readonly meta: string | undefined;
   readonly startedAt = Date.now();
   readonly ring: ByteRing;
   readonly #transport: PtyTransportHandle;
@@ -38,11 +43,16 @@ export class HostSession {
   #pid: number | null = null;
   #exit: ExitInfo | null = null;
   #exitedAt: number | null = null;
+  /** Why the child never ran, when its exec failed after the fork (reported before its exit). */
+  #spawnError: SpawnFailure | null = null;
 
   /** Starts the child; throws the terminal layer's `SpawnError` when it cannot start. */
   constructor(options: HostSessionOptions) {
     this.id = options.id;
     this.file = options.request.file;
+    this.args = [...options.request.args];
+    this.cwd = options.request.cwd;
+    this.meta = options.meta;
     this.#cols = options.request.cols;
     this.#rows = options.request.rows;
     this.ring = new ByteRing(options.ringBytes);
@@ -50,7 +60,10 @@ export class HostSession {
     this.#subscriptions.push(
       this.#transport.onData((chunk) => this.#handleData(chunk)),
       this.#transport.onExit((info) => this.#handleExit(info)),
-      this.#transport.onSpawnError((error) => options.log(`session ${this.id}: ${error.code}: ${error.message}`)),
+      this.#transport.onSpawnError((error) => {
+        this.#spawnError = { code: error.code, message: error.message };
+        options.log(`session ${this.id}: ${error.code}: ${error.message}`);
+      }),
     );
     this.#transport.spawn(options.request);
     this.#pid = this.#transport.pid ?? null;
@@ -87,7 +100,17 @@ export class HostSession {
       startedAt: this.startedAt,
       exitedAt: this.#exitedAt,
       file: this.file,
+      args: [...this.args],
+      cwd: this.cwd,
+      ...(this.meta !== undefined ? { meta: this.meta } : {}),
+      ...(this.#spawnError ? { spawnError: this.#spawnError } : {}),
     };
+  }
+
+  /** The `exit` message of this ended session (with why it never ran, if so); null while it runs. */
+  exitMessage(): Extract<HostMessage, { type: 'exit' }> | null {
+    if (!this.#exit) return null;
+    return { type: 'exit', id: this.id, exitCode: this.#exit.exitCode, signal: this.#exit.signal, seq: this.ring.seq, ...(this.#spawnError ? { spawnError: this.#spawnError } : {}) };
   }
 
   /** Queues input for the child; the transport never blocks the event loop on a slow reader. */

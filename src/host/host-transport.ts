@@ -20,8 +20,8 @@ export interface OutputBytes { seq: number; bytes: Uint8Array }
 
 /** Which session a {@link HostTransport} drives. */
 export type HostSessionTarget =
-  /** A new session; `id` defaults to a random one. */
-  | { mode: 'spawn'; id?: string }
+  /** A new session; `id` defaults to a random one; `meta` is kept by the host for `list` (see wire.ts). */
+  | { mode: 'spawn'; id?: string; meta?: string }
   /** An existing session; replay from `since` (default 0: the whole ring). */
   | { mode: 'attach'; id: string; since?: number };
 
@@ -46,6 +46,8 @@ export class HostTransport implements PtyTransport {
   #decoder = new StringDecoder('utf8');
   readonly #subscriptions: Disposable[] = [];
   #started = false;
+  /** What spawn() was asked to run (named in a spawn failure the host reports later). */
+  #request: SpawnRequest | undefined;
   /** Let go by {@link detach}: the child is no longer this transport's to write to or kill. */
   #detached = false;
   #pid: number | undefined;
@@ -113,6 +115,7 @@ export class HostTransport implements PtyTransport {
       throw new SpawnError(`spawn() was already called on this transport (session ${JSON.stringify(this.sessionId)}); create a new transport per session`, { code: 'PTY_ALREADY_SPAWNED', file: String(req?.file), cwd: String(req?.cwd) });
     }
     this.#started = true;
+    this.#request = req;
     this.#subscriptions.push(
       this.#client.onSessionOutput(this.sessionId, (event) => this.#handleOutput(event)),
       this.#client.onSessionExit(this.sessionId, (event) => this.#handleExit(event)),
@@ -120,7 +123,7 @@ export class HostTransport implements PtyTransport {
       this.#client.onClose((error) => this.#lostHost(error)),
     );
     if (this.#target.mode === 'spawn') {
-      const params = { id: this.sessionId, file: req.file, args: req.args, cwd: req.cwd, env: req.env, cols: req.cols, rows: req.rows };
+      const params = { id: this.sessionId, file: req.file, args: req.args, cwd: req.cwd, env: req.env, cols: req.cols, rows: req.rows, ...(this.#target.meta !== undefined ? { meta: this.#target.meta } : {}) };
       try {
         assertClientMessage({ type: 'spawn', req: 1, ...params });
       } catch (error) {
@@ -269,6 +272,8 @@ export class HostTransport implements PtyTransport {
 
   #handleExit(event: ExitEvent): void {
     if (event.id !== this.sessionId || this.#exitInfo) return;
+    // The child's exec failed in the host: the same report as a spawn the host refused.
+    if (event.spawnError) this.#errors.emit(new SpawnError(event.spawnError.message, { code: event.spawnError.code as SpawnError['code'], file: String(this.#request?.file), cwd: String(this.#request?.cwd) }));
     const tail = this.#decoder.end();
     this.#textSeq = this.#seq;
     if (tail.length > 0) this.#data.emit(tail);

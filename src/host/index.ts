@@ -9,6 +9,7 @@
 // Starting and finding the host.
 export { startHostProcess, HOST_ENTRY, type StartHostOptions, type StartedHost } from './launch.js';
 export { ensureRuntimeDir, runtimeDirPath, hostSocketPath, HOST_SOCKET_NAME } from './runtime-dir.js';
+export { isProcessGone } from './host-process.js';
 
 // Talking to it.
 export { HostClient, DEFAULT_CONNECT_TIMEOUT_MS, type HostConnectOptions, type ReconnectOptions, type OutputEvent, type ExitEvent } from './host-client.js';

@@ -9,6 +9,9 @@ import { dimensionProblem, type Dimension } from '../terminal/index.js';
 import { HostError } from './errors.js';
 import type { ClientMessage } from './wire.js';
 
+/** Bound on a spawn's `meta`: a spec path, a name and labels fit. */
+export const MAX_META_CHARS = 16 * 1024;
+
 /** Session ids: short, printable, safe in paths and logs. */
 export const SESSION_ID_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -43,6 +46,8 @@ function checkSpawn(m: Obj): void {
   if (!Array.isArray(m.args)) fail('args', 'an array of strings', m.args);
   (m.args as unknown[]).forEach((a, i) => typeof a === 'string' || fail(`args[${i}]`, 'a string', a));
   str(m, 'cwd', { nonEmpty: true });
+  str(m, 'meta', { optional: true });
+  if (typeof m.meta === 'string' && m.meta.length > MAX_META_CHARS) fail('meta', `a string of at most ${MAX_META_CHARS} characters`, `${m.meta.length} characters`);
   const env = m.env;
   if (typeof env !== 'object' || env === null || Array.isArray(env)) fail('env', 'an object of strings', typeof env);
   // Values are secrets: name the key, never the value.

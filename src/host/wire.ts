@@ -37,6 +37,11 @@ const HEADER_BYTES = 5;
 export interface SpawnParams extends SpawnRequest {
   /** Session id; the host makes one when absent. `[A-Za-z0-9._-]{1,64}`. */
   id?: string;
+  /**
+   * Opaque to the host, returned in `list` (at most `MAX_META_CHARS`, wire-validate.ts): what the client needs
+   * to take the session back if it forgot it (the daemon: spec, name; never the env).
+   */
+  meta?: string;
 }
 
 /** Requests a client sends. */
@@ -51,6 +56,9 @@ export type ClientMessage =
   | { type: 'kill'; req: number; id: string; signal?: string }
   | { type: 'remove'; req: number; id: string; force?: boolean }
   | { type: 'shutdown'; req: number };
+
+/** Why a child never ran: its exec failed after the fork (a missing interpreter); the terminal layer's code. */
+export interface SpawnFailure { code: string; message: string }
 
 /** One session as `list` reports it. */
 export interface SessionInfo {
@@ -70,6 +78,13 @@ export interface SessionInfo {
   /** Epoch ms, null while alive. */
   exitedAt: number | null;
   file: string;
+  /** The child's arguments and working dir as spawned (absent from hosts older than these fields). */
+  args?: string[];
+  cwd?: string;
+  /** The spawn's `meta`, when it had one. */
+  meta?: string;
+  /** Set when the child's exec failed after the fork (its exit code is then 1). */
+  spawnError?: SpawnFailure;
 }
 
 /** What `attach` answers before the replay frames. */
@@ -85,7 +100,7 @@ export interface AttachResult {
 export type HostMessage =
   | { type: 'ok'; req: number; hello?: { protocol: number; hostPid: number }; session?: SessionInfo; sessions?: SessionInfo[]; attach?: AttachResult }
   | { type: 'error'; req: number | null; code: string; message: string; detail?: Record<string, unknown> }
-  | { type: 'exit'; id: string; exitCode: number | null; signal: string | null; seq: number };
+  | { type: 'exit'; id: string; exitCode: number | null; signal: string | null; seq: number; spawnError?: SpawnFailure };
 
 /** A decoded frame. */
 export type Frame =

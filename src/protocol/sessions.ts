@@ -100,11 +100,13 @@ export const SessionDetail = z.strictObject({
   started_at: EpochMs.nullable(),
   exited_at: EpochMs.nullable(),
   state_since: EpochMs.nullable(),
+  /** True when the daemon re-adopted the session from the PTY host after its database lost it (docs/daemon.md). */
+  recovered: z.boolean().optional(),
 }).meta({ examples: [{
   id: 's_7f3a9c', name: 'refactor', labels: {}, lifecycle: 'running',
   state: { id: 'idle', label: 'Idle', title: null, status: 'idle' }, modal: null, controls: [],
   cwd: '/home/me/project', branch: 'main', spec: { id: 'demo-agent', version: '1.0.0', proven_versions: ['1.0.0'] },
-  pid: 4242, cols: 120, rows: 40, exit: null, created_at: 1764600000000, started_at: 1764600000100, exited_at: null, state_since: 1764600001000,
+  pid: 4242, cols: 120, rows: 40, exit: null, created_at: 1764600000000, started_at: 1764600000100, exited_at: null, state_since: 1764600001000, recovered: false,
 }] });
 export type SessionDetail = z.infer<typeof SessionDetail>;
 

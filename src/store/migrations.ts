@@ -146,12 +146,16 @@ CREATE INDEX events_by_session ON events (session_id, seq);
 CREATE INDEX events_by_t ON events (t, seq);
 `;
 
+// When a session was re-adopted from the PTY host after the database lost it (null: created here).
+const RECOVERED_SESSIONS = 'ALTER TABLE sessions ADD COLUMN recovered_at INTEGER;';
+
 /** Every schema step, in order. The last one's version is the schema this code writes. */
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial schema', up: (db) => db.exec(INITIAL_SCHEMA) },
   { version: 2, name: 'durable daemon state', up: (db) => db.exec(DURABLE_DAEMON) },
   { version: 3, name: 'push subscriptions', up: (db) => db.exec(PUSH_SUBSCRIPTIONS_SCHEMA) },
   { version: 4, name: 'push subscriptions follow their token', up: (db) => db.exec(PUSH_SUBSCRIPTIONS_FOLLOW_TOKENS) },
+  { version: 5, name: 'recovered sessions', up: (db) => db.exec(RECOVERED_SESSIONS) },
 ];
 
 /** The schema version of a database after every migration in `migrations` has run. */

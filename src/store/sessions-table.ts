@@ -47,6 +47,8 @@ export interface SessionRecord {
   policy: unknown;
   envSealed: Buffer | null;
   createdAt: number;
+  /** When the session was re-adopted from the PTY host (the database had lost it); null when created here. */
+  recoveredAt: number | null;
   exitedAt: number | null;
   exitCode: number | null;
   signal: string | null;
@@ -62,7 +64,7 @@ export interface SessionExit {
 interface SessionRow {
   id: string; name: string | null; spec_id: string | null; spec_path: string | null; cwd: string;
   branch: string | null; worktree: string | null; args: string; labels: string; env_keys: string;
-  cols: number | null; rows: number | null; policy: string | null; env_sealed: Buffer | null; created_at: number; exited_at: number | null;
+  cols: number | null; rows: number | null; policy: string | null; env_sealed: Buffer | null; created_at: number; recovered_at?: number | null; exited_at: number | null;
   exit_code: number | null; signal: string | null;
 }
 
@@ -75,8 +77,11 @@ export class SessionsTable {
   readonly #restart: Database.Statement;
   readonly #remove: Database.Statement;
   readonly #size: Database.Statement;
+  readonly #db: Database.Database;
+  #recovered: Database.Statement | undefined;
 
   constructor(db: Database.Database) {
+    this.#db = db;
     this.#insert = db.prepare(
       `INSERT INTO sessions (id, name, spec_id, spec_path, cwd, branch, worktree, args, labels, env_keys, cols, rows, policy, env_sealed, created_at)
        VALUES (@id, @name, @spec_id, @spec_path, @cwd, @branch, @worktree, @args, @labels, @env_keys, @cols, @rows, @policy, @env_sealed, @created_at)`);
@@ -141,6 +146,16 @@ export class SessionsTable {
     return this.#size.run({ id, cols, rows }).changes > 0;
   }
 
+  /**
+   * Marks the session as re-adopted from the PTY host (the database had lost it); false when
+   * unknown. Prepared on first use: the other statements also run on a store opened at an older
+   * schema (migration tests), which has no `recovered_at` column.
+   */
+  markRecovered(id: string, at: number): boolean {
+    this.#recovered ??= this.#db.prepare('UPDATE sessions SET recovered_at = @at WHERE id = @id');
+    return this.#recovered.run({ id, at }).changes > 0;
+  }
+
   /** Deletes the session and its state changes, approvals and messages; false when unknown. */
   remove(id: string): boolean {
     return this.#remove.run(id).changes > 0;
@@ -164,6 +179,7 @@ function toSession(row: SessionRow): SessionRecord {
     policy: parseOrNull(row.policy),
     envSealed: row.env_sealed,
     createdAt: row.created_at,
+    recoveredAt: row.recovered_at ?? null,
     exitedAt: row.exited_at,
     exitCode: row.exit_code,
     signal: row.signal,

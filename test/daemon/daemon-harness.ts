@@ -45,10 +45,13 @@ export function makeDirs(): DaemonDirs {
 
 export interface RunningDaemon { child: ChildProcess; client: DaemonClient; url: string; stdout: () => string; stderr: () => string; exited: Promise<number | null> }
 
-/** Starts `specterm serve --port 0` and resolves once its state file names a daemon that answers. */
-export async function startDaemon(d: DaemonDirs, extraArgs: string[] = []): Promise<RunningDaemon> {
+/**
+ * Starts `specterm serve --port 0` and resolves once its state file names a daemon that answers.
+ * `keepStateFile`: leave a previous daemon's state file in place (the new daemon must cope with it).
+ */
+export async function startDaemon(d: DaemonDirs, extraArgs: string[] = [], options: { keepStateFile?: boolean } = {}): Promise<RunningDaemon> {
   const stateFile = path.join(d.runtimeDir, 'daemon.json');
-  fs.rmSync(stateFile, { force: true });
+  if (!options.keepStateFile) fs.rmSync(stateFile, { force: true });
   const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...extraArgs], { env: d.env, stdio: ['ignore', 'pipe', 'pipe'] });
   daemons.push(child);
   let err = '';

@@ -12,6 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HostClient } from '../../src/host/host-client.js';
+import { isProcessGone } from '../../src/host/host-process.js';
 import { HostTransport } from '../../src/host/host-transport.js';
 import { TerminalScreen } from '../../src/terminal/index.js';
 import { processExists, startTestHost, stopAllHosts, trackPid, waitFor, type TestHost } from './host-harness.js';
@@ -186,5 +187,21 @@ describe('the host connection under load', () => {
     expect(client.closed).toBe(true);
     await expect(client.list()).rejects.toMatchObject({ code: 'HOST_GONE' });
     await waitFor(() => !processExists(host.pid), 10_000, 'the host to be gone');
+  }, 60_000);
+
+  it('with isHostGone, tells a dead host (this process is its parent: a zombie until reaped) from a slow one at once, not after the give-up', async () => {
+    const host = await startTestHost();
+    const client = await HostClient.connect({ socketPath: host.socketPath, clientName: 'daemon', reconnect: { giveUpAfterMs: 60_000, isHostGone: isProcessGone } });
+    clients.push(client);
+    const session = wire(client, 'orphan', 1);
+    await waitFor(() => session.text().includes('ready'), 20_000, 'the agent to start');
+    trackPid(session.transport.pid);
+    const killedAt = Date.now();
+    process.kill(host.pid, 'SIGKILL');
+    await waitFor(() => session.exits.length > 0, 30_000, 'the session to end');
+    expect(Date.now() - killedAt).toBeLessThan(5000);
+    const gone = session.errors.find((e) => (e as { code?: string }).code === 'HOST_GONE');
+    expect(gone?.message).toContain(`the PTY host (pid ${host.pid})`);
+    expect(client.closed).toBe(true);
   }, 60_000);
 });

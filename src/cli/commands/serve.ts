@@ -6,10 +6,11 @@
  */
 import fs from 'node:fs';
 import { startDaemon, DEFAULT_PORT } from '../../daemon/daemon.js';
+import { DaemonLockError } from '../../daemon/daemon-lock.js';
 import { isLoopback, renderQrForTerminal, resolveRuntimeDir, resolveStateDir } from '../../server/index.js';
 import { ScopeSchema } from '../../protocol/index.js';
 import { defineCommand } from '../command.js';
-import { CliUsageError } from '../errors.js';
+import { CliUsageError, EXIT_INTERNAL } from '../errors.js';
 
 export const serveCommand = defineCommand(
   {
@@ -28,6 +29,7 @@ export const serveCommand = defineCommand(
     },
     notes: [
       'Directories: $SPECTERM_RUNTIME_DIR (socket, state file) and $SPECTERM_STATE_DIR (database, admin-token, settings.json).',
+      'One daemon per state dir: a second `serve` on the same state dir, or on the same runtime dir with another state dir, is refused with the running one\'s pid and port (DAEMON_ALREADY_RUNNING, RUNTIME_DIR_IN_USE).',
       'Exit codes: 0 stopped by a signal, 2 bad flags, 70 the daemon could not start.',
     ],
   },
@@ -49,10 +51,18 @@ export const serveCommand = defineCommand(
       }
     };
     const tls = flags.tlsCert && flags.tlsKey ? { cert: readPem(flags.tlsCert, '--tls-cert'), key: readPem(flags.tlsKey, '--tls-key') } : undefined;
-    const daemon = await startDaemon({
-      runtimeDir: resolveRuntimeDir(io.env), stateDir: resolveStateDir(io.env), host: bind, port: flags.port, allowNonLoopback: flags.allowRemote, tls,
-      sessionLimit: flags.sessionLimit, log: (level, message) => io.stderr.write(`specterm serve: ${level}: ${message}\n`),
-    });
+    let daemon;
+    try {
+      daemon = await startDaemon({
+        runtimeDir: resolveRuntimeDir(io.env), stateDir: resolveStateDir(io.env), host: bind, port: flags.port, allowNonLoopback: flags.allowRemote, tls,
+        sessionLimit: flags.sessionLimit, log: (level, message) => io.stderr.write(`specterm serve: ${level}: ${message}\n`),
+      });
+    } catch (error) {
+      // Another daemon holds the dirs: a refusal to explain, not an internal error.
+      if (!(error instanceof DaemonLockError)) throw error;
+      io.stderr.write(`specterm serve: ${error.code}: ${error.message}\n`);
+      return EXIT_INTERNAL;
+    }
     io.stdout.write(`specterm serve: listening on ${daemon.url} (${daemon.manager.list().length} sessions)\n`);
     if (!flags.noPair) {
       // The code rides in the URL fragment, which browsers never send: it stays out of every log.
