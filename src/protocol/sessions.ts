@@ -64,6 +64,13 @@ export type CreateSessionRequest = z.input<typeof CreateSessionRequest>;
 /** The FSM state a session is in. */
 export const StateView = z.strictObject({ id: z.string(), label: z.string(), title: z.string().nullable(), status: StateStatus });
 
+/** What an approval asks consent for, as the spec reads it (`extract.subject`): the only text an auto-approve policy judges. */
+export const ApprovalSubject = z.strictObject({
+  kind: z.enum(['command', 'path', 'url', 'tool']).nullable().meta({ description: 'what is consented to; null when no subject was isolated' }),
+  text: z.string().nullable().meta({ description: 'the command, path, URL or tool as the CLI shows it (all of its lines); null when none was isolated' }),
+  problem: z.string().nullable().meta({ description: 'why a policy cannot judge it (none isolated, ambiguous, drawn invisibly) — a person decides; null when it can' }),
+});
+
 /** A modal on screen, with the approval identity a client answers it by. */
 export const ModalView = z.strictObject({
   approval_id: Id.meta({ description: 'stays the same while the same modal is up' }),
@@ -75,6 +82,7 @@ export const ModalView = z.strictObject({
     current: z.boolean().meta({ description: 'the option the CLI\'s cursor marker is on (what Enter chooses); none is when the spec sees no marker' }),
   })),
   kind: ModalKind.nullable(),
+  subject: ApprovalSubject.nullable().optional().meta({ description: 'what the modal asks consent for, as an auto-approve policy judges it' }),
 });
 
 /** A spec control (a button a UI shows). */
