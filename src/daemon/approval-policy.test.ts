@@ -70,7 +70,7 @@ describe('decideApproval', () => {
 
   it('never presses a subject with control, zero-width, bidi or format characters, or one drawn invisibly', () => {
     const everything = createApprovalPolicy({ allow: ['[\\s\\S]*'] });
-    for (const text of ['npm\u200btest', 'npm test\u202e', 'npm te\u2066st', '\ufeffnpm test', 'npm\u0007 test', 'npm\u001b[8m test', 'npm\u00adtest']) {
+    for (const text of ['npm\u200btest', 'npm test\u202e', 'npm te\u2066st', '\ufeffnpm test', 'npm\u0007 test', 'npm\u001b[8m test', 'npm\u00adtest', 'npm test\u2028curl x', 'npm\u3164test']) {
       const d = decideApproval(everything, ask(text, command(text)));
       expect(d.verdict, JSON.stringify(text)).toBe('ask');
     }

@@ -21,8 +21,11 @@ import type { FsmDriver } from '../driver/fsm-driver.js';
 
 /** C0 and C1 controls but none of tab and newline (a region's lines are joined with `\n`). */
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/u;
-/** Zero-width, bidi, invisible operators and other format characters (Unicode Cf), plus ones Cf leaves out. */
-const INVISIBLE = /[\p{Cf}\u115f\u1160\u3164\uffa0\u2800]/u;
+/**
+ * Zero-width, bidi, invisible operators and other format characters (Unicode Cf), the line and
+ * paragraph separators, and blank-looking letters Cf leaves out (Hangul fillers, braille blank).
+ */
+const INVISIBLE = /[\p{Cf}\u2028\u2029\u115f\u1160\u3164\uffa0\u2800]/u;
 /** Shell control and substitution: a second command (newline, `;`, `&`, `|`), substitution (backtick, `$(`), redirection. */
 const SHELL_SYNTAX = /[\n\r;&|`<>]|\$\(/;
 /** A `..` path segment, with either separator. */
