@@ -135,3 +135,30 @@ describe('hostile variants of each built-in CLI approval screen are never presse
     }
   }
 });
+
+describe('hostile variants of path, URL and tool approvals are never pressed', () => {
+  const anything = createApprovalPolicy({ allow: ['[\\s\\S]*'] });
+  /** `shown`: the subject's text as drawn; `row`: its row, where the same text shows elsewhere too. */
+  const cases: Array<{ cli: string; recording: string; shown: string; row?: RegExp; variants: Record<string, string> }> = [
+    { cli: 'claude-code', recording: 'edit-no', shown: 'config.txt', row: /^ config\.txt\s*$/, variants: { 'a .. segment': '../../etc/passwd', 'a zero-width joiner': 'config\u200d.txt', 'concealed text': 'config.txt\u001b[8m/../../x\u001b[28m' } },
+    { cli: 'opencode', recording: 'read-no', shown: 'README.md', variants: { 'a .. segment': '../.ssh/id_rsa', 'a bidi isolate': 'README\u2066.md' } },
+    { cli: 'claude-code', recording: 'webfetch-no', shown: 'https://example.org/lab-page', variants: { 'a zero-width space': 'https://example.org\u200b/lab-page', 'text in the background colour': 'https://example.org/lab-page\u001b[37;47m?x=1\u001b[39;49m' } },
+    { cli: 'qwen-code', recording: 'mcp-approve', shown: '{"target":"staging"}', variants: { 'concealed arguments': '{"target":"staging\u001b[8m","x":1\u001b[28m}' } },
+  ];
+  for (const { cli, recording, shown, row, variants } of cases) {
+    for (const [variant, text] of Object.entries(variants)) {
+      it(`${cli}/${recording}: ${variant}`, () => {
+        const screen = approvalScreen(cli, recording)!;
+        const original = readApproval(screen);
+        const at = row ? original.lines.findIndex((l) => row.test(l)) : -1;
+        const spot = at >= 0 ? { row: at, col: original.lines[at]!.indexOf(shown) } : findOnScreen(original.lines, shown)!;
+        const reading = readApproval(screen, replaceAt(spot, shown, text));
+        expect(reading.modal?.kind).toBe('approval');
+        expect(reading.subject?.text).not.toBe(original.subject?.text);
+        const decision = reading.decide(anything);
+        if (process.env.SHOW_VARIANTS) console.log(cli, recording, variant, JSON.stringify(reading.subject), decision.reason);
+        expect(decision.verdict, `${decision.reason}\nsubject: ${JSON.stringify(reading.subject)}`).toBe('ask');
+      });
+    }
+  }
+});
