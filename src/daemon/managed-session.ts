@@ -166,14 +166,14 @@ export class ManagedSession {
 
   /** The modal as the approval tracker sees it: the driver's view plus the question's text. */
   #approvalModal(modal: DriverModalView): ApprovalModal {
-    return { kind: modal.kind, title: modal.title, buttons: modal.buttons, body: this.modalBody(), subject: this.modalSubject(), startupGate: !this.runtime?.driver.hasSeenReady() };
+    return { kind: modal.kind, title: modal.title, buttons: modal.buttons, body: this.modalBody(), subject: this.#subject(), startupGate: !this.runtime?.driver.hasSeenReady() };
   }
 
   /**
    * The thing the modal on screen asks consent for (./approval-subject.ts), read on every
    * observation and on the re-read before a press, so the fingerprint covers it.
    */
-  modalSubject(): ModalSubject | null {
+  #subject(): ModalSubject | null {
     const driver = this.runtime?.driver;
     return driver ? readModalSubject(driver) : null;
   }
