@@ -32,11 +32,12 @@ const PolicyRule = z.union([
 
 /**
  * A session's auto-approve policy. Only `kind: "approval"` modals are ever answered: a deny rule
- * (anywhere in the modal's text) wins, an allow rule must match a whole line, no rule → a person
- * is asked. Patterns are checked when the session is created (syntax and catastrophic backtracking).
+ * (anywhere in the modal's text or subject) wins, an allow rule must match the whole subject (the
+ * command, path, URL or tool the spec isolates; docs/daemon-approvals.md), no rule or no subject →
+ * a person is asked. Patterns are checked when the session is created (syntax and catastrophic backtracking).
  */
 export const ApprovalPolicy = z.strictObject({
-  allow: z.array(PolicyRule).max(100).optional().meta({ description: 'a whole trimmed line of the modal must match one, e.g. "npm (test|run lint)"' }),
+  allow: z.array(PolicyRule).max(100).optional().meta({ description: 'the whole subject (the command, path, URL or tool the approval asks about, all of its lines) must match one, e.g. "npm (test|run lint)"' }),
   deny: z.array(PolicyRule).max(100).optional().meta({ description: 'a match anywhere keeps the policy from pressing, e.g. "rm -rf"' }),
   yes: z.union([z.strictObject({ index: z.number().int().nonnegative() }), z.strictObject({ label: z.string().min(1).max(500) })]).optional()
     .meta({ description: 'which button means "yes, once" (default: the first Yes/Allow/Approve/Proceed that does not widen the grant)' }),
