@@ -1,28 +1,34 @@
 /**
- * A session's optional auto-approve policy: rules on an approval's text that decide whether
+ * A session's optional auto-approve policy: rules on an approval's subject that decide whether
  * the daemon may press "yes" for the person. It is deliberately narrow:
  * - only `kind: "approval"` outside start-up is ever answered (a picker chooses between
  *   outcomes, a confirm may be destructive, a start-up gate such as folder trust grants the
  *   agent a directory; no regex on a screen can judge those);
+ * - an allow rule judges the subject — the command, path, URL or tool the CLI shows in the
+ *   region the spec names for it (`extract.subject`), whole — never the text around it, which
+ *   the agent writes (issue 24: a description line `npm test` over `curl … | sh`);
+ * - no subject isolated, a subject drawn invisibly or holding invisible characters, a command
+ *   with shell control syntax, a path climbing with `..` → a person decides, whatever the rules;
  * - a deny rule wins over any allow rule; no matching allow rule → a person is asked;
  * - a deny never presses "no": it only keeps the policy's hands off, and a person decides.
  *
- * Patterns come from users and run on text the agent wrote (which a prompt injection can
- * shape), so they are checked when the policy is created, ReDoS screen included.
+ * Patterns come from users and run on text the agent shaped, so they are checked when the
+ * policy is created, ReDoS screen included.
  *
  * @module
  */
 import type { RegexScreen } from '../core/spec/validate-context.js';
-import { isAutoAnswerable, type Approval } from './approval.js';
+import { isAutoAnswerable, type Approval, type ApprovalModal } from './approval.js';
+import { judgeSubject } from './approval-subject.js';
 
 /** A rule as configured: a pattern, or a pattern with flags (only i, s and u). */
 export type PolicyRuleInput = string | { pattern: string; flags?: string };
 
 /** The policy as a user writes it (JSON). */
 export interface ApprovalPolicyInput {
-  /** A whole line of the approval's text (trimmed) must match one of these for a press. */
+  /** The approval's whole subject (all of its lines) must match one of these for a press. */
   allow?: PolicyRuleInput[];
-  /** Any match anywhere in the title or body keeps the policy from pressing. */
+  /** Any match anywhere in the title, body or subject keeps the policy from pressing. */
   deny?: PolicyRuleInput[];
   /**
    * Which button means "yes, once". Default: the first button whose label starts with
@@ -81,8 +87,8 @@ const MAX_RULES = 100;
 /** g and y make `test` stateful (lastIndex); m is set by how a rule is used; d and v change nothing we need. */
 const ALLOWED_FLAGS = /^[isu]*$/;
 
-/** How a list uses its patterns: allow rules are anchored to one whole line, deny rules search everywhere. */
-type RuleShape = 'whole-line' | 'anywhere';
+/** How a list uses its patterns: allow rules are anchored to the whole subject, deny rules search everywhere. */
+type RuleShape = 'whole-subject' | 'anywhere';
 const DEFAULT_YES_LABEL = /^(?:yes|allow|approve|proceed)\b(?!.*\b(?:always|don'?t ask|never ask|all|session|remember|auto)\b)/i;
 
 function compileRule(rule: unknown, path: string, shape: RuleShape, screen: RegexScreen | undefined): CompiledRule {
@@ -99,8 +105,8 @@ function compileRule(rule: unknown, path: string, shape: RuleShape, screen: Rege
     throw new ApprovalPolicyError(`${path}.flags`, `flags ${JSON.stringify(flags)} are not allowed; use any of "i", "s", "u" (g, y and m are refused)`);
   }
   // Anchoring the whole pattern (not `exec` then comparing lengths) also finds `ab` in `a|ab`.
-  const source = shape === 'whole-line' ? `^(?:${pattern})$` : pattern;
-  const allFlags = shape === 'whole-line' ? userFlags : `${userFlags}m`;
+  const source = shape === 'whole-subject' ? `^(?:${pattern})$` : pattern;
+  const allFlags = shape === 'whole-subject' ? userFlags : `${userFlags}m`;
   let regex: RegExp;
   try {
     // The bare pattern first: `a)|(b` is invalid alone but valid once wrapped in `^(?:…)$`.
@@ -155,16 +161,15 @@ export function createApprovalPolicy(input: unknown, options: { screen?: RegexSc
   if (unknownKey) throw new ApprovalPolicyError(unknownKey, `unknown field; the fields are allow, deny and yes`);
   const { allow, deny, yes } = input as Record<string, unknown>;
   return {
-    allow: compileRules(allow, 'allow', 'whole-line', options.screen),
+    allow: compileRules(allow, 'allow', 'whole-subject', options.screen),
     deny: compileRules(deny, 'deny', 'anywhere', options.screen),
     yes: compileYes(yes, options.screen),
   };
 }
 
-function approvalText(approval: Pick<Approval, 'title' | 'body'>): string {
-  return approval.title === null ? approval.body : `${approval.title}\n${approval.body}`;
+function approvalText(approval: Pick<ApprovalModal, 'title' | 'body' | 'subject'>): string {
+  return [approval.title, approval.body, approval.subject?.text].filter((t): t is string => typeof t === 'string').join('\n');
 }
-
 
 function chooseYes(policy: ApprovalPolicy, buttons: Approval['buttons']): PolicyButton | null {
   const yes = policy.yes;
@@ -176,7 +181,7 @@ function chooseYes(policy: ApprovalPolicy, buttons: Approval['buttons']): Policy
  * Decides on one approval. Pure; the same policy and approval always give the same answer.
  * A missing policy (null) always asks.
  */
-export function decideApproval(policy: ApprovalPolicy | null, approval: Pick<Approval, 'kind' | 'startupGate' | 'title' | 'body' | 'buttons'>): PolicyDecision {
+export function decideApproval(policy: ApprovalPolicy | null, approval: Pick<Approval, 'kind' | 'startupGate' | 'title' | 'body' | 'buttons'> & Pick<ApprovalModal, 'subject'>): PolicyDecision {
   if (!isAutoAnswerable(approval)) {
     const what = approval.startupGate ? 'a start-up gate' : `a ${approval.kind ?? 'modal of unknown kind'}`;
     return { verdict: 'ask', reason: `${what} is never auto-answered; a person decides` };
@@ -186,14 +191,15 @@ export function decideApproval(policy: ApprovalPolicy | null, approval: Pick<App
   for (const rule of policy.deny) {
     if (rule.regex.test(text)) return { verdict: 'deny', rule: rule.source, reason: `deny rule ${JSON.stringify(rule.source)} matched; a person decides` };
   }
-  const lines = text.split('\n').map((l) => l.trim()).filter((l) => l.length > 0);
-  // A whole trimmed line, so `npm test` does not allow `npm test; curl … | sh`.
-  const allowedBy = policy.allow.find((rule) => lines.some((line) => rule.regex.test(line)));
-  if (!allowedBy) return { verdict: 'ask', reason: 'no allow rule matched a whole line of the approval' };
+  const judged = judgeSubject(approval.subject);
+  if ('reason' in judged) return { verdict: 'ask', reason: judged.reason };
+  // The whole subject, all of its lines: `npm test` allows neither `npm test; curl …` nor a second line.
+  const allowedBy = policy.allow.find((rule) => rule.regex.test(judged.text));
+  if (!allowedBy) return { verdict: 'ask', reason: `no allow rule matched the whole ${judged.kind} ${JSON.stringify(judged.text)}` };
   const button = chooseYes(policy, approval.buttons);
   if (!button) {
     const labels = approval.buttons.map((b) => `${b.index}:${b.label}`).join(', ') || 'none';
     return { verdict: 'ask', reason: `allow rule ${JSON.stringify(allowedBy.source)} matched but no "yes" button was found (buttons: ${labels}); set policy.yes` };
   }
-  return { verdict: 'allow', button, rule: allowedBy.source, reason: `allow rule ${JSON.stringify(allowedBy.source)} matched; pressing ${button.index} "${button.label}"` };
+  return { verdict: 'allow', button, rule: allowedBy.source, reason: `allow rule ${JSON.stringify(allowedBy.source)} matched the ${judged.kind} ${JSON.stringify(judged.text)}; pressing ${button.index} "${button.label}"` };
 }

@@ -12,6 +12,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { ModalKind } from '../core/spec/types.js';
+import type { ModalSubject } from '../core/eval/extract-subject.js';
 
 /**
  * What the daemon knows of a modal on screen. The driver's `ModalView` gives kind, title and
@@ -23,6 +24,11 @@ export interface ApprovalModal {
   /** The question's text (several lines allowed); '' when the modal has none. */
   body: string;
   buttons: ReadonlyArray<{ index: number; label: string }>;
+  /**
+   * The thing consented to, read by the spec's `extract.subject` (the only text a policy judges);
+   * absent or null: none isolated. Part of the fingerprint, so the re-read before a press sees a changed one.
+   */
+  subject?: ModalSubject | null;
   /**
    * True for a modal the CLI shows before its first prompt (folder trust, first-run consent).
    * Such gates are a person's decision, never a policy's, whatever their kind.
@@ -41,6 +47,8 @@ export interface Approval {
   title: string | null;
   body: string;
   buttons: Array<{ index: number; label: string }>;
+  /** What the policy judges (see {@link ApprovalModal.subject}); null when none was isolated. */
+  subject: ModalSubject | null;
   startupGate: boolean;
   /** True unless this is an `approval` kind outside start-up: only those may ever be auto-answered. */
   needsPerson: boolean;
@@ -65,7 +73,7 @@ export class ApprovalError extends Error {
 }
 
 /** Bumped when the encoding changes, so old and new fingerprints never collide by accident. */
-const FINGERPRINT_VERSION = 'specterm.approval.v2';
+const FINGERPRINT_VERSION = 'specterm.approval.v3';
 /** 12 hex digits = 48 bits: enough to tell two modals of one session apart in an id. */
 const ID_FINGERPRINT_CHARS = 12;
 /** Session ids end up in approval ids and URLs: keep them to URL-safe characters. */
@@ -109,11 +117,16 @@ function checkModal(modal: ApprovalModal): void {
   modal.buttons.forEach((b, i) => {
     if (!Number.isInteger(b?.index) || typeof b?.label !== 'string') bad(`buttons[${i}] must be {index: integer, label: string}, got ${JSON.stringify(b)}`);
   });
+  const subject = modal.subject;
+  if (subject !== undefined && subject !== null && (typeof subject !== 'object' || !(subject.text === null || typeof subject.text === 'string'))) {
+    bad(`subject must be null or {kind, text: string or null, problem}, got ${JSON.stringify(subject)}`);
+  }
 }
 
 /**
  * SHA-256 over a canonical encoding of what the modal asks: a JSON array in a fixed order
- * (version, kind, title, normalised body, [index, label] per button). JSON of arrays of
+ * (version, kind, title, normalised body, [index, label] per button, [kind, text, problem] of
+ * the subject or null). JSON of arrays of
  * strings and numbers has one spelling, so equal questions give equal fingerprints.
  * `startupGate` is not part of it: it says who may answer, not what is asked.
  *
@@ -127,6 +140,8 @@ export function modalFingerprint(modal: ApprovalModal): string {
     modal.title === null ? null : normaliseText(modal.title),
     normaliseText(withoutCursor(modal.body, modal.buttons)),
     modal.buttons.map((b) => [b.index, normaliseText(b.label)]),
+    // The subject exactly as judged: a press is only made on the subject the decision saw.
+    modal.subject ? [modal.subject.kind, modal.subject.text, modal.subject.problem] : null,
   ]);
   return createHash('sha256').update(canonical, 'utf8').digest('hex');
 }
@@ -246,6 +261,7 @@ export class ApprovalTracker {
       title: modal.title,
       body: modal.body,
       buttons: modal.buttons.map((b) => ({ index: b.index, label: b.label })),
+      subject: modal.subject ?? null,
       startupGate,
       needsPerson: !isAutoAnswerable(modal),
       firstSeenAt: now,

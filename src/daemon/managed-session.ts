@@ -7,6 +7,7 @@
  */
 import type { CliSpecV4 } from '../core/spec/types.js';
 import { initialState, stateById, statusForState } from '../core/spec/model.js';
+import type { ModalSubject } from '../core/eval/extract-subject.js';
 import type { DashboardEvent, DispatchResult, ModalView as DriverModalView, StateView as DriverStateView } from '../driver/events.js';
 import type { FsmDriver } from '../driver/fsm-driver.js';
 import type { HostTransport } from '../host/index.js';
@@ -15,6 +16,7 @@ import type { ModalView as ModalViewSchema, SessionDetail } from '../protocol/in
 import type { SessionRecord, Store } from '../store/index.js';
 import type { Approval, ApprovalModal, ApprovalTracker } from './approval.js';
 import type { ApprovalPolicy } from './approval-policy.js';
+import { readModalSubject } from './approval-subject.js';
 import type { EventLog } from './event-log.js';
 import { InputTap } from './recordings-input.js';
 
@@ -164,7 +166,16 @@ export class ManagedSession {
 
   /** The modal as the approval tracker sees it: the driver's view plus the question's text. */
   #approvalModal(modal: DriverModalView): ApprovalModal {
-    return { kind: modal.kind, title: modal.title, buttons: modal.buttons, body: this.modalBody(), startupGate: !this.runtime?.driver.hasSeenReady() };
+    return { kind: modal.kind, title: modal.title, buttons: modal.buttons, body: this.modalBody(), subject: this.#subject(), startupGate: !this.runtime?.driver.hasSeenReady() };
+  }
+
+  /**
+   * The thing the modal on screen asks consent for (./approval-subject.ts), read on every
+   * observation and on the re-read before a press, so the fingerprint covers it.
+   */
+  #subject(): ModalSubject | null {
+    const driver = this.runtime?.driver;
+    return driver ? readModalSubject(driver) : null;
   }
 
   /**
@@ -253,7 +264,7 @@ export class ManagedSession {
     if (!approval) return null;
     const current = currentIndex(this.#modal);
     const buttons = approval.buttons.map((b) => ({ ...b, current: b.index === current }));
-    return { approval_id: wireApprovalId(approval), fingerprint: approval.fingerprint, title: approval.title, buttons, kind: approval.kind };
+    return { approval_id: wireApprovalId(approval), fingerprint: approval.fingerprint, title: approval.title, buttons, kind: approval.kind, subject: approval.subject };
   }
 
   /** The state shown by the API: the driver's, else the last stored one. */
@@ -289,5 +300,5 @@ export function stateViewOf(spec: CliSpecV4, stateId: string): DriverStateView {
 }
 
 export function toWireApproval(a: Approval) {
-  return { id: wireApprovalId(a), session_id: a.sessionId, fingerprint: a.fingerprint, title: a.title, text: a.body, buttons: a.buttons, kind: a.kind, first_seen_at: a.firstSeenAt };
+  return { id: wireApprovalId(a), session_id: a.sessionId, fingerprint: a.fingerprint, title: a.title, text: a.body, buttons: a.buttons, kind: a.kind, subject: a.subject, first_seen_at: a.firstSeenAt };
 }

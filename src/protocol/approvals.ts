@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { EpochMs, Id } from './common.js';
-import { ModalKind, ModalView } from './sessions.js';
+import { ApprovalSubject, ModalKind, ModalView } from './sessions.js';
 
 export const Approval = z.strictObject({
   id: Id,
@@ -15,6 +15,7 @@ export const Approval = z.strictObject({
   text: z.string().meta({ description: 'the modal text as on screen' }),
   buttons: z.array(z.strictObject({ index: z.number().int().nonnegative(), label: z.string() })),
   kind: ModalKind.nullable(),
+  subject: ApprovalSubject.nullable().optional().meta({ description: 'what the approval asks consent for, as an auto-approve policy judges it (the spec\'s extract.subject)' }),
   first_seen_at: EpochMs,
 }).meta({ examples: [{
   id: 'a_91c2', session_id: 's_7f3a9c', fingerprint: 'sha256:5d41402abc4b2a76', title: 'Run command?', text: 'npm test',

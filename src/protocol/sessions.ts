@@ -32,11 +32,12 @@ const PolicyRule = z.union([
 
 /**
  * A session's auto-approve policy. Only `kind: "approval"` modals are ever answered: a deny rule
- * (anywhere in the modal's text) wins, an allow rule must match a whole line, no rule → a person
- * is asked. Patterns are checked when the session is created (syntax and catastrophic backtracking).
+ * (anywhere in the modal's text or subject) wins, an allow rule must match the whole subject (the
+ * command, path, URL or tool the spec isolates; docs/daemon-approvals.md), no rule or no subject →
+ * a person is asked. Patterns are checked when the session is created (syntax and catastrophic backtracking).
  */
 export const ApprovalPolicy = z.strictObject({
-  allow: z.array(PolicyRule).max(100).optional().meta({ description: 'a whole trimmed line of the modal must match one, e.g. "npm (test|run lint)"' }),
+  allow: z.array(PolicyRule).max(100).optional().meta({ description: 'the whole subject (the command, path, URL or tool the approval asks about, all of its lines) must match one, e.g. "npm (test|run lint)"' }),
   deny: z.array(PolicyRule).max(100).optional().meta({ description: 'a match anywhere keeps the policy from pressing, e.g. "rm -rf"' }),
   yes: z.union([z.strictObject({ index: z.number().int().nonnegative() }), z.strictObject({ label: z.string().min(1).max(500) })]).optional()
     .meta({ description: 'which button means "yes, once" (default: the first Yes/Allow/Approve/Proceed that does not widen the grant)' }),
@@ -64,6 +65,13 @@ export type CreateSessionRequest = z.input<typeof CreateSessionRequest>;
 /** The FSM state a session is in. */
 export const StateView = z.strictObject({ id: z.string(), label: z.string(), title: z.string().nullable(), status: StateStatus });
 
+/** What an approval asks consent for, as the spec reads it (`extract.subject`): the only text an auto-approve policy judges. */
+export const ApprovalSubject = z.strictObject({
+  kind: z.enum(['command', 'path', 'url', 'tool']).nullable().meta({ description: 'what is consented to; null when no subject was isolated' }),
+  text: z.string().nullable().meta({ description: 'the command, path, URL or tool as the CLI shows it (all of its lines); null when none was isolated' }),
+  problem: z.string().nullable().meta({ description: 'why a policy cannot judge it (none isolated, ambiguous, drawn invisibly) — a person decides; null when it can' }),
+});
+
 /** A modal on screen, with the approval identity a client answers it by. */
 export const ModalView = z.strictObject({
   approval_id: Id.meta({ description: 'stays the same while the same modal is up' }),
@@ -75,6 +83,7 @@ export const ModalView = z.strictObject({
     current: z.boolean().meta({ description: 'the option the CLI\'s cursor marker is on (what Enter chooses); none is when the spec sees no marker' }),
   })),
   kind: ModalKind.nullable(),
+  subject: ApprovalSubject.nullable().optional().meta({ description: 'what the modal asks consent for, as an auto-approve policy judges it' }),
 });
 
 /** A spec control (a button a UI shows). */

@@ -64,6 +64,18 @@ export class BufferFrameCells implements FrameCells {
     return a.isBold() !== 0 && b.isBold() !== 0 && a.getBgColorMode() === b.getBgColorMode() && a.getBgColor() === b.getBgColor();
   }
 
+  drawnInvisibly(row: number, index: number): boolean | null {
+    const col = this.columnAt(row, index);
+    const cell = col < 0 ? undefined : this.#line(row)?.getCell(col, this.#a);
+    if (!cell) return null;
+    this.#a = cell;
+    if (cell.isInvisible() !== 0) return true;
+    // Default on default is the terminal's own pair, which differs; an explicit colour equal to
+    // the background (inverse swaps both, so it stays equal) hides the text.
+    if (cell.isFgDefault() || cell.isBgDefault()) return false;
+    return cell.getFgColorMode() === cell.getBgColorMode() && cell.getFgColor() === cell.getBgColor();
+  }
+
   /** Loads the cells under the two text positions into the reused `#a` / `#b`; false when either is unknown. */
   #loadPair(rowA: number, indexA: number, rowB: number, indexB: number): boolean {
     const colA = this.columnAt(rowA, indexA);

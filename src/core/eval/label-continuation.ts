@@ -43,6 +43,12 @@ export interface FrameCells {
    * that lack it tell no heading apart.
    */
   boldAlike?(rowA: number, indexA: number, rowB: number, indexB: number): boolean | null;
+  /**
+   * Whether the character at text index `index` of frame row `row` is drawn so a person cannot
+   * see it: concealed (SGR 8) or in its own background colour; null when unknown. Read by an
+   * approval's `subject` (extract-subject.ts); optional, so cells that lack it cannot vouch for a subject.
+   */
+  drawnInvisibly?(row: number, index: number): boolean | null;
   /** The column just right of the character at text index `index` of frame row `row` (its column plus its width); -1 when unknown. */
   endColumn(row: number, index: number): number;
   /** The screen's width in columns (where a word-wrapper breaks its lines); -1 when unknown. */

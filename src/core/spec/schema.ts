@@ -147,6 +147,18 @@ const buttonRule = obj('How modal buttons are read (spec-format §5.2).', {
   label_column: { enum: ['title'], description: '"title": options start in the terminal column of the title\'s first character (the rule\'s text\'s first non-blank, non-box character); a row whose label starts elsewhere (the screen behind a dialog showing through) is left out and ordinal buttons are numbered again. Needs the screen\'s cells.' },
 }, ['pattern']);
 
+const subjectRule = obj('specterm extension: where an approval shows the thing consented to, read whole (every line); an auto-approve policy judges only this.', {
+  section: nonEmpty('Section to read (default: the whole screen).'),
+  regex: regex('The region: capture group 1 if it participated, else the whole match; it must match exactly once (twice is ambiguous: a person decides). Without it: the whole section.'),
+  flags: flags('Flags for regex (default none; g and d are added).'),
+  kind: { enum: ['command', 'path', 'url', 'tool'], description: 'What is consented to: a shell command, a file path, a URL, or a tool and its arguments.' },
+}, ['kind']);
+
+const subject = {
+  description: 'specterm extension: the consented thing of an approval state; one rule, or alternatives tried in order (the first whose regex matches decides).',
+  anyOf: [subjectRule, { type: 'array', minItems: 1, items: subjectRule, description: 'Alternatives, tried in order.' }],
+};
+
 const state = {
   ...obj('An FSM node (spec-format §4.1).', {
     id: { type: 'string', minLength: 1, not: { const: '*' }, description: 'Unique state id ("*" is reserved).' },
@@ -155,7 +167,7 @@ const state = {
     modal: bool('The state shows a modal with buttons (default status approval, default modal_kind approval).'),
     modal_kind: { enum: ['approval', 'picker', 'confirm'], description: 'approval: consent prompt (auto-approve allowed); picker: user-opened selection; confirm: user decides.' },
     status: { enum: ['idle', 'generating', 'approval', 'waiting_external'], description: 'Coarse status for consumers (default: modal → approval, id busy/generating → generating, else idle).' },
-    extract: obj('Title and button extraction for this state.', { title: titleRule, buttons: buttonRule }),
+    extract: obj('Title, button and subject extraction for this state.', { title: titleRule, buttons: buttonRule, subject }),
   }, ['id', 'label']),
   if: { properties: { status: { const: 'waiting_external', description: 'A state blocked on a human outside the terminal…' } }, required: ['status'] },
   then: { not: { properties: { modal: { const: true, description: '…must not be modal.' } }, required: ['modal'] } },

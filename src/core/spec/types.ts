@@ -175,6 +175,24 @@ export interface LabelContinuation {
   mirror_margin?: boolean;
 }
 
+/** What an approval asks consent for: a shell command, a file path, a URL, or a tool and its arguments. */
+export type SubjectKind = 'command' | 'path' | 'url' | 'tool';
+
+/**
+ * specterm extension: where an approval state shows the thing consented to (the command, path,
+ * URL or tool as the CLI shows it), read whole — every line of the region — and never from text
+ * the agent wrote around it. An auto-approve policy judges this and nothing else (docs/daemon-approvals.md).
+ */
+export interface ExtractSubject {
+  /** Section to read (default: the whole screen). */
+  section?: string;
+  /** The region: capture group 1 if it participated, else the whole match. It must match once (twice is ambiguous). Without it: the whole section. */
+  regex?: string;
+  /** Flags for regex (default none; `g` and `d` are added). */
+  flags?: string;
+  kind: SubjectKind;
+}
+
 // ── States and transitions ──────────────────────────────────────────────────
 
 export type StateStatus = 'idle' | 'generating' | 'approval' | 'waiting_external';
@@ -187,7 +205,8 @@ export interface FsmState {
   modal?: boolean;
   modal_kind?: ModalKind;
   status?: StateStatus;
-  extract?: { title?: ExtractTitle; buttons?: ExtractButtons };
+  /** `subject` (specterm extension): one rule, or alternatives tried in order (the first whose regex matches decides). */
+  extract?: { title?: ExtractTitle; buttons?: ExtractButtons; subject?: ExtractSubject | ExtractSubject[] };
 }
 
 export interface FsmTransition {

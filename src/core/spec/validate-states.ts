@@ -4,6 +4,7 @@
  */
 import { DEEP_CONDITION_WARN_DEPTH, MAX_CONDITION_DEPTH, validateCondition } from './validate-condition.js';
 import { countCaptureGroups } from './regex-lint.js';
+import { validateSubject } from './validate-subject.js';
 import { hasKey, isRecord, showGot, showValue, type ValidationContext } from './validate-context.js';
 
 /** Allowed `status` values (newest loader, spec-format §15.1). */
@@ -80,10 +81,11 @@ function validateExtract(ctx: ValidationContext, state: Record<string, unknown>,
     return;
   }
   if (!isRecord(extract)) {
-    ctx.error('SPEC_TYPE', extractPath, 'must be an object {title?, buttons?}', showGot(extract));
+    ctx.error('SPEC_TYPE', extractPath, 'must be an object {title?, buttons?, subject?}', showGot(extract));
     return;
   }
-  ctx.unknownKeys(extract, extractPath, ['title', 'buttons'], 'extract');
+  ctx.unknownKeys(extract, extractPath, ['title', 'buttons', 'subject'], 'extract');
+  if (hasKey(extract, 'subject')) validateSubject(ctx, extract.subject, `${extractPath}.subject`, modal ? (state.modal_kind ?? 'approval') : null);
   if (hasKey(extract, 'title')) validateTitleRule(ctx, extract.title, `${extractPath}.title`);
   if (hasKey(extract, 'buttons')) validateButtonRule(ctx, extract.buttons, `${extractPath}.buttons`);
   else if (modal) ctx.warn('SPEC_MODAL_NO_BUTTONS', path, 'is modal but has no extract.buttons rule, so no buttons can be pressed', undefined, 'add "extract": {"buttons": {"pattern": …}}');

@@ -419,6 +419,19 @@ describe('rule 11 and extraction rules', () => {
     expectError(edit((s) => (s.states[3].extract.buttons.label_column = 'left')), 'states[3].extract.buttons.label_column: must be "title"');
   });
 
+  it('checks extract.subject (specterm extension): one rule or alternatives, each with a kind', () => {
+    const subject = (v: unknown) => edit((s) => (s.states[3].extract.subject = v));
+    expect(errorsOf(subject({ section: 'body', regex: '\\$ (.+)', kind: 'command' }))).toEqual([]);
+    expect(errorsOf(subject([{ regex: 'url: (\\S+)', kind: 'url' }, { kind: 'path' }]))).toEqual([]);
+    expectError(subject({ regex: 'x' }), 'states[3].extract.subject.kind: is required');
+    expectError(subject({ kind: 'shell' }), 'states[3].extract.subject.kind: must be command|path|url|tool');
+    expectError(subject([]), 'states[3].extract.subject: must name at least one rule');
+    expectError(subject([{ kind: 'command', regex: '(' }]), 'states[3].extract.subject[0].regex: invalid regex');
+    expectError(subject({ kind: 'command', section: 'nope' }), 'states[3].extract.subject.section: unknown section "nope"');
+    expectWarning(subject({ kind: 'command', pattern: 'x' }), 'states[3].extract.subject.pattern: unknown field in a subject rule');
+    expectWarning(edit((s) => (s.states[2].extract = { subject: { kind: 'command' } })), 'states[2].extract.subject: is only read on an approval');
+  });
+
   it('checks title.join_wrapped: a boolean, with regex and without first_line', () => {
     expect(errorsOf(edit((s) => (s.states[3].extract.title = { regex: '(\\S.*\\?)', join_wrapped: true })))).toEqual([]);
     expectError(edit((s) => (s.states[3].extract.title = { regex: 'x', join_wrapped: 'yes' })), 'states[3].extract.title.join_wrapped: must be true or false');

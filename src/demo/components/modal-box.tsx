@@ -1,6 +1,7 @@
 /**
  * The three numbered modals that replace the input box: folder trust, tool approval
- * (`Bash command` … `Do you want to proceed?`) and the `/model` picker. All are
+ * (`Bash command`, the description, the command between `╌` rules, `Do you want to proceed?`)
+ * and the `/model` picker. All are
  * round-bordered boxes whose first inner line is the title and whose choices read
  * `❯ 1. Label` (cursor row) / `  2. Label`.
  * @module
@@ -54,15 +55,18 @@ export function ModalBox({ modal, columns }: { modal: ModalView; columns: number
     );
   }
   if (modal.kind === 'approval') {
+    // As Claude Code draws it: the description (the agent's words) above, the command alone
+    // between dashed rules, so a spec can tell the consented command from text around it.
+    const rule = '╌'.repeat(Math.max(columns - 4, 1));
     return (
       <Frame columns={columns} color={ACCENT}>
         <Text bold>{modal.title}</Text>
-        <Text> </Text>
-        <Box flexDirection="column" paddingX={2}>
+        {modal.description !== undefined && <Text color="gray">{modal.description}</Text>}
+        <Text color="gray">{rule}</Text>
+        <Box flexDirection="column" paddingX={1}>
           <Text>{modal.command}</Text>
-          {modal.description !== undefined && <Text color="gray">{modal.description}</Text>}
         </Box>
-        <Text> </Text>
+        <Text color="gray">{rule}</Text>
         <Text>Do you want to proceed?</Text>
         <Choices options={modal.options} cursor={modal.cursor} />
       </Frame>
