@@ -10,7 +10,8 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadSpecRef } from '../catalog/builtin.js';
-import { screenRegexWithRecheck } from '../catalog/redos.js';
+import { prescreenSpecRef } from '../catalog/prescreen.js';
+import { screenRegexesInBackground, screenRegexFromCache } from '../catalog/redos.js';
 import type { CliSpecV4 } from '../core/spec/types.js';
 import { FsmDriver, type SpecSource } from '../driver/fsm-driver.js';
 import { RealScheduler } from '../driver/schedulers.js';
@@ -66,9 +67,12 @@ function placeholderSpec(specId: string | null): CliSpecV4 {
   return { id: specId ?? 'unknown', states: [{ id: 'unknown', initial: true }], transitions: [] } as unknown as CliSpecV4;
 }
 
-/** Loads a spec id or path; the daemon refuses what the catalog refuses. */
+/**
+ * Loads a spec id or path; the daemon refuses what the catalog refuses. Never analyses a regex
+ * (the event loop serves every client): {@link prescreenSpecRef} screens them first.
+ */
 function loadSpec(ref: string): { spec: CliSpecV4; path: string; builtinId: string | null } {
-  const r = loadSpecRef(ref);
+  const r = loadSpecRef(ref, { redos: 'cached' });
   if (!r.ok) throw new DaemonError('SPEC_NOT_FOUND', `spec ${JSON.stringify(ref)} cannot be loaded: ${r.errors.join('; ')}; pass a built-in id (see \`specterm list\`) or an absolute path to a spec.json`, { path: '/spec' });
   return { spec: r.spec, path: path.resolve(r.sourcePath), builtinId: r.builtinId };
 }
@@ -98,8 +102,10 @@ export class SessionManager {
     const hosted = new Map<string, SessionInfo>(list.map((s) => [s.id, s]));
     const records = this.#o.store.sessions.list();
     for (const record of records) {
+      await prescreenSpecRef(record.specPath ?? record.specId ?? '');
       const spec = this.#loadStoredSpec(record.id, record.specPath ?? record.specId)?.spec ?? placeholderSpec(record.specId);
       let policy: ApprovalPolicy | null = null;
+      await this.#prescreenPolicy(record.specId, record.name, record.policy);
       try {
         policy = this.#policyFor(record.specId, record.name, record.policy);
       } catch (error) {
@@ -249,12 +255,31 @@ export class SessionManager {
    * name or spec id. Patterns are screened for catastrophic backtracking (they run on text the
    * agent writes).
    */
+  /** The policy a session gets: its own, else settings.json's for its name, else for its spec. */
+  #policyInput(specId: string | null, name: string | null, own: unknown): unknown {
+    if (own !== undefined && own !== null) return own;
+    return (name ? this.#o.defaultPolicies?.[name] : undefined) ?? (specId ? this.#o.defaultPolicies?.[specId] : undefined);
+  }
+
+  /** Screens a policy's patterns off the event loop, so {@link #policyFor} only reads verdicts. */
+  async #prescreenPolicy(specId: string | null, name: string | null, own: unknown): Promise<void> {
+    const input = this.#policyInput(specId, name, own);
+    if (input === undefined || input === null) return;
+    const patterns: Array<{ source: string; flags: string }> = [];
+    try {
+      createApprovalPolicy(input, { screen: (source, flags) => { patterns.push({ source, flags }); return null; } });
+    } catch {
+      // Invalid before screening: #policyFor says why.
+    }
+    await screenRegexesInBackground(patterns);
+  }
+
   #policyFor(specId: string | null, name: string | null, own: unknown): ApprovalPolicy | null {
     const fromSettings = own === undefined || own === null;
-    const input = fromSettings ? ((name ? this.#o.defaultPolicies?.[name] : undefined) ?? (specId ? this.#o.defaultPolicies?.[specId] : undefined)) : own;
+    const input = this.#policyInput(specId, name, own);
     if (input === undefined || input === null) return null;
     try {
-      return createApprovalPolicy(input, { screen: screenRegexWithRecheck });
+      return createApprovalPolicy(input, { screen: screenRegexFromCache });
     } catch (error) {
       if (!(error instanceof ApprovalPolicyError)) throw error;
       if (fromSettings) {
@@ -275,7 +300,9 @@ export class SessionManager {
     let isDir = false;
     try { isDir = fs.statSync(input.cwd).isDirectory(); } catch {}
     if (!isDir) throw new DaemonError('CWD_NOT_FOUND', `cwd ${JSON.stringify(input.cwd)} is not an existing directory; create it or pass another`, { path: '/cwd' });
+    await prescreenSpecRef(input.spec);
     const spec = loadSpec(input.spec);
+    await this.#prescreenPolicy(spec.spec.id, input.name ?? null, input.policy);
     const policy = this.#policyFor(spec.spec.id, input.name ?? null, input.policy);
     await this.#useLiveHost();
     const id = newSessionId();

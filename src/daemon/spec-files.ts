@@ -55,7 +55,8 @@ export class SessionSpecFiles {
     return {
       get path() { return fileOf(); },
       load: () => {
-        const r = loadSpec(fileOf());
+        // A hot reload must not block the daemon: the editor's save screened the text first.
+        const r = loadSpec(fileOf(), { redos: 'cached' });
         return r.ok ? { ...r, spec: materializeSpecPaths(r.spec, this.#original(session)) } : r;
       },
     };

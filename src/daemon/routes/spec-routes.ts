@@ -8,6 +8,7 @@
  */
 import fs from 'node:fs';
 import { loadSpecFromText } from '../../catalog/index.js';
+import { prescreenSpecText } from '../../catalog/prescreen.js';
 import { evaluateConditionPreview } from '../../core/eval/index.js';
 import { SPEC_JSON_SCHEMA } from '../../core/spec/index.js';
 import type { Condition } from '../../core/spec/types.js';
@@ -25,9 +26,13 @@ export interface SpecRouteDeps {
   now: () => number;
 }
 
-/** What `specterm validate` reports for `text` (lenient, as a run loads it). */
-export function validateSpecText(text: string, sourcePath: string): SpecValidation {
-  const r = loadSpecFromText(text, sourcePath);
+/**
+ * What `specterm validate` reports for `text` (lenient, as a run loads it). Its regexes are
+ * screened first in recheck's agent process: the daemon's event loop never waits on them.
+ */
+export async function validateSpecText(text: string, sourcePath: string): Promise<SpecValidation> {
+  await prescreenSpecText(text);
+  const r = loadSpecFromText(text, sourcePath, { redos: 'cached' });
   const finding = (i: (typeof r.issues)[number]): SpecFinding => ({ code: i.code, path: i.path, message: i.message, line: i.line ?? null, column: i.column ?? null });
   return {
     ok: r.ok,
@@ -68,7 +73,7 @@ export function specRoutes(d: SpecRouteDeps): RouteHandlers {
       return { text, ...file };
     },
     getSpecSchema: () => SPEC_JSON_SCHEMA,
-    validateSessionSpec: (input) => validateSpecText(input.body.text, d.files.fileOf(d.manager.get(input.params.id)).path),
+    validateSessionSpec: async (input) => validateSpecText(input.body.text, d.files.fileOf(d.manager.get(input.params.id)).path),
     previewSpecCondition: (input) => {
       const session = d.manager.get(input.params.id);
       const driver = session.driver;
@@ -78,9 +83,9 @@ export function specRoutes(d: SpecRouteDeps): RouteHandlers {
       const result = evaluateConditionPreview(condition, driver.getSpec().sections, driver.snapshot(), driver.getCursorPosition());
       return { result: result.result, cond: toDebugCondition(result, d.now()) };
     },
-    saveSessionSpec: (input): SpecSaved => {
+    saveSessionSpec: async (input): Promise<SpecSaved> => {
       const session = d.manager.get(input.params.id);
-      const validation = validateSpecText(input.body.text, d.files.fileOf(session).path);
+      const validation = await validateSpecText(input.body.text, d.files.fileOf(session).path);
       if (!validation.ok && !input.body.force) throw specInvalid(validation);
       const file = d.files.save(session, input.body.text);
       const reloaded = validation.ok && reloadInto(session);
