@@ -23,7 +23,7 @@ if (stale !== null) {
     process.exit(1);
   }
 }
-const { renderQrForTerminal } = await import('../dist/server/pairing-qr.js');
+const { phonePairingText } = await import('../dist/server/pairing-qr.js');
 const { startDemoDaemon } = await import('./start-daemon.mjs');
 
 function portFromArgs(argv) {
@@ -61,16 +61,14 @@ daemon.exited.then(({ code, signal }) => { if (!stopping) { process.stderr.write
 try {
   const id = await daemon.createDemoSession('demo');
   const pairingUrl = await daemon.createPairing('browser', 'admin');
-  const loopbackOnly = ['127.0.0.1', '[::1]', 'localhost'].includes(new URL(daemon.url).hostname);
   process.stdout.write([
     'npm start: open the dashboard (the link works once, signs in with admin scope, and expires in 10 minutes):',
     `  ${pairingUrl}`,
     `npm start: a demo-agent session "demo" (${id}) is running in it; type "run the tests" there for an approval.`,
     '',
   ].join('\n'));
-  // A phone cannot open this computer's loopback address: a QR code for it could never work.
-  if (loopbackOnly) process.stdout.write(`npm start: no QR code for a phone: the daemon listens only on this computer (${new URL(daemon.url).host}), which a phone cannot reach.\n`);
-  else process.stdout.write(`${renderQrForTerminal(pairingUrl)}\n`);
+  const phone = phonePairingText(pairingUrl);
+  process.stdout.write('noQr' in phone ? `npm start: ${phone.noQr}.\n` : `${phone.qr}\n`);
   process.stdout.write([
     'npm start: to use the specterm CLI with this daemon, in another terminal:',
     `  export SPECTERM_RUNTIME_DIR=${daemon.runtimeDir} SPECTERM_STATE_DIR=${daemon.stateDir}`,

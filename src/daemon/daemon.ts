@@ -14,6 +14,7 @@ import { openStore, type Store } from '../store/index.js';
 import { writePrivateFile } from '../fs/private-file.js';
 import { ApprovalTracker } from './approval.js';
 import { ApprovalAnswers } from './approval-answers.js';
+import { findJsonFault, locateOffset } from '../catalog/json-location.js';
 import { DaemonError } from './errors.js';
 import { acquireDaemonLocks, type DaemonLocks } from './daemon-lock.js';
 import { HostSupervisor } from './host-supervisor.js';
@@ -77,13 +78,20 @@ function readSettings(stateDir: string): Settings {
   const file = path.join(stateDir, 'settings.json');
   let text: string;
   try { text = fs.readFileSync(file, 'utf8'); } catch { return {}; }
+  let parsed: unknown;
   try {
-    const parsed = JSON.parse(text) as Settings;
-    if (typeof parsed !== 'object' || parsed === null) throw new Error('not an object');
-    return parsed;
-  } catch (error) {
-    throw new DaemonError('APPROVAL_POLICY_INVALID', `${file} is not valid JSON (${(error as Error).message}); fix or remove it`);
+    parsed = JSON.parse(text);
+  } catch {
+    // JSON.parse's own message quotes the text around the fault, and the file may hold secrets
+    // (webhook secrets): our scanner names the place and what was expected instead.
+    const fault = findJsonFault(text) ?? { offset: text.length, expected: 'valid JSON' };
+    const at = locateOffset(text, fault.offset);
+    throw new DaemonError('SETTINGS_INVALID', `${file} is not valid JSON at line ${at.line}, column ${at.column}: ${fault.expected}; fix it or remove the file`);
   }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new DaemonError('SETTINGS_INVALID', `${file} must hold a JSON object such as {"approval_policies": {…}}, not ${Array.isArray(parsed) ? 'an array' : parsed === null ? 'null' : `a ${typeof parsed}`}; fix it or remove the file`);
+  }
+  return parsed as Settings;
 }
 
 /** Writes the state file privately (temp + rename, 0600). */

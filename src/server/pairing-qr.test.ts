@@ -1,6 +1,6 @@
 import jsQRModule from 'jsqr';
 import { describe, expect, it } from 'vitest';
-import { renderQrForTerminal } from './pairing-qr.js';
+import { phonePairingText, renderQrForTerminal } from './pairing-qr.js';
 
 // jsqr is CommonJS with an `exports.default`: under NodeNext its default import is the module.
 const jsQR = ((jsQRModule as { default?: unknown }).default ?? jsQRModule) as typeof import('jsqr').default;
@@ -48,5 +48,18 @@ describe('renderQrForTerminal', () => {
   it('colours each line black on white for the terminal by default', () => {
     const lines = renderQrForTerminal(URL_FIXED).split('\n');
     expect(lines.every((line) => line.startsWith('\x1b[30;47m') && line.endsWith('\x1b[0m'))).toBe(true);
+  });
+});
+
+describe('phonePairingText', () => {
+  it('draws no QR code for a loopback URL, which no phone can reach, and says so', () => {
+    for (const url of ['http://127.0.0.1:7391/#pair=x', 'http://127.4.5.6:1/#pair=x', 'http://localhost:7391/#pair=x', 'http://[::1]:7391/#pair=x']) {
+      expect(phonePairingText(url)).toEqual({ noQr: expect.stringMatching(/^no QR code for a phone: the daemon listens only on this computer \(.+:\d+\), which a phone cannot reach$/) });
+    }
+  });
+
+  it('draws the QR code of a URL a phone can reach', () => {
+    const url = 'https://192.168.1.20:7391/#pair=q3Yw1m2Hc8bX0Zr4nT6uVg';
+    expect(phonePairingText(url, { color: false })).toEqual({ qr: renderQrForTerminal(url, { color: false }) });
   });
 });

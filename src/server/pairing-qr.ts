@@ -42,3 +42,17 @@ export function renderQrForTerminal(text: string, options: { color?: boolean } =
   }
   return lines.join('\n');
 }
+
+/**
+ * What to show a person for a phone beside a pairing URL: its QR code, or — when the URL's host
+ * is this computer's loopback, which no phone can reach — a line that says so (a QR code of
+ * `http://127.0.0.1:…` could never work).
+ */
+export function phonePairingText(url: string, options: { color?: boolean } = {}): { qr: string } | { noQr: string } {
+  const { hostname, host } = new URL(url);
+  const bare = hostname.replace(/^\[(.*)\]$/, '$1');
+  if (bare === 'localhost' || bare === '::1' || /^127\.\d+\.\d+\.\d+$/.test(bare)) {
+    return { noQr: `no QR code for a phone: the daemon listens only on this computer (${host}), which a phone cannot reach` };
+  }
+  return { qr: renderQrForTerminal(url, options) };
+}

@@ -73,7 +73,7 @@ describe('specterm serve: API and CLI verbs', () => {
     const paired = await cli(['pair', '--name', 'phone']);
     expect(paired.code, paired.err).toBe(0);
     const pairUrl = new URL(paired.out.trim());
-    expect(paired.err).toMatch(/no QR code: the daemon listens only on this computer/);
+    expect(paired.err).toMatch(/no QR code for a phone: the daemon listens only on this computer/);
     const code = new URLSearchParams(pairUrl.hash.slice(1)).get('pair')!;
     const redeemed = await fetch(new URL('/api/v1/pair', daemon.url), { method: 'POST', headers: { 'content-type': 'application/json', origin: daemon.url }, body: JSON.stringify({ code }) });
     expect(redeemed.status).toBe(201);

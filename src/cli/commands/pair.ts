@@ -4,11 +4,9 @@
  * which `specterm token list` shows and `specterm token revoke` ends.
  * @module
  */
-import { renderQrForTerminal } from '../../server/pairing-qr.js';
+import { phonePairingText } from '../../server/pairing-qr.js';
 import { defineCommand } from '../command.js';
 import { withDaemon } from './daemon-connection.js';
-
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
 
 export const pairCommand = defineCommand(
   {
@@ -27,12 +25,9 @@ export const pairCommand = defineCommand(
     const minutes = Math.max(1, Math.round((pairing.expires_at - Date.now()) / 60_000));
     io.stdout.write(`${pairing.url}\n`);
     io.stderr.write(`specterm pair: open it on the device "${pairing.device_name}" (${scope} scope); it works once and expires in ${minutes} minutes\n`);
-    // A phone cannot open this computer's loopback address: a QR code of it could never work.
-    if (LOOPBACK_HOSTS.has(new URL(pairing.url).hostname)) {
-      io.stderr.write(`specterm pair: no QR code: the daemon listens only on this computer (${new URL(pairing.url).host}), which a phone cannot reach\n`);
-    } else if (io.stdout.isTTY) {
-      io.stdout.write(`${renderQrForTerminal(pairing.url)}\n`);
-    }
+    const phone = phonePairingText(pairing.url);
+    if ('noQr' in phone) io.stderr.write(`specterm pair: ${phone.noQr}\n`);
+    else if (io.stdout.isTTY) io.stdout.write(`${phone.qr}\n`);
     return 0;
   }),
 );

@@ -7,7 +7,9 @@
 import fs from 'node:fs';
 import { startDaemon, DEFAULT_PORT } from '../../daemon/daemon.js';
 import { DaemonLockError } from '../../daemon/daemon-lock.js';
-import { isLoopback, renderQrForTerminal, resolveRuntimeDir, resolveStateDir } from '../../server/index.js';
+import { isLoopback, PrivatePathError, resolveRuntimeDir, resolveStateDir } from '../../server/index.js';
+import { phonePairingText } from '../../server/pairing-qr.js';
+import { DaemonError } from '../../daemon/errors.js';
 import { ScopeSchema } from '../../protocol/index.js';
 import { defineCommand } from '../command.js';
 import { CliUsageError, EXIT_INTERNAL } from '../errors.js';
@@ -58,8 +60,9 @@ export const serveCommand = defineCommand(
         sessionLimit: flags.sessionLimit, log: (level, message) => io.stderr.write(`specterm serve: ${level}: ${message}\n`),
       });
     } catch (error) {
-      // Another daemon holds the dirs: a refusal to explain, not an internal error.
-      if (!(error instanceof DaemonLockError)) throw error;
+      // Another daemon holds the dirs, a settings file or a directory is wrong: a refusal that
+      // says what to fix, with its code — not an internal error.
+      if (!(error instanceof DaemonLockError || error instanceof DaemonError || error instanceof PrivatePathError)) throw error;
       io.stderr.write(`specterm serve: ${error.code}: ${error.message}\n`);
       return EXIT_INTERNAL;
     }
@@ -68,7 +71,9 @@ export const serveCommand = defineCommand(
       // The code rides in the URL fragment, which browsers never send: it stays out of every log.
       const pairing = daemon.createPairing({ deviceName: 'browser', scope: pairScope.data });
       io.stdout.write(`specterm serve: open the dashboard (one use, ${pairing.scope} scope, valid 10 minutes):\n  ${pairing.url}\n`);
-      if (io.stdout.isTTY) io.stdout.write(renderQrForTerminal(pairing.url) + '\n');
+      const phone = phonePairingText(pairing.url);
+      if ('noQr' in phone) io.stderr.write(`specterm serve: ${phone.noQr}\n`);
+      else if (io.stdout.isTTY) io.stdout.write(`${phone.qr}\n`);
     }
     await new Promise<void>((resolve) => {
       const stop = () => resolve();
