@@ -2,11 +2,13 @@
  * The dashboard's typed API client: one `call(routeId, input)` over the protocol's route table
  * (paths, methods and schemas come from `ROUTES`, nowhere else), with the session cookie
  * (same origin), answers checked against the route's response schema, and every refusal as an
- * `ApiProblem` carrying the server's stable code and its advice.
+ * `ApiProblem` carrying the server's stable code and its advice in a person's words (no routes,
+ * no JSON pointers: problem-text.ts).
  * @module
  */
 import type { z } from 'zod';
 import { ROUTES, type Routes, type RouteId } from '../protocol/routes.js';
+import { toPersonText } from './problem-text.js';
 
 /** A refusal: the server's problem document, or a network/format failure with its own code. */
 export class ApiProblem extends Error {
@@ -62,13 +64,13 @@ export async function call<K extends RouteId>(id: K, input: CallInput<K> = {}): 
   try {
     json = text === '' ? undefined : JSON.parse(text);
   } catch {
-    throw new ApiProblem(res.status, 'RESPONSE_NOT_JSON', `${route.method} ${route.path} answered ${res.status} with a body that is not JSON`);
+    throw new ApiProblem(res.status, 'RESPONSE_NOT_JSON', `the daemon answered ${res.status} with something that is not JSON; is a proxy in between?`);
   }
   if (!res.ok) {
     const problem = (typeof json === 'object' && json !== null ? json : {}) as { code?: string; detail?: string };
-    throw new ApiProblem(res.status, problem.code ?? `HTTP_${res.status}`, problem.detail ?? `${route.method} ${route.path} answered ${res.status}`, problem);
+    throw new ApiProblem(res.status, problem.code ?? `HTTP_${res.status}`, problem.detail ? toPersonText(problem.detail) : `the daemon refused with HTTP ${res.status}`, problem);
   }
   const checked = route.response.safeParse(json);
-  if (!checked.success) throw new ApiProblem(res.status, 'RESPONSE_INVALID', `${route.method} ${route.path} answered outside the protocol (${checked.error.issues[0]?.message ?? 'invalid'}); the daemon and the dashboard versions differ`);
+  if (!checked.success) throw new ApiProblem(res.status, 'RESPONSE_INVALID', 'the daemon answered in a form this page does not know: the daemon and the dashboard are different versions; reload the page');
   return checked.data as CallOutput<K>;
 }

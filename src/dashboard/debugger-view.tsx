@@ -29,7 +29,7 @@ const TICK_MS = 50;
  * `lastEvent` comes from the session view's own `session/<id>` subscription (one handler per
  * topic on the page's connection): each new event refreshes at once, between the polls.
  */
-export default function DebuggerView(props: { sessionId: string; lastEvent: DaemonEvent | null }) {
+export default function DebuggerView(props: { sessionId: string; sessionName: string | null; lastEvent: DaemonEvent | null }) {
   const { sessionId } = props;
   const debug = useSignal<LiveDebug | null>(null);
   const screen = useSignal<string[]>([]);
@@ -80,7 +80,7 @@ export default function DebuggerView(props: { sessionId: string; lastEvent: Daem
   const serverNow = Math.max(now.value, d?.server_now ?? 0);
   return (
     <section class="debugger" data-view="debugger" aria-labelledby="debugger-title">
-      <h2 id="debugger-title">Debugger · session {sessionId}</h2>
+      <h2 id="debugger-title">Debugger · {props.sessionName ?? `session ${sessionId}`}</h2>
       <RecordButton sessionId={sessionId} />
       {error.value ? <p class="problem" role="alert">{error.value}</p> : null}
       {d === null ? <p role="status">Loading the debug view…</p> : (
@@ -95,7 +95,7 @@ export default function DebuggerView(props: { sessionId: string; lastEvent: Daem
               <h3>Transitions from {d.state.id}</h3>
               <TransitionTable transitions={d.transitions} now={serverNow} from={d.state.id} />
             </div>
-            <div>
+            <div class="debugger-screen">
               <h3>Screen and sections</h3>
               <ScreenOverlay lines={screen.value} sections={d.sections} cursorRow={d.cursor.row} label="Screen with the spec's sections" />
             </div>

@@ -6,15 +6,28 @@
  */
 import type { SpecGraph } from '../protocol/debug.js';
 
-const NODE_W = 150;
+/** The narrowest node; a node grows to its longest label line. */
+const MIN_NODE_W = 150;
 const NODE_H = 44;
 const GAP_X = 24;
 const GAP_Y = 56;
+/**
+ * Labels are drawn in the monospace font at 12 px (styles.css `.graph text`), whose advance is
+ * 0.6 em in DejaVu Sans Mono and the usual ui-monospace faces: 7.2 px a character, plus room.
+ */
+const LABEL_CHAR_PX = 7.4;
+const LABEL_PAD_PX = 16;
 
 interface Placed { key: string; x: number; y: number }
 
+/** The width every node gets: room for the longest label line of any node. */
+export function nodeWidthFor(lines: readonly string[]): number {
+  const longest = Math.max(0, ...lines.map((l) => [...l].length));
+  return Math.max(MIN_NODE_W, Math.ceil(longest * LABEL_CHAR_PX + 2 * LABEL_PAD_PX));
+}
+
 /** Node key → centre, layer by layer from the initial state; `__any` above, the unreachable below. */
-export function layoutGraph(graph: SpecGraph): { placed: Map<string, Placed>; width: number; height: number } {
+export function layoutGraph(graph: SpecGraph, nodeW: number): { placed: Map<string, Placed>; width: number; height: number } {
   const keys = [...graph.nodes.map((n) => n.key), ...graph.missing.map((m) => m.key)];
   const depth = new Map<string, number>();
   const start = graph.nodes.find((n) => n.initial)?.key ?? keys[0];
@@ -37,30 +50,29 @@ export function layoutGraph(graph: SpecGraph): { placed: Map<string, Placed>; wi
   }
   if (hasAny) layers[0] = ['__any'];
   const widest = Math.max(1, ...layers.map((l) => l?.length ?? 0));
-  const width = widest * (NODE_W + GAP_X) + GAP_X;
+  const width = widest * (nodeW + GAP_X) + GAP_X;
   const placed = new Map<string, Placed>();
   layers.forEach((layer, row) => {
     if (!layer) return;
-    const span = layer.length * (NODE_W + GAP_X) - GAP_X;
+    const span = layer.length * (nodeW + GAP_X) - GAP_X;
     layer.forEach((key, i) => {
-      placed.set(key, { key, x: (width - span) / 2 + i * (NODE_W + GAP_X) + NODE_W / 2, y: GAP_Y / 2 + row * (NODE_H + GAP_Y) + NODE_H / 2 });
+      placed.set(key, { key, x: (width - span) / 2 + i * (nodeW + GAP_X) + nodeW / 2, y: GAP_Y / 2 + row * (NODE_H + GAP_Y) + NODE_H / 2 });
     });
   });
   return { placed, width, height: layers.length * (NODE_H + GAP_Y) };
 }
 
 /** Where the segment from a's centre towards b leaves a's box. */
-function boxEdge(a: Placed, b: Placed): { x: number; y: number } {
+function boxEdge(a: Placed, b: Placed, nodeW: number): { x: number; y: number } {
   const dx = b.x - a.x;
   const dy = b.y - a.y;
   if (dx === 0 && dy === 0) return a;
-  const scale = Math.min(Math.abs((NODE_W / 2) / (dx || 1e-9)), Math.abs((NODE_H / 2) / (dy || 1e-9)));
+  const scale = Math.min(Math.abs((nodeW / 2) / (dx || 1e-9)), Math.abs((NODE_H / 2) / (dy || 1e-9)));
   return { x: a.x + dx * scale, y: a.y + dy * scale };
 }
 
 export function GraphView(props: { graph: SpecGraph; current: string | null; lastEdge: { from: string; to: string } | null }) {
   const { graph } = props;
-  const { placed, width, height } = layoutGraph(graph);
   const keyOf = new Map(graph.nodes.map((n) => [n.id, n.key]));
   const lastFrom = props.lastEdge ? keyOf.get(props.lastEdge.from) : undefined;
   const lastTo = props.lastEdge ? keyOf.get(props.lastEdge.to) : undefined;
@@ -68,8 +80,10 @@ export function GraphView(props: { graph: SpecGraph; current: string | null; las
   const boxes = [
     ...graph.nodes.map((n) => ({ key: n.key, id: n.id, lines: n.lines, cls: `node node-${n.status}${n.modal ? ' node-modal' : ''}` })),
     ...graph.missing.map((m) => ({ key: m.key, id: m.id, lines: [`? ${m.id}`, 'undefined state'], cls: 'node node-missing' })),
-    ...(placed.has('__any') ? [{ key: '__any', id: '*', lines: ['* any state'], cls: 'node node-any' }] : []),
-  ];
+    ...(graph.edges.some((e) => e.wildcard) ? [{ key: '__any', id: '*', lines: ['* any state'], cls: 'node node-any' }] : []),
+  ].map((b) => ({ ...b, lines: b.lines.filter(Boolean).slice(0, 2) }));
+  const nodeW = nodeWidthFor(boxes.flatMap((b) => b.lines));
+  const { placed, width, height } = layoutGraph(graph, nodeW);
   return (
     <svg class="graph" role="img" aria-label={`State graph of ${graph.spec_id}; current state ${props.current ?? 'unknown'}`} viewBox={`0 0 ${width} ${height}`} width={width} height={height}>
       <defs>
@@ -79,8 +93,8 @@ export function GraphView(props: { graph: SpecGraph; current: string | null; las
         const a = placed.get(e.from);
         const b = placed.get(e.to);
         if (!a || !b || a === b) return null;
-        const p = boxEdge(a, b);
-        const q = boxEdge(b, a);
+        const p = boxEdge(a, b, nodeW);
+        const q = boxEdge(b, a, nodeW);
         const last = e.from === lastFrom && e.to === lastTo;
         return (
           <line key={i} class={`edge${e.wildcard ? ' edge-any' : ''}${last ? ' edge-last' : ''}`} data-edge={`${e.from}->${e.to}`} data-last={last ? 'true' : undefined}
@@ -93,8 +107,8 @@ export function GraphView(props: { graph: SpecGraph; current: string | null; las
         const current = b.key === currentKey;
         return (
           <g key={b.key} class={`${b.cls}${current ? ' node-current' : ''}`} data-state={b.id} data-current={current ? 'true' : undefined}>
-            <rect x={at.x - NODE_W / 2} y={at.y - NODE_H / 2} width={NODE_W} height={NODE_H} rx={8} />
-            {b.lines.filter(Boolean).slice(0, 2).map((line, i) => (
+            <rect x={at.x - nodeW / 2} y={at.y - NODE_H / 2} width={nodeW} height={NODE_H} rx={8} />
+            {b.lines.map((line, i) => (
               <text key={i} x={at.x} y={at.y + (i === 0 ? -4 : 13)} text-anchor="middle">{line}</text>
             ))}
           </g>

@@ -67,7 +67,7 @@ function ApprovalCard(props: { approval: Approval; session: SessionDetail | unde
         <h3 id={titleId}>{a.title ?? 'A modal is up'}</h3>
         {needsYou
           ? <span class="badge badge-approval" title="A picker or a confirm: only a person answers it, never a policy">needs you · {a.kind ?? 'modal'}</span>
-          : <span class="badge badge-idle">approval</span>}
+          : <span class="badge badge-answerable" title="A yes/no approval: one click answers it">approval</span>}
       </div>
       <p class="card-session">
         <a href={`/sessions/${encodeURIComponent(props.approval.session_id)}`} onClick={(e) => { e.preventDefault(); navigate(`/sessions/${encodeURIComponent(props.approval.session_id)}`); }}>{sessionName}</a>

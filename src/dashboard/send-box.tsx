@@ -9,7 +9,7 @@
 import { useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
 import type { DaemonEvent } from '../protocol/events.js';
-import { ApiProblem, call } from './api-client.js';
+import { call } from './api-client.js';
 
 export const RECEIPT_STEPS = ['queued', 'typed', 'echoed', 'turn_started'] as const;
 export type ReceiptStep = typeof RECEIPT_STEPS[number];
@@ -55,6 +55,8 @@ function ReceiptView(props: { receipt: Receipt }) {
 export function SendBox(props: { sessionId: string; enabled: boolean; events: DaemonEvent | null }) {
   const text = useSignal('');
   const receipts = useSignal<Receipt[]>([]);
+  /** Why the last press of Send sent nothing (an empty message), until the person types. */
+  const hint = useSignal<string | null>(null);
   const update = (key: string, change: (r: Receipt) => Receipt) => {
     receipts.value = receipts.value.map((r) => (r.key === key ? change(r) : r));
   };
@@ -69,7 +71,11 @@ export function SendBox(props: { sessionId: string; enabled: boolean; events: Da
 
   const send = async () => {
     const message = text.value;
-    if (message.trim() === '') return;
+    if (message.trim() === '') {
+      hint.value = 'Nothing was sent: type a message first.';
+      return;
+    }
+    hint.value = null;
     const key = crypto.randomUUID();
     receipts.value = [{ key, text: message, reached: 'queued' as const, failure: null, settled: false }, ...receipts.value].slice(0, 5);
     text.value = '';
@@ -81,7 +87,7 @@ export function SendBox(props: { sessionId: string; enabled: boolean; events: Da
         failure: step ? null : { delivery: outcome.delivery === 'timed_out' ? 'timed_out' : 'refused', reason: outcome.reason ?? outcome.delivery },
       }));
     } catch (error) {
-      update(key, (r) => ({ ...r, settled: true, failure: { delivery: 'error', reason: error instanceof ApiProblem ? `${error.message} (${error.code})` : String(error) } }));
+      update(key, (r) => ({ ...r, settled: true, failure: { delivery: 'error', reason: error instanceof Error ? error.message : String(error) } }));
     }
   };
 
@@ -91,10 +97,11 @@ export function SendBox(props: { sessionId: string; enabled: boolean; events: Da
         <label for={`send-${props.sessionId}`} class="visually-hidden">Message to the agent</label>
         <textarea id={`send-${props.sessionId}`} name="message" rows={2} value={text.value} disabled={!props.enabled}
           placeholder={props.enabled ? 'Message to the agent (Enter sends, Shift+Enter new line)' : 'Sending needs the input scope'}
-          onInput={(e) => { text.value = (e.target as HTMLTextAreaElement).value; }}
+          onInput={(e) => { text.value = (e.target as HTMLTextAreaElement).value; if (text.value.trim() !== '') hint.value = null; }}
           onKeyDown={(e) => { if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) { e.preventDefault(); void send(); } }} />
         <button type="submit" disabled={!props.enabled}>Send</button>
       </form>
+      {hint.value !== null && <p class="send-hint problem" role="alert">{hint.value}</p>}
       {receipts.value.length > 0 && <ul class="receipts" aria-live="polite">{receipts.value.map((r) => <ReceiptView key={r.key} receipt={r} />)}</ul>}
     </div>
   );

@@ -32,7 +32,7 @@ export const SESSION_TABS: readonly SessionTab[] = [
   { id: 'history', label: 'History', render: (ctx) => <HistoryView sessionId={ctx.session.id} /> },
   {
     id: 'debug', label: 'Debugger',
-    render: (ctx) => <Suspense fallback={<p role="status">Loading the debugger…</p>}><DebuggerView sessionId={ctx.session.id} lastEvent={ctx.lastEvent} /></Suspense>,
+    render: (ctx) => <Suspense fallback={<p role="status">Loading the debugger…</p>}><DebuggerView sessionId={ctx.session.id} sessionName={ctx.session.name} lastEvent={ctx.lastEvent} /></Suspense>,
   },
   { id: 'spec', label: 'Spec', render: (ctx) => <Suspense fallback={<p role="status">Loading the spec editor…</p>}><SpecEditor sessionId={ctx.session.id} onSaved={ctx.reload} /></Suspense> },
 ];

@@ -35,6 +35,12 @@ const MIN_FONT_PX = 6;
  * WCAG AA. The DOM renderer draws cells as text the browser (and axe) can read, so this shows.
  */
 const THEME = { brightBlack: '#808080' };
+/**
+ * xterm's own default stack behind our symbols font (styles.css `@font-face`): it covers only
+ * the symbols agent CLIs draw that systems often lack (⏺ ⎿ ✻ ❯ …), so letters keep the
+ * system's monospace face.
+ */
+const FONT_FAMILY = '"specterm symbols", courier-new, courier, monospace';
 /** Window resizes come in bursts while a window is dragged: one fit per burst. */
 const RESIZE_SETTLE_MS = 150;
 
@@ -77,7 +83,7 @@ export default function TerminalView(props: TerminalViewProps) {
   const controls = useRef(props.controlsSize);
 
   useEffect(() => {
-    const term = new Terminal({ allowProposedApi: true, convertEol: false, scrollback: 5000, fontSize: FONT_PX, theme: THEME, disableStdin: !inputOn.current });
+    const term = new Terminal({ allowProposedApi: true, convertEol: false, scrollback: 5000, fontSize: FONT_PX, fontFamily: FONT_FAMILY, theme: THEME, disableStdin: !inputOn.current });
     term.loadAddon(new Unicode11Addon());
     term.unicode.activeVersion = '11';
     const fit = new FitAddon();
@@ -112,6 +118,8 @@ export default function TerminalView(props: TerminalViewProps) {
     // After the subscription went out: the renderer's set-up (a WebGL context; slow in software
     // GL) overlaps the snapshot's round trip instead of delaying it.
     renderer = loadRenderer(term);
+    // The symbols font loads on first use; a GPU renderer caches glyphs drawn before it came.
+    void document.fonts.load(`${FONT_PX}px ${FONT_FAMILY}`, '\u23fa').then(() => { if (parts.current?.term === term) term.clearTextureAtlas(); }, () => {});
     let settle: ReturnType<typeof setTimeout> | undefined;
     const onResize = () => {
       clearTimeout(settle);

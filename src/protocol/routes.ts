@@ -10,7 +10,7 @@ import { DaemonEvent, EventsQuery } from './events.js';
 import { DebugMoments, LiveDebug, SpecGraph } from './debug.js';
 import { RecordingExplain, RecordingExplainQuery, RecordingInfo, RecordingList, RecordingParams, RecordingTimeline, StartRecordingRequest } from './recordings.js';
 import { defineRoute, type RouteDef } from './route-def.js';
-import { ConditionPreview, PreviewConditionRequest, SaveSpecRequest, SessionSpec, SpecJsonSchema, SpecSaved, SpecValidation, ValidateSpecRequest } from './spec-edit.js';
+import { ConditionPreview, PreviewConditionRequest, SaveSpecRequest, SessionSpec, SpecJsonSchema, SpecList, SpecSaved, SpecValidation, ValidateSpecRequest } from './spec-edit.js';
 import {
   ControlParams, ControlRequest, CreateSessionRequest, DebugView, Explain, ExplainQuery, HistoryPage, HistoryQuery,
   KeysRequest, KeysResult, MessageOutcome, RemoveSessionQuery, ResizeRequest, ResizeResult, Screen, ScreenQuery,
@@ -69,6 +69,7 @@ export const ROUTES = {
   validateSessionSpec: defineRoute({ id: 'validateSessionSpec', method: 'POST', path: `${S}/spec/validate`, scope: 'read', summary: 'Validate spec text as `specterm validate` does (nothing is written)', params: SessionParams, body: ValidateSpecRequest, response: SpecValidation }),
   previewSpecCondition: defineRoute({ id: 'previewSpecCondition', method: 'POST', path: `${S}/spec/preview`, scope: 'read', summary: 'Evaluate one condition against the live screen with the running spec\'s sections', params: SessionParams, body: PreviewConditionRequest, response: ConditionPreview }),
   saveSessionSpec: defineRoute({ id: 'saveSessionSpec', method: 'PUT', path: `${S}/spec`, scope: 'input', summary: 'Save the session\'s spec (a built-in one to a session-local override) and hot-reload it; 422 with the errors unless force', params: SessionParams, body: SaveSpecRequest, response: SpecSaved }),
+  listSpecs: defineRoute({ id: 'listSpecs', method: 'GET', path: `${API_PREFIX}/specs`, scope: 'read', summary: 'The built-in specs by id (what `specterm list` names), for picking one', response: SpecList }),
   getSpecSchema: defineRoute({ id: 'getSpecSchema', method: 'GET', path: `${API_PREFIX}/spec-schema`, scope: 'read', summary: 'The JSON Schema of the spec format (what `specterm schema` prints), for editor completion', response: SpecJsonSchema }),
 } as const;
 

@@ -67,3 +67,9 @@ export type SpecSaved = z.infer<typeof SpecSaved>;
 /** `GET /api/v1/spec-schema`: the JSON Schema (draft-07) the daemon's spec loader checks structure with, for editor completion. */
 export const SpecJsonSchema = z.record(z.string(), z.unknown()).meta({ description: 'the JSON Schema of adhdev:cli/spec@4, as `specterm schema` prints it' });
 export type SpecJsonSchema = z.infer<typeof SpecJsonSchema>;
+
+/** `GET /api/v1/specs`: the built-in specs by id, for a create form's spec picker. */
+export const SpecList = z.strictObject({
+  specs: z.array(z.strictObject({ id: z.string().meta({ description: 'the id `createSession` takes as `spec`' }) })),
+}).meta({ examples: [{ specs: [{ id: 'claude-code' }, { id: 'demo-agent' }] }] });
+export type SpecList = z.infer<typeof SpecList>;

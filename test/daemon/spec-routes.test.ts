@@ -41,6 +41,12 @@ describe('the spec editor routes', () => {
     expect(spec).toEqual({ text: fs.readFileSync(PACKAGE_SPEC, 'utf8'), path: PACKAGE_SPEC, builtin: true, override: false });
   });
 
+  it('lists the built-in specs by id, the package\'s specs/ folders', async () => {
+    const builtin = fs.readdirSync(path.join(REPO, 'specs')).filter((n) => fs.existsSync(path.join(REPO, 'specs', n, 'spec.json'))).sort();
+    expect((await client.call('listSpecs')).specs).toEqual(builtin.map((id) => ({ id })));
+    expect(builtin).toContain('demo-agent');
+  });
+
   it('serves the spec format\'s JSON Schema, the one `specterm schema` prints (the schema/ file)', async () => {
     const schema = await client.call('getSpecSchema', {});
     expect(schema).toEqual(JSON.parse(fs.readFileSync(path.join(REPO, 'schema/spec-v4.schema.json'), 'utf8')));

@@ -89,6 +89,7 @@ export function fixtureHandlers(): RouteHandlers {
     }),
     getSessionSpec: ({ params }) => (session(params.id), { text: '{}', path: '/specs/demo-agent/spec.json', builtin: true, override: false }),
     validateSessionSpec: ({ params }) => (session(params.id), { ok: true, errors: [], warnings: [] }),
+    listSpecs: () => ({ specs: [{ id: 'demo-agent' }] }),
     getSpecSchema: () => ({ $schema: 'http://json-schema.org/draft-07/schema#', type: 'object' }),
     previewSpecCondition: ({ params }) => (session(params.id), { result: true, cond: { kind: 'matches', result: true, detail: '', window_ms: null, due_at: null, matched_text: null, children: [] } }),
     saveSessionSpec: ({ params }) => (session(params.id), { path: '/state/spec-overrides/s.json', override: true, reloaded: true, validation: { ok: true, errors: [], warnings: [] } }),

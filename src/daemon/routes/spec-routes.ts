@@ -1,13 +1,14 @@
 /**
- * The spec editor's routes: read a session's spec text, validate text with the checks and
- * messages of `specterm validate`, preview a condition on the live screen, and save + hot-reload.
+ * The spec routes: list the built-in specs (a create form's picker); and the spec editor's: read
+ * a session's spec text, validate text with the checks and messages of `specterm validate`,
+ * preview a condition on the live screen, and save + hot-reload.
  * A save with errors is refused (422, nothing written) unless forced; even forced, the running
  * spec stays in force (the driver refuses an invalid reload), so a bad edit never stops a session.
  *
  * @module
  */
 import fs from 'node:fs';
-import { loadSpecFromText } from '../../catalog/index.js';
+import { listBuiltinSpecs, loadSpecFromText } from '../../catalog/index.js';
 import { prescreenSpecText } from '../../catalog/prescreen.js';
 import { evaluateConditionPreview } from '../../core/eval/index.js';
 import { SPEC_JSON_SCHEMA } from '../../core/spec/index.js';
@@ -73,6 +74,7 @@ export function specRoutes(d: SpecRouteDeps): RouteHandlers {
       return { text, ...file };
     },
     getSpecSchema: () => SPEC_JSON_SCHEMA,
+    listSpecs: () => ({ specs: listBuiltinSpecs().map((e) => ({ id: e.id })) }),
     validateSessionSpec: async (input) => validateSpecText(input.body.text, d.files.fileOf(d.manager.get(input.params.id)).path),
     previewSpecCondition: (input) => {
       const session = d.manager.get(input.params.id);
