@@ -19,6 +19,8 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>t</title><script type="module" src="/assets/index-abc123.js"></script>');
   fs.writeFileSync(path.join(dir, 'assets', 'index-abc123.js'), 'console.log(1)');
   fs.writeFileSync(path.join(dir, 'assets', 'index-abc123.css'), 'body{}');
+  fs.mkdirSync(path.join(dir, 'fonts'));
+  fs.writeFileSync(path.join(dir, 'fonts', 'specterm-symbols.ttf'), Buffer.from([0, 1, 0, 0]));
   fs.writeFileSync(path.join(root, 'secret.txt'), 'outside');
   fs.symlinkSync(path.join(root, 'secret.txt'), path.join(dir, 'assets', 'link.txt'));
   fs.writeFileSync(path.join(dir, '.hidden.txt'), 'dotfile');
@@ -62,6 +64,12 @@ describe('the dashboard at /', () => {
     expect(js.headers['content-type']).toBe('text/javascript; charset=utf-8');
     expect(js.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect((await raw('/assets/index-abc123.css')).headers['content-type']).toBe('text/css; charset=utf-8');
+  });
+
+  it('serves the shipped symbol font as a font', async () => {
+    const font = await raw('/fonts/specterm-symbols.ttf');
+    expect(font.status).toBe(200);
+    expect(font.headers['content-type']).toBe('font/ttf');
   });
 
   it('answers app routes (no extension) with index.html, and HEAD without a body', async () => {
