@@ -10,7 +10,7 @@ import os from 'node:os';
 
 const here = dirname(fileURLToPath(import.meta.url));
 // daemon-model.mjs runs N = 10/50/100 sessions with 10 WebSocket clients (about 2 minutes).
-const ALL = ['eval.mjs', 'screen-serializer.mjs', 'driver-overhead.mjs', 'overhead-breakdown.mjs', 'latency.mjs', 'rss.mjs', 'daemon-model.mjs'];
+const ALL = ['eval.mjs', 'spec-load.mjs', 'screen-serializer.mjs', 'driver-overhead.mjs', 'overhead-breakdown.mjs', 'latency.mjs', 'rss.mjs', 'daemon-model.mjs'];
 const chosen = process.argv.slice(2).length ? process.argv.slice(2) : ALL;
 
 console.log(`machine_cpus=${os.cpus().length}`);
