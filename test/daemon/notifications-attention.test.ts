@@ -3,12 +3,14 @@
  * Agent: a picker the person opened themselves (`/model` sent as a message, or typed as keys) is
  * tracked and shown on the session (`opened_by: "person"`) but raises no `approval.needed`; a
  * consent prompt the agent raised still does. A muted session still records and lists its
- * approvals, its notification events say `muted: true` (the sinks skip those), and the mute
- * survives a daemon restart.
+ * approvals, its notification events say `muted: true` (the sinks skip those), the mute
+ * survives a daemon restart, and `specterm mute <session> --off` lifts it.
  */
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DaemonClient } from '../../src/client/index.js';
-import { startDaemon, startDaemonWithIdleSession, stopAll, waitFor } from './daemon-harness.js';
+import { REPO, startDaemon, startDaemonWithIdleSession, stopAll, waitFor } from './daemon-harness.js';
 
 const WAIT_MS = 60_000;
 afterEach(stopAll, 60_000);
@@ -90,7 +92,10 @@ describe('specterm serve: what waits for a person', () => {
     await daemon.exited;
     const second = await startDaemon(dirs);
     expect((await second.client.call('getSession', { params: { id: sessionId } })).muted).toBe(true);
-    const unmuted = await second.client.call('muteSession', { params: { id: sessionId }, body: { muted: false } });
-    expect(unmuted.muted).toBe(false);
+    // The CLI way: `specterm mute <session> --off`.
+    const off = spawnSync(process.execPath, [path.join(REPO, 'bin', 'specterm.js'), 'mute', sessionId, '--off'], { env: dirs.env, encoding: 'utf8', timeout: 60_000 });
+    expect(off.stderr).toBe('');
+    expect(off.stdout).toBe(`${sessionId} notifying\n`);
+    expect((await second.client.call('getSession', { params: { id: sessionId } })).muted).toBe(false);
   }, 180_000);
 });
