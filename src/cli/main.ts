@@ -24,6 +24,7 @@ import { sendCommand } from './commands/send.js';
 import { approveCommand } from './commands/approve.js';
 import { logsCommand } from './commands/logs.js';
 import { killCommand, rmCommand } from './commands/kill.js';
+import { muteCommand } from './commands/mute.js';
 import { tokenCommand } from './commands/token.js';
 import { pairCommand } from './commands/pair.js';
 import { testCommand } from './commands/test.js';
@@ -35,7 +36,7 @@ import { processIo, type CliIo } from './io.js';
 export const COMMANDS: readonly RegisteredCommand[] = [
   runCommand, recordCommand, replayCommand, explainCommand, testCommand,
   validateCommand, graphCommand, schemaCommand, listCommand, attachCommand,
-  serveCommand, lsCommand, newCommand, sendCommand, approveCommand, logsCommand, killCommand, rmCommand, tokenCommand, pairCommand,
+  serveCommand, lsCommand, newCommand, sendCommand, approveCommand, logsCommand, killCommand, rmCommand, muteCommand, tokenCommand, pairCommand,
 ];
 
 function version(): string {

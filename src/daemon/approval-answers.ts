@@ -74,6 +74,8 @@ export class ApprovalAnswers {
       throw stale('the modal changed right before the press; nothing was pressed');
     }
     const pressed = session.driver!.dispatch({ kind: 'click_modal_button', index: button.index, label: button.label });
+    // A person's answer (never the policy's): the next step of a picker it opens is theirs.
+    if (pressed.ok) session.notePersonInput();
     if (!pressed.ok) {
       this.#d.tracker.release(approval.id);
       throw new DaemonError('COMMAND_REFUSED', `the driver refused the press: ${pressed.code}: ${pressed.reason}`);

@@ -34,6 +34,11 @@ export interface ApprovalModal {
    * Such gates are a person's decision, never a policy's, whatever their kind.
    */
   startupGate?: boolean;
+  /**
+   * Who brought it up (managed-session.ts decides): `person` for the reply to a person's own
+   * input, which waits for nobody. Not part of the fingerprint: it says who waits, not what is asked.
+   */
+  openedBy?: 'person' | 'agent';
 }
 
 /** One sighting of a modal, as the daemon lists it and a client answers it. */
@@ -52,6 +57,8 @@ export interface Approval {
   startupGate: boolean;
   /** True unless this is an `approval` kind outside start-up: only those may ever be auto-answered. */
   needsPerson: boolean;
+  /** `person`: opened by the person's own input, so it raises no notification and the inbox does not count it. */
+  openedBy: 'person' | 'agent';
   firstSeenAt: number;
 }
 
@@ -264,6 +271,7 @@ export class ApprovalTracker {
       subject: modal.subject ?? null,
       startupGate,
       needsPerson: !isAutoAnswerable(modal),
+      openedBy: modal.openedBy ?? 'agent',
       firstSeenAt: now,
     };
     this.#current.set(sessionId, approval);

@@ -175,7 +175,7 @@ async function startLocked(options: DaemonOptions, locks: DaemonLocks): Promise<
     sessions: (id) => {
       try {
         const session = manager.get(id);
-        return session.driver && session.transport ? { driver: session.driver, transport: session.transport, resize: (cols: number, rows: number) => session.resize(cols, rows) } : undefined;
+        return session.driver && session.transport ? { driver: session.driver, transport: session.transport, resize: (cols: number, rows: number) => session.resize(cols, rows), notePersonInput: () => session.notePersonInput() } : undefined;
       } catch {
         return undefined;
       }

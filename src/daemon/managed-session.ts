@@ -22,6 +22,17 @@ import { InputTap } from './recordings-input.js';
 
 type ModalView = z.infer<typeof ModalViewSchema>;
 
+/**
+ * A picker or confirm that opens this soon after a person's own input to the session, with no
+ * agent turn in between, is the person's: the reply to their keys (`/model`, a control, an answer).
+ * Long enough for a loaded machine to repaint, short enough that the agent's own later question
+ * still finds nobody assumed at the keyboard.
+ */
+export const PERSON_OPENED_WINDOW_MS = 8_000;
+
+/** The notification events a muted session still records, tagged so no sink interrupts anyone with them. */
+type NotificationEventType = 'approval.needed' | 'turn.finished' | 'session.exited' | 'session.error' | 'spec.error';
+
 /** The wire form of an approval id: the tracker's dots become dashes (ids are `[A-Za-z0-9_-]`). */
 export function wireApprovalId(approval: Approval): string {
   return approval.id.replace(/\./g, '-');
@@ -64,6 +75,10 @@ export class ManagedSession {
   /** When the turn under way began (generating, or a consent prompt once ready); null between turns. */
   #turnSince: number | null = null;
   #unsubscribe: (() => void) | null = null;
+  /** When a person last typed, sent, pressed or answered in this session; null: not since the daemon started. */
+  #personInputAt: number | null = null;
+  /** The agent started a turn (generating) after that input: a modal now is the agent's. */
+  #agentTurnSinceInput = false;
   readonly #deps: ManagedSessionDeps;
 
   constructor(record: SessionRecord, spec: CliSpecV4, deps: ManagedSessionDeps, init: { env?: Record<string, string>; policy?: ApprovalPolicy | null } = {}) {
@@ -96,6 +111,36 @@ export class ManagedSession {
     return this.runtime !== null && this.record.exitedAt === null;
   }
 
+  get muted(): boolean {
+    return this.record.muted;
+  }
+
+  /** Mutes or unmutes the session's notifications, kept in the store (a restart keeps it). */
+  setMuted(muted: boolean): void {
+    this.record = { ...this.record, muted };
+    this.#deps.store.sessions.setMuted(this.id, muted);
+  }
+
+  /**
+   * A person's own input reached the session (keys, a message, a control, an answer): a picker or
+   * confirm that opens next, before any agent turn, is theirs and waits for nobody.
+   */
+  notePersonInput(): void {
+    this.#personInputAt = this.#deps.now();
+    this.#agentTurnSinceInput = false;
+  }
+
+  /** Whether a modal of `kind` opening at `now` is the reply to the person's own input (see {@link PERSON_OPENED_WINDOW_MS}). */
+  #openedByPerson(kind: ApprovalModal['kind'], now: number): boolean {
+    if (kind !== 'picker' && kind !== 'confirm') return false; // a consent prompt is always the agent's
+    return this.#personInputAt !== null && !this.#agentTurnSinceInput && now - this.#personInputAt <= PERSON_OPENED_WINDOW_MS;
+  }
+
+  /** Appends a notification event, tagged `muted` while the session is muted (the sinks skip those). */
+  #notify<T extends NotificationEventType>(event: Extract<Parameters<EventLog['append']>[0], { type: T }>): void {
+    this.#deps.events.append(this.record.muted ? { ...event, muted: true } : event);
+  }
+
   /** The approval on screen now, if any. */
   get approval(): Approval | null {
     return this.#deps.tracker.current(this.id);
@@ -120,10 +165,10 @@ export class ManagedSession {
       case 'exit': this.markExited(event.exit_code, event.signal); break;
       case 'spawn_error': this.fail('SPAWN_FAILED', event.message); break;
       case 'spec_error':
-        this.#deps.events.append({ type: 'spec.error', session_id: this.id, at: this.#deps.now(), errors: event.errors });
+        this.#notify({ type: 'spec.error', session_id: this.id, at: this.#deps.now(), errors: event.errors });
         break;
       case 'log':
-        if (event.level === 'error') this.#deps.events.append({ type: 'session.error', session_id: this.id, at: this.#deps.now(), code: 'DRIVER_ERROR', message: event.message });
+        if (event.level === 'error') this.#notify({ type: 'session.error', session_id: this.id, at: this.#deps.now(), code: 'DRIVER_ERROR', message: event.message });
         break;
       default: break;
     }
@@ -131,13 +176,16 @@ export class ManagedSession {
 
   #onState(state: DriverStateView, modal: DriverModalView | null): void {
     const now = this.#deps.now();
-    const observation = this.#deps.tracker.observe(this.id, modal ? this.#approvalModal(modal) : null, now);
+    if (state.status === 'generating') this.#agentTurnSinceInput = true;
+    const observed = modal ? { ...this.#approvalModal(modal), openedBy: this.#openedByPerson(modal.kind, now) ? 'person' as const : 'agent' as const } : null;
+    const observation = this.#deps.tracker.observe(this.id, observed, now);
     const { store, events } = this.#deps;
     if (observation.closed) store.approvals.recordCleared(observation.closed.id, now);
     if (observation.opened) {
       const a = observation.opened;
       store.approvals.recordSeen({ id: a.id, fingerprint: a.fingerprint, sessionId: this.id, title: a.title, body: a.body, buttons: a.buttons, kind: a.kind ?? 'approval', firstSeen: a.firstSeenAt });
-      events.append({ type: 'approval.needed', session_id: this.id, at: now, approval: toWireApproval(a) });
+      // A modal the person opened is shown on the session but waits for nobody: no notification.
+      if (a.openedBy === 'agent') this.#notify({ type: 'approval.needed', session_id: this.id, at: now, approval: toWireApproval(a) });
     }
     const previous = this.#state;
     const moved = previous === null || previous.id !== state.id || previous.status !== state.status;
@@ -158,7 +206,7 @@ export class ManagedSession {
     // sampling a spinner (a fast agent, a loaded machine) is still a turn that finished.
     if (state.status === 'generating' || (modal?.kind === 'approval' && this.runtime?.driver.hasSeenReady())) this.#turnSince ??= now;
     else if (this.#turnSince !== null && state.status === 'idle') {
-      events.append({ type: 'turn.finished', session_id: this.id, at: now, state, duration_ms: now - this.#turnSince });
+      this.#notify({ type: 'turn.finished', session_id: this.id, at: now, state, duration_ms: now - this.#turnSince });
       this.#turnSince = null;
     }
     if (observation.opened && this.#deps.onApprovalOpened) this.#deps.onApprovalOpened(this, observation.opened);
@@ -202,7 +250,7 @@ export class ManagedSession {
   /** The session cannot run (its child did not start, its host is gone): `failed`, with the reason as an event. */
   fail(code: string, message: string): void {
     this.#lifecycle = 'failed';
-    this.#deps.events.append({ type: 'session.error', session_id: this.id, at: this.#deps.now(), code, message });
+    this.#notify({ type: 'session.error', session_id: this.id, at: this.#deps.now(), code, message });
   }
 
   /**
@@ -227,7 +275,7 @@ export class ManagedSession {
   markExited(code: number | null, signal: string | null): void {
     if (this.record.exitedAt !== null) return;
     const now = this.#deps.now();
-    const { store, events, tracker } = this.#deps;
+    const { store, tracker } = this.#deps;
     store.sessions.markExited(this.id, { at: now, exitCode: code, signal });
     this.record = { ...this.record, exitedAt: now, exitCode: code, signal };
     if (this.#lifecycle !== 'failed') this.#lifecycle = 'exited';
@@ -235,7 +283,7 @@ export class ManagedSession {
     if (closed) store.approvals.recordCleared(closed.id, now);
     this.#unsubscribe?.();
     this.#unsubscribe = null;
-    events.append({ type: 'session.exited', session_id: this.id, at: now, code, signal });
+    this.#notify({ type: 'session.exited', session_id: this.id, at: now, code, signal });
   }
 
   /** Lets the agent go without killing it (the daemon stops; the host keeps it running). */
@@ -256,6 +304,7 @@ export class ManagedSession {
     this.#state = null;
     this.#modal = null;
     this.#turnSince = null;
+    this.#personInputAt = null;
     this.startedAt = null;
   }
 
@@ -264,7 +313,7 @@ export class ManagedSession {
     if (!approval) return null;
     const current = currentIndex(this.#modal);
     const buttons = approval.buttons.map((b) => ({ ...b, current: b.index === current }));
-    return { approval_id: wireApprovalId(approval), fingerprint: approval.fingerprint, title: approval.title, buttons, kind: approval.kind, subject: approval.subject };
+    return { approval_id: wireApprovalId(approval), fingerprint: approval.fingerprint, title: approval.title, buttons, kind: approval.kind, subject: approval.subject, opened_by: approval.openedBy };
   }
 
   /** The state shown by the API: the driver's, else the last stored one. */
@@ -289,6 +338,7 @@ export class ManagedSession {
       exit: r.exitedAt === null ? null : { code: r.exitCode, signal: r.signal },
       created_at: r.createdAt, started_at: this.startedAt, exited_at: r.exitedAt, state_since: this.stateSince,
       recovered: r.recoveredAt !== null,
+      muted: r.muted,
     };
   }
 }
@@ -300,5 +350,5 @@ export function stateViewOf(spec: CliSpecV4, stateId: string): DriverStateView {
 }
 
 export function toWireApproval(a: Approval) {
-  return { id: wireApprovalId(a), session_id: a.sessionId, fingerprint: a.fingerprint, title: a.title, text: a.body, buttons: a.buttons, kind: a.kind, subject: a.subject, first_seen_at: a.firstSeenAt };
+  return { id: wireApprovalId(a), session_id: a.sessionId, fingerprint: a.fingerprint, title: a.title, text: a.body, buttons: a.buttons, kind: a.kind, subject: a.subject, first_seen_at: a.firstSeenAt, opened_by: a.openedBy };
 }

@@ -39,6 +39,8 @@ export async function deliverMessage(session: ManagedSession, store: Store, inpu
   let sawStart = false;
   const unsubscribe = driver.subscribe((event: DashboardEvent) => {
     if (event.kind === 'send_status') {
+      // Typed and submitted by the person: a picker the message opens (`/model`) is theirs.
+      if (event.status === 'delivered' || event.status === 'submitted') session.notePersonInput();
       if (event.status === 'delivered') { delivery = 'typed'; store.messages.setOutcome(message.id, 'typed', now()); }
       else if (event.status === 'submitted') { sawStart = true; delivery = 'turn_started'; store.messages.setOutcome(message.id, 'started', now()); }
       else if (event.status === 'dropped' || event.status === 'unconfirmed') store.messages.setOutcome(message.id, 'failed', now(), event.reason ?? event.status);
@@ -52,6 +54,7 @@ export async function deliverMessage(session: ManagedSession, store: Store, inpu
   });
   store.messages.setOutcome(message.id, 'typing', now());
   const result = driver.dispatch({ kind: 'send_message', text: input.text });
+  if (result.ok) session.notePersonInput();
   if (!result.ok) {
     unsubscribe();
     store.messages.setOutcome(message.id, 'refused', now(), result.reason);

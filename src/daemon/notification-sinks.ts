@@ -7,7 +7,7 @@
  * manager's), many sinks.
  * @module
  */
-import type { DaemonEvent } from '../protocol/index.js';
+import { isMutedEvent, type DaemonEvent } from '../protocol/index.js';
 import { RealScheduler } from '../driver/schedulers.js';
 import type { NotificationKind, NotificationsTable } from '../store/index.js';
 import { desktopMessage, DesktopNotifier, type DesktopNotifierOptions } from './desktop-notifier.js';
@@ -16,8 +16,12 @@ import type { Notification } from './notifications.js';
 import { checkWebhookConfigs } from './webhook-config.js';
 import { WebhookDispatcher } from './webhooks.js';
 
-/** The notification a daemon event carries; null for the session-list events (created, state, …). */
+/**
+ * The notification a daemon event carries; null for the session-list events (created, state, …)
+ * and for a muted session's events (recorded in the log, but nobody is interrupted).
+ */
 export function notificationFromEvent(event: DaemonEvent): Notification | null {
+  if (isMutedEvent(event)) return null;
   const base = { sessionId: event.session_id, at: event.at };
   switch (event.type) {
     case 'approval.needed': {

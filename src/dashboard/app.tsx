@@ -12,7 +12,7 @@ import { LiveConnection } from './live.js';
 import { NotifyButton } from './notify-button.js';
 import { notifyHiddenPage } from './notify-page.js';
 import { takePairingCodeFromLocation } from './pairing.js';
-import { Inbox } from './inbox.js';
+import { Inbox, isOpenedByPerson } from './inbox.js';
 import { SessionsOverview } from './sessions-overview.js';
 import { loadSessionView, preloadRoute } from './preload.js';
 import { SignIn } from './sign-in.js';
@@ -73,7 +73,8 @@ function SignedIn() {
     try { await call('signOut'); } finally { live.close(); auth.value = 'signed-out'; sessions.value = null; }
   };
   const current = route.value;
-  const waiting = (sessions.value ?? []).filter((s) => s.modal !== null).length;
+  // A modal the person opened themselves (the model picker) waits for nobody: not counted.
+  const waiting = (sessions.value ?? []).filter((s) => s.modal !== null && !isOpenedByPerson(s.modal)).length;
   return (
     <>
       <header class="top">

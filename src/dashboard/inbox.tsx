@@ -5,6 +5,8 @@
  * person: only a person presses it, never a policy. Each press shows its outcome: pressed and
  * cleared, pressed but still shown, or refused because the modal changed, with the modal that
  * is up now (from the 409's `current`), answerable from the card.
+ * A modal the person opened themselves (`opened_by: "person"`, e.g. the model picker after
+ * `/model`) waits for nobody: it is listed apart, under "Opened by you", and not counted.
  */
 import { useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
@@ -98,6 +100,11 @@ function ApprovalCard(props: { approval: Approval; session: SessionDetail | unde
   );
 }
 
+/** Whether a person opened the modal themselves (nobody waits on it). */
+export function isOpenedByPerson(modal: { opened_by?: 'person' | 'agent' }): boolean {
+  return modal.opened_by === 'person';
+}
+
 export function Inbox(props: { sessions: SessionDetail[] | null }) {
   const approvals = useSignal<Approval[] | null>(null);
   /** Cards answered on this page, kept (with their outcome) after they leave the list until dismissed. */
@@ -116,20 +123,32 @@ export function Inbox(props: { sessions: SessionDetail[] | null }) {
   const canAnswer = scope.value !== null && scopeAllows(scope.value, 'approve');
   const byId = new Map((props.sessions ?? []).map((s) => [s.id, s]));
   const pending = approvals.value;
-  const list = pending === null ? null : [...pending, ...[...answered.value.values()].filter((a) => !pending.some((p) => p.id === a.id))];
+  const all = pending === null ? null : [...pending, ...[...answered.value.values()].filter((a) => !pending.some((p) => p.id === a.id))];
+  const list = all?.filter((a) => !isOpenedByPerson(a)) ?? null;
+  const yours = all?.filter(isOpenedByPerson) ?? [];
   const keep = (a: Approval) => { answered.value = new Map(answered.value).set(a.id, a); void load(); };
   const dismiss = (id: string) => { const next = new Map(answered.value); next.delete(id); answered.value = next; };
+  const cardOf = (a: Approval) => <ApprovalCard key={a.id} approval={a} session={byId.get(a.session_id)} canAnswer={canAnswer}
+    onAnswered={() => keep(a)} onDismiss={pending?.some((p) => p.id === a.id) ? null : () => dismiss(a.id)} />;
   return (
     <section data-view="inbox" aria-labelledby="inbox-title">
       <h2 id="inbox-title">Approvals inbox</h2>
       {error.value !== null && <div class="problem" role="alert"><p>The approvals could not be read: {error.value}</p><button type="button" onClick={() => void load()}>Retry</button></div>}
       {list === null && error.value === null && <p role="status">Loading…</p>}
-      {pending !== null && pending.length === 0 && <p class="empty">Nothing waits for you: no session shows a modal.</p>}
+      {pending !== null && pending.every(isOpenedByPerson) && <p class="empty">Nothing waits for you: no session shows a modal{yours.length > 0 ? ' you did not open yourself' : ''}.</p>}
       {list !== null && list.length > 0 && (
         <ul class="approvals">
-          {list.map((a) => <ApprovalCard key={a.id} approval={a} session={byId.get(a.session_id)} canAnswer={canAnswer}
-            onAnswered={() => keep(a)} onDismiss={pending?.some((p) => p.id === a.id) ? null : () => dismiss(a.id)} />)}
+          {list.map(cardOf)}
         </ul>
+      )}
+      {yours.length > 0 && (
+        <section class="opened-by-you" aria-labelledby="opened-by-you-title">
+          <h3 id="opened-by-you-title">Opened by you</h3>
+          <p class="hint">You opened these yourself (keys, a message such as /model, a control): they wait for nobody and are not counted.</p>
+          <ul class="approvals">
+            {yours.map(cardOf)}
+          </ul>
+        </section>
       )}
     </section>
   );

@@ -12,6 +12,7 @@ import { scopeAllows } from '../protocol/scopes.js';
 import { ApiProblem, call } from './api-client.js';
 import { badgeOf } from './attention.js';
 import { ControlsBar } from './controls-bar.js';
+import { MuteToggle } from './mute-toggle.js';
 import type { LiveConnection } from './live.js';
 import { BADGE_TEXT, modalSummary, timeInState, useNow } from './sessions-overview.js';
 import { SESSION_TABS, sessionTabPath } from './session-tabs.js';
@@ -56,6 +57,7 @@ export default function SessionView(props: { sessionId: string; tab: string; liv
         <span class={`badge badge-${badge}`}>{BADGE_TEXT[badge]}</span>
         <span class="time-in-state">{timeInState(s, now)}</span>
         <span class="session-meta">{s.spec.id} · <span class="cwd">{s.cwd}{s.branch ? ` · ${s.branch}` : ''}</span></span>
+        <MuteToggle session={s} onChanged={() => void load()} />
       </header>
       {s.modal && (
         <p class="modal-title" role="status">

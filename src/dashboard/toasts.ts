@@ -9,7 +9,7 @@
  * @module
  */
 import { signal } from '@preact/signals';
-import type { DaemonEvent } from '../protocol/events.js';
+import { isMutedEvent, type DaemonEvent } from '../protocol/events.js';
 import { notificationText, route } from './state.js';
 
 export interface Toast {
@@ -58,7 +58,7 @@ export function viewingSession(sessionId: string): boolean {
 export function toastEvent(event: DaemonEvent): void {
   // An answered approval's toast is stale: whoever answered it (here or elsewhere) is done.
   if (event.type === 'approval.answered') return removeWhere((t) => t.urgent && t.sessionId === event.session_id);
-  if (viewingSession(event.session_id)) return;
+  if (viewingSession(event.session_id) || isMutedEvent(event)) return;
   const text = notificationText(event);
   if (text === null) return;
   const toast: Toast = { seq: event.seq, sessionId: event.session_id, type: event.type, text, urgent: event.type === 'approval.needed' };

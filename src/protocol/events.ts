@@ -9,20 +9,27 @@ import { Approval } from './approvals.js';
 import { ModalView, SessionDetail, StateView } from './sessions.js';
 
 const base = { seq: z.number().int().positive(), at: EpochMs, session_id: Id };
+/** On a notification event: the session was muted when it happened, so no sink interrupts anyone with it. */
+const muted = { muted: z.literal(true).optional().meta({ description: 'the session is muted: shown where it belongs, but no toast, push, desktop notification or webhook' }) };
 
 /** The notification events (issue 15 item 9) plus the session-list changes a UI needs. */
 export const DaemonEvent = z.discriminatedUnion('type', [
   z.strictObject({ ...base, type: z.literal('session.created'), session: SessionDetail }),
   z.strictObject({ ...base, type: z.literal('session.removed') }),
   z.strictObject({ ...base, type: z.literal('session.state'), state: StateView, modal: ModalView.nullable() }),
-  z.strictObject({ ...base, type: z.literal('approval.needed'), approval: Approval }),
+  z.strictObject({ ...base, type: z.literal('approval.needed'), ...muted, approval: Approval }),
   z.strictObject({ ...base, type: z.literal('approval.answered'), approval_id: Id, button: z.string(), by: z.string() }),
-  z.strictObject({ ...base, type: z.literal('turn.finished'), state: StateView, duration_ms: z.number().int().nonnegative() }),
-  z.strictObject({ ...base, type: z.literal('session.exited'), code: z.number().int().nullable(), signal: z.string().nullable() }),
-  z.strictObject({ ...base, type: z.literal('session.error'), code: z.string(), message: z.string() }),
-  z.strictObject({ ...base, type: z.literal('spec.error'), errors: z.array(z.string()) }),
+  z.strictObject({ ...base, type: z.literal('turn.finished'), ...muted, state: StateView, duration_ms: z.number().int().nonnegative() }),
+  z.strictObject({ ...base, type: z.literal('session.exited'), ...muted, code: z.number().int().nullable(), signal: z.string().nullable() }),
+  z.strictObject({ ...base, type: z.literal('session.error'), ...muted, code: z.string(), message: z.string() }),
+  z.strictObject({ ...base, type: z.literal('spec.error'), ...muted, errors: z.array(z.string()) }),
 ]);
 export type DaemonEvent = z.infer<typeof DaemonEvent>;
+/** Whether `event` comes from a muted session: shown where it belongs, but it interrupts nobody. */
+export function isMutedEvent(event: DaemonEvent): boolean {
+  return 'muted' in event && event.muted === true;
+}
+
 /** Every event type, for filters and docs. */
 export type DaemonEventType = DaemonEvent['type'];
 

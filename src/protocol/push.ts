@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { EpochMs } from './common.js';
-import type { DaemonEvent } from './events.js';
+import { isMutedEvent, type DaemonEvent } from './events.js';
 
 /** `GET /api/v1/push/key`: what `pushManager.subscribe({applicationServerKey})` takes. */
 export const PushKey = z.strictObject({
@@ -63,6 +63,7 @@ function durationText(ms: number): string {
  * `sessionName` is the session's name or id.
  */
 export function notificationMessageOf(event: DaemonEvent, sessionName: string): PushMessage | null {
+  if (isMutedEvent(event)) return null; // a muted session interrupts nobody
   const base = { session_id: event.session_id, at: event.at, url: `/sessions/${encodeURIComponent(event.session_id)}` };
   switch (event.type) {
     case 'approval.needed': {

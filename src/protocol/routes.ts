@@ -14,7 +14,7 @@ import { ConditionPreview, PreviewConditionRequest, SaveSpecRequest, SessionSpec
 import {
   ControlParams, ControlRequest, CreateSessionRequest, DebugView, Explain, ExplainQuery, HistoryPage, HistoryQuery,
   KeysRequest, KeysResult, MessageOutcome, RemoveSessionQuery, ResizeRequest, ResizeResult, Screen, ScreenQuery,
-  SendMessageRequest, SessionDetail, SessionList, SessionParams,
+  SendMessageRequest, SessionDetail, SessionList, SessionParams, MuteSessionRequest,
 } from './sessions.js';
 import { CreatePairingRequest, Pairing, PairRequest, PairResult, SignOutResult } from './pairing.js';
 import { AttachImageRequest, AttachImageResult } from './images.js';
@@ -38,6 +38,7 @@ export const ROUTES = {
   getScreen: defineRoute({ id: 'getScreen', method: 'GET', path: `${S}/screen`, scope: 'read', summary: 'The screen as text (or ANSI), cursor and title', params: SessionParams, query: ScreenQuery, response: Screen }),
   sendKeys: defineRoute({ id: 'sendKeys', method: 'POST', path: `${S}/keys`, scope: 'input', summary: 'Write raw input to the PTY', params: SessionParams, body: KeysRequest, response: KeysResult, keystrokes: true }),
   resizeSession: defineRoute({ id: 'resizeSession', method: 'POST', path: `${S}/resize`, scope: 'input', summary: 'Resize the terminal', params: SessionParams, body: ResizeRequest, response: ResizeResult }),
+  muteSession: defineRoute({ id: 'muteSession', method: 'PUT', path: `${S}/mute`, scope: 'approve', summary: 'Mute or unmute a session\'s notifications (toast, push, desktop, webhook); its approvals stay listed', params: SessionParams, body: MuteSessionRequest, response: SessionDetail }),
   pressControl: defineRoute({ id: 'pressControl', method: 'POST', path: `${S}/controls/:control_id`, scope: 'input', summary: 'Press a spec control', params: ControlParams, body: ControlRequest, response: Ok, keystrokes: true }),
   getHistory: defineRoute({ id: 'getHistory', method: 'GET', path: `${S}/history`, scope: 'read', summary: 'State changes, newest first, paged', params: SessionParams, query: HistoryQuery, response: HistoryPage }),
   getDebug: defineRoute({ id: 'getDebug', method: 'GET', path: `${S}/debug`, scope: 'read', summary: 'The live FSM debug view', params: SessionParams, response: DebugView }),

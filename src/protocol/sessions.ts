@@ -72,6 +72,14 @@ export const ApprovalSubject = z.strictObject({
   problem: z.string().nullable().meta({ description: 'why a policy cannot judge it (none isolated, ambiguous, drawn invisibly) — a person decides; null when it can' }),
 });
 
+/**
+ * Who brought a modal up: `person` when it opened within a few seconds of a person's own input to
+ * the session (keys, a message such as `/model`, a control, an answer) with no agent turn in
+ * between — nobody waits on it, so it raises no `approval.needed` and the inbox does not count it.
+ * A consent prompt (`kind: "approval"`) is always the agent's.
+ */
+export const OpenedBy = z.enum(['person', 'agent']).meta({ description: 'person: opened by the person\'s own input (not waiting for anyone, never notified); agent: raised by the agent' });
+
 /** A modal on screen, with the approval identity a client answers it by. */
 export const ModalView = z.strictObject({
   approval_id: Id.meta({ description: 'stays the same while the same modal is up' }),
@@ -84,6 +92,7 @@ export const ModalView = z.strictObject({
   })),
   kind: ModalKind.nullable(),
   subject: ApprovalSubject.nullable().optional().meta({ description: 'what the modal asks consent for, as an auto-approve policy judges it' }),
+  opened_by: OpenedBy.optional(),
 });
 
 /** A spec control (a button a UI shows). */
@@ -111,6 +120,7 @@ export const SessionDetail = z.strictObject({
   state_since: EpochMs.nullable(),
   /** True when the daemon re-adopted the session from the PTY host after its database lost it (docs/daemon.md). */
   recovered: z.boolean().optional(),
+  muted: z.boolean().optional().meta({ description: 'true: the session raises no notifications (toast, push, desktop, webhook); its approvals are still listed' }),
 }).meta({ examples: [{
   id: 's_7f3a9c', name: 'refactor', labels: {}, lifecycle: 'running',
   state: { id: 'idle', label: 'Idle', title: null, status: 'idle' }, modal: null, controls: [],
@@ -195,3 +205,8 @@ export const Explain = z.strictObject({
   matched_rules: z.array(z.string()),
   transitions: z.array(z.unknown()),
 });
+
+/** `PUT …/mute`: stop (or resume) the session's notifications; its approvals stay listed. */
+export const MuteSessionRequest = z.strictObject({
+  muted: z.boolean().meta({ description: 'true: no toast, push, desktop notification or webhook for this session; false: notify again' }),
+}).meta({ examples: [{ muted: true }] });

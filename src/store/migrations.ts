@@ -149,6 +149,9 @@ CREATE INDEX events_by_t ON events (t, seq);
 // When a session was re-adopted from the PTY host after the database lost it (null: created here).
 const RECOVERED_SESSIONS = 'ALTER TABLE sessions ADD COLUMN recovered_at INTEGER;';
 
+/** A muted session raises no notifications (issue 27 item 8); kept so a daemon restart keeps it quiet. */
+const MUTED_SESSIONS = 'ALTER TABLE sessions ADD COLUMN muted INTEGER NOT NULL DEFAULT 0;';
+
 /** Every schema step, in order. The last one's version is the schema this code writes. */
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial schema', up: (db) => db.exec(INITIAL_SCHEMA) },
@@ -156,6 +159,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 3, name: 'push subscriptions', up: (db) => db.exec(PUSH_SUBSCRIPTIONS_SCHEMA) },
   { version: 4, name: 'push subscriptions follow their token', up: (db) => db.exec(PUSH_SUBSCRIPTIONS_FOLLOW_TOKENS) },
   { version: 5, name: 'recovered sessions', up: (db) => db.exec(RECOVERED_SESSIONS) },
+  { version: 6, name: 'muted sessions', up: (db) => db.exec(MUTED_SESSIONS) },
 ];
 
 /** The schema version of a database after every migration in `migrations` has run. */

@@ -49,6 +49,8 @@ export interface SessionRecord {
   createdAt: number;
   /** When the session was re-adopted from the PTY host (the database had lost it); null when created here. */
   recoveredAt: number | null;
+  /** True: the session raises no notifications (its approvals are still listed). */
+  muted: boolean;
   exitedAt: number | null;
   exitCode: number | null;
   signal: string | null;
@@ -64,7 +66,7 @@ export interface SessionExit {
 interface SessionRow {
   id: string; name: string | null; spec_id: string | null; spec_path: string | null; cwd: string;
   branch: string | null; worktree: string | null; args: string; labels: string; env_keys: string;
-  cols: number | null; rows: number | null; policy: string | null; env_sealed: Buffer | null; created_at: number; recovered_at?: number | null; exited_at: number | null;
+  cols: number | null; rows: number | null; policy: string | null; env_sealed: Buffer | null; created_at: number; recovered_at?: number | null; muted?: number; exited_at: number | null;
   exit_code: number | null; signal: string | null;
 }
 
@@ -79,6 +81,7 @@ export class SessionsTable {
   readonly #size: Database.Statement;
   readonly #db: Database.Database;
   #recovered: Database.Statement | undefined;
+  #muted: Database.Statement | undefined;
 
   constructor(db: Database.Database) {
     this.#db = db;
@@ -156,6 +159,12 @@ export class SessionsTable {
     return this.#recovered.run({ id, at }).changes > 0;
   }
 
+  /** Mutes (or unmutes) the session's notifications; false when unknown. Prepared on first use, as {@link markRecovered}. */
+  setMuted(id: string, muted: boolean): boolean {
+    this.#muted ??= this.#db.prepare('UPDATE sessions SET muted = @muted WHERE id = @id');
+    return this.#muted.run({ id, muted: muted ? 1 : 0 }).changes > 0;
+  }
+
   /** Deletes the session and its state changes, approvals and messages; false when unknown. */
   remove(id: string): boolean {
     return this.#remove.run(id).changes > 0;
@@ -180,6 +189,7 @@ function toSession(row: SessionRow): SessionRecord {
     envSealed: row.env_sealed,
     createdAt: row.created_at,
     recoveredAt: row.recovered_at ?? null,
+    muted: row.muted === 1,
     exitedAt: row.exited_at,
     exitCode: row.exit_code,
     signal: row.signal,

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { EventLog } from '../../src/daemon/event-log.js';
 import { notificationFromEvent, startNotificationSinks } from '../../src/daemon/notification-sinks.js';
 import type { DaemonEvent } from '../../src/protocol/index.js';
+import { notificationMessageOf } from '../../src/protocol/push.js';
 import { openStore } from '../../src/store/index.js';
 import path from 'node:path';
 import { makeTempDir, readNotifySendLog, recordingNotifySend } from './notify-send-fixture.js';
@@ -72,6 +73,31 @@ describe('the daemon event log feeds the notification sinks', () => {
     expect(rows[0]!.title).toBe('specterm: approval needed');
     expect(rows[0]!.body).toBe('s1: Run npm test?'); // the command (the modal's body) is not stored as text
     expect(rows[0]!.data).toEqual({ event_seq: appended.seq, approval_id: 'a_1' });
+  });
+
+  it('interrupts nobody for a muted session: no desktop, no journal row, no push text (issue 27 item 8)', async () => {
+    const tmp = makeTempDir('st-sinks-muted-');
+    cleanups.push(tmp.remove);
+    const fake = recordingNotifySend(tmp.dir);
+    const store = openStore(path.join(tmp.dir, 'specterm.db'));
+    cleanups.push(() => store.close());
+    const log = new EventLog();
+    const sinks = startNotificationSinks({ events: log, desktop: { env: { PATH: fake.bin } }, journal: store.notifications, log: () => {} });
+    cleanups.push(() => sinks.close());
+    const { seq: _seq, ...input } = approvalEvent;
+    const muted = log.append({ ...input, muted: true });
+    log.append({ at: 10, session_id: 's1', type: 'session.exited', code: 0, signal: null, muted: true });
+    expect(notificationFromEvent(muted)).toBeNull();
+    expect(notificationMessageOf(muted, 's1')).toBeNull();
+    // The unmuted one after them is the only one shown: the sinks are not simply slow.
+    log.append({ at: 11, session_id: 's2', type: 'session.exited', code: 0, signal: null });
+    const deadline = Date.now() + 10_000;
+    while (readNotifySendLog(fake.log).length < 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 300));
+    const calls = readNotifySendLog(fake.log);
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.join(' ')).toContain('s2: exit code 0');
+    expect(store.notifications.page({ by: 'id' }).items.map((r) => r.sessionId)).toEqual(['s2']);
   });
 
   it('refuses a bad webhook entry by its field', () => {

@@ -70,6 +70,7 @@ export function fixtureHandlers(): RouteHandlers {
     getScreen: ({ params, query }) => (session(params.id), { format: query.format, content: '> ', cols: 120, rows: 40, cursor: { x: 2, y: 0 }, title: null, seq: 0 }),
     sendKeys: ({ params, body }) => (session(params.id), { written_bytes: Buffer.byteLength(body.data) }),
     resizeSession: ({ params, body }) => (session(params.id), body),
+    muteSession: ({ params, body }) => ({ ...session(params.id), muted: body.muted }),
     pressControl: ({ params }) => (session(params.id), { ok: true }),
     getHistory: ({ params }) => (session(params.id), { entries: [], next_before: null }),
     getDebug: ({ params }) => (session(params.id), { state: 'idle' }),

@@ -62,8 +62,9 @@ export function sessionRoutes(d: SessionRouteDeps): RouteHandlers {
       };
     },
     sendKeys: (input) => {
-      const driver = runningDriver(manager.get(input.params.id));
-      refusedUnless(driver.dispatch({ kind: 'pty_write', data: input.body.data }));
+      const session = manager.get(input.params.id);
+      refusedUnless(runningDriver(session).dispatch({ kind: 'pty_write', data: input.body.data }));
+      session.notePersonInput();
       return { written_bytes: Buffer.byteLength(input.body.data) };
     },
     resizeSession: (input) => {
@@ -73,9 +74,15 @@ export function sessionRoutes(d: SessionRouteDeps): RouteHandlers {
       return { cols: input.body.cols, rows: input.body.rows };
     },
     pressControl: (input) => {
-      const driver = runningDriver(manager.get(input.params.id));
-      refusedUnless(driver.dispatch({ kind: 'click_control', control_id: input.params.control_id, payload: input.body.payload }));
+      const session = manager.get(input.params.id);
+      refusedUnless(runningDriver(session).dispatch({ kind: 'click_control', control_id: input.params.control_id, payload: input.body.payload }));
+      session.notePersonInput(); // the picker a control opens (open_picker) is the person's
       return { ok: true };
+    },
+    muteSession: (input) => {
+      const session = manager.get(input.params.id);
+      session.setMuted(input.body.muted);
+      return session.detail();
     },
     getHistory: (input) => {
       const session = manager.get(input.params.id);
