@@ -4,13 +4,15 @@
  * phone: cards side by side on a desktop with their Kill/Remove inside the card; a kill that
  * asks first and then says who killed the session (in the API, the overview and the audit log);
  * recordings named by their session and time, linked to it, downloadable as `.cast`, and played
- * from their first frame at 0 s.
+ * from their first frame at 0 s; a Devices page that pairs a device (a one-time link, its QR code
+ * drawn as `specterm pair` draws it, or why there is none), lists devices and revokes one.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionDetail } from '../../src/protocol/index.js';
+import { qrModules } from '../../src/server/pairing-qr.js';
 import { openStore } from '../../src/store/index.js';
 import { axeViolations } from './axe.js';
 import { E2E_WAIT_MS, startDashboardE2e, type DashboardE2e } from './e2e-harness.js';
@@ -153,4 +155,97 @@ describe('item 11: recordings', () => {
     expect(await atZero.locator('.screen-overlay').textContent()).toContain(firstLine);
     expect(await page.getByRole('heading', { level: 2 }).textContent()).toMatch(/^Recording rec-three · /);
   }, 60_000);
+});
+
+describe('item 4: the Devices page', () => {
+  it('tells an input-scope browser that managing devices needs the admin scope, and how to get it', async () => {
+    const page = e.page;
+    await page.setViewportSize(DESKTOP);
+    await page.goto(`${e.url}/`);
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Devices' }).click();
+    await page.waitForURL(`${e.url}/devices`);
+    const notice = page.locator('.devices-view .scope-notice');
+    await notice.waitFor({ timeout: E2E_WAIT_MS });
+    expect(await notice.textContent()).toMatch(/admin scope.*this browser has "input".*specterm pair/s);
+  }, 60_000);
+
+  it('pairs a new device: a one-time link, and for a loopback daemon no QR code but why', async () => {
+    const page = e.page;
+    await page.goto(await e.pairingUrl('laptop', 'admin'));
+    await page.getByRole('heading', { name: 'Sessions' }).waitFor({ timeout: E2E_WAIT_MS });
+    await page.goto(`${e.url}/devices`);
+    await page.getByLabel('Device name').fill('tablet');
+    await page.getByLabel('Scope').selectOption('approve');
+    await page.getByRole('button', { name: 'Create pairing link' }).click();
+    const link = page.getByLabel('Pairing link');
+    await expect.poll(() => link.inputValue(), { timeout: E2E_WAIT_MS }).toMatch(new RegExp(`^${e.url}/#pair=[A-Za-z0-9_-]+$`));
+    expect(await page.locator('.pairing-result').textContent()).toMatch(/no QR code for a phone: the daemon listens only on this computer \(127\.0\.0\.1:\d+\), which a phone cannot reach/);
+    expect(await page.locator('.pairing-result svg.qr').count()).toBe(0);
+    for (const viewport of [DESKTOP, PHONE]) {
+      await page.setViewportSize(viewport);
+      expect(await page.getByText(/^no QR code for a phone/).isVisible()).toBe(true);
+    }
+    await page.setViewportSize(DESKTOP);
+    // The link pairs: the code is the one-time credential a second device presents.
+    const code = new URL(await link.inputValue()).hash.replace('#pair=', '');
+    const paired = await fetch(`${e.url}/api/v1/pair`, { method: 'POST', headers: { 'content-type': 'application/json', origin: e.url }, body: JSON.stringify({ code }) });
+    expect(paired.status).toBe(201);
+    expect((await e.client.call('listTokens')).tokens).toContainEqual(expect.objectContaining({ name: 'tablet', scope: 'approve', revoked_at: null }));
+  }, 60_000);
+
+  for (const [size, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
+    it(`draws the QR code of a LAN pairing link module for module as specterm pair does, on a ${size}`, async () => {
+      const page = e.page;
+      await page.setViewportSize(viewport);
+      // The daemon here listens on loopback only: its answer's host is rewritten to a LAN address.
+      let lanUrl = '';
+      await page.route('**/api/v1/pairings', async (route) => {
+        const answer = await (await route.fetch()).json() as { url: string };
+        lanUrl = answer.url.replace(/^http:\/\/127\.0\.0\.1:/, 'http://192.168.1.20:');
+        await route.fulfill({ status: 201, contentType: 'application/json', body: JSON.stringify({ ...answer, url: lanUrl }) });
+      });
+      try {
+        await page.goto(`${e.url}/devices`);
+        await page.getByLabel('Device name').fill('phone');
+        await page.getByRole('button', { name: 'Create pairing link' }).click();
+        const svg = page.locator('.pairing-result svg.qr');
+        await svg.waitFor({ timeout: E2E_WAIT_MS });
+        const drawn = await svg.evaluate((el) => ({
+          size: Number(el.getAttribute('viewBox')!.split(' ')[2]),
+          dark: [...el.querySelector('path')!.getAttribute('d')!.matchAll(/M(\d+) (\d+)/g)].map((m) => `${m[1]},${m[2]}`),
+          box: el.getBoundingClientRect().toJSON() as DOMRect,
+        }));
+        const expected = qrModules(lanUrl);
+        const dark: string[] = [];
+        for (let y = 0; y < expected.size; y += 1) for (let x = 0; x < expected.size; x += 1) if (expected.dark(x, y)) dark.push(`${x},${y}`);
+        expect(drawn.size).toBe(expected.size);
+        expect(drawn.dark.sort()).toEqual(dark.sort());
+        expect(drawn.box.right).toBeLessThanOrEqual(viewport.width);
+        expect(drawn.box.width).toBeGreaterThanOrEqual(160);
+      } finally {
+        await page.unroute('**/api/v1/pairings');
+      }
+    }, 60_000);
+  }
+
+  for (const [size, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
+    it(`lists the devices and revokes one after a confirmation, on a ${size}`, async () => {
+      const page = e.page;
+      const name = `gone-${size}`;
+      const created = await e.client.call('createToken', { body: { name, scope: 'read' } });
+      await page.setViewportSize(viewport);
+      await page.goto(`${e.url}/devices`);
+      const row = page.locator(`.devices tr[data-token-id="${created.record.id}"]`);
+      await row.waitFor({ timeout: E2E_WAIT_MS });
+      expect(await row.textContent()).toContain('read');
+      expect(await page.locator('.devices tr', { hasText: 'laptop' }).textContent()).toContain('this browser');
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+      expect(await axeViolations(page)).toEqual([]);
+      await row.getByRole('button', { name: `Revoke ${name}` }).click();
+      expect((await e.client.call('listTokens')).tokens.find((t) => t.id === created.record.id)?.revoked_at).toBeNull();
+      await row.getByRole('button', { name: `Confirm revoking ${name}` }).click();
+      await expect.poll(() => row.textContent(), { timeout: E2E_WAIT_MS }).toContain('revoked');
+      expect((await e.client.call('listTokens')).tokens.find((t) => t.id === created.record.id)?.revoked_at).toEqual(expect.any(Number));
+    }, 60_000);
+  }
 });
