@@ -132,7 +132,7 @@ describe('upgrade', () => {
     const c = connect({ headers: { origin: t.url } });
     await c.opened;
     expect(c.socket.protocol).toBe('specterm.v1');
-    expect(await c.next()).toEqual({ type: 'hello', protocol_version: 1, scope: 'admin', max_message_bytes: 8192 });
+    expect(await c.next()).toEqual({ type: 'hello', protocol_version: 1, scope: 'admin', max_message_bytes: 8192, device: { id: 'admin', name: 'admin' } });
     c.socket.close();
   });
 

@@ -45,6 +45,8 @@ export class RecordingsError extends Error {
 const NAME = /^[A-Za-z0-9_-]{1,64}$/;
 const CAST = '.cast';
 const SPEC = '.spec.json';
+/** Beside each recording: the session it was made from (`{session_id, session_name}`), for the list's link. */
+const SESSION = '.session.json';
 
 interface Active {
   name: string;
@@ -81,20 +83,25 @@ export class Recordings {
     if (!driver || !transport || !session.isRunning) throw new RecordingsError('NOT_RECORDING', `session ${session.id} is not running; restart it to record it`);
     if (this.#active.has(session.id)) throw new RecordingsError('RECORDING_ACTIVE', `session ${session.id} is already being recorded as "${this.#active.get(session.id)!.name}"; stop that recording first`);
     const createdAt = this.#now();
-    const name = checkedName(requested ?? `${session.id}-${Math.floor(createdAt / 1000)}`);
-    if (fs.existsSync(this.#file(name, CAST)) || [...this.#active.values()].some((a) => a.name === name)) {
+    const name = requested === undefined ? this.#freeName(defaultRecordingName(session.record.name ?? session.id, createdAt)) : checkedName(requested);
+    if (this.#taken(name)) {
       throw new RecordingsError('RECORDING_NAME_TAKEN', `a recording named "${name}" exists; choose another name or delete it`);
     }
     this.#ensureDir();
     writePrivateFile(this.#file(name, SPEC), JSON.stringify(driver.getSpec()));
+    writePrivateFile(this.#file(name, SESSION), JSON.stringify({ session_id: session.id, session_name: session.record.name }));
     const cols = driver.screen.cols;
     const rows = driver.screen.rows;
     let leadIn = 0;
+    // Held at the start until the first frame is written: serializing the screen takes real time
+    // (tens of ms), and a first frame after 0 s left the player's 0 s blank.
+    let heldAt: number | null = createdAt;
     const recorder = AsciicastRecorder.open(this.#file(name, CAST), {
-      cols, rows, clock: () => this.#now() + leadIn, timestamp: Math.floor(createdAt / 1000), title: `${session.record.name ?? session.id} (${driver.getSpec().id})`, env: { TERM: 'xterm-256color' },
+      cols, rows, clock: () => heldAt ?? this.#now() + leadIn, timestamp: Math.floor(createdAt / 1000), title: `${session.record.name ?? session.id} (${driver.getSpec().id})`, env: { TERM: 'xterm-256color' },
     });
     // The screen as it is now, so the replay starts where the person pressed "record".
     recorder.output(`\x1b[2J\x1b[H${serializeScreenAnsi(driver.screen)}`);
+    heldAt = null;
     leadIn = leadInMs(driver.getSpec());
     recorder.marker('live');
     const output = transport.onData((chunk) => { if (!recorder.isClosed) recorder.output(chunk); });
@@ -141,19 +148,28 @@ export class Recordings {
   /** Reads recording `name` and its spec (a truncated tail — a crash mid-write — is tolerated). */
   load(requested: string): LoadedRecording {
     const name = checkedName(requested);
-    if ([...this.#active.values()].some((a) => a.name === name)) throw new RecordingsError('RECORDING_ACTIVE', `recording "${name}" is still being written; stop it first`);
-    let text: string;
+    const text = this.castText(name);
     let specText: string;
     try {
-      text = fs.readFileSync(this.#file(name, CAST), 'utf8');
       specText = fs.readFileSync(this.#file(name, SPEC), 'utf8');
     } catch {
-      throw new RecordingsError('RECORDING_NOT_FOUND', `no recording named "${name}"; list them with GET /api/v1/recordings`);
+      throw notFound(name);
     }
     try {
       return { name, cast: parseAsciicast(text, { tolerateTruncatedTail: true }), spec: JSON.parse(specText) as CliSpecV4 };
     } catch (error) {
       throw new RecordingsError('RECORDING_UNREADABLE', `recording "${name}" cannot be read (${(error as Error).message}); delete it from ${this.dir}`);
+    }
+  }
+
+  /** Recording `name`'s asciicast file as it is on disk (the dashboard's `.cast` download). */
+  castText(requested: string): string {
+    const name = checkedName(requested);
+    if ([...this.#active.values()].some((a) => a.name === name)) throw new RecordingsError('RECORDING_ACTIVE', `recording "${name}" is still being written; stop it first`);
+    try {
+      return fs.readFileSync(this.#file(name, CAST), 'utf8');
+    } catch {
+      throw notFound(name);
     }
   }
 
@@ -172,11 +188,33 @@ export class Recordings {
     const createdAt = header.timestamp !== undefined ? header.timestamp * 1000 : Math.round(stat.mtimeMs);
     let specId = '';
     try { specId = String((JSON.parse(fs.readFileSync(this.#file(name, SPEC), 'utf8')) as { id?: unknown }).id ?? ''); } catch {}
-    return { name, session_id: null, spec_id: specId, active: false, bytes: stat.size, created_at: createdAt, duration_ms: last ? Math.round(last.t * 1000) : 0 };
+    const from = this.#sessionOf(name);
+    return { name, ...from, spec_id: specId, active: false, bytes: stat.size, created_at: createdAt, duration_ms: last ? Math.round(last.t * 1000) : 0 };
   }
 
   #activeInfo(a: Active): RecordingInfo {
-    return { name: a.name, session_id: a.sessionId, spec_id: a.specId, active: true, bytes: 0, created_at: a.createdAt, duration_ms: null };
+    return { name: a.name, ...this.#sessionOf(a.name), spec_id: a.specId, active: true, bytes: 0, created_at: a.createdAt, duration_ms: null };
+  }
+
+  /** The session a recording was made from; nulls for one made before this was kept. */
+  #sessionOf(name: string): { session_id: string | null; session_name: string | null } {
+    try {
+      const kept = JSON.parse(fs.readFileSync(this.#file(name, SESSION), 'utf8')) as { session_id?: unknown; session_name?: unknown };
+      return { session_id: typeof kept.session_id === 'string' ? kept.session_id : null, session_name: typeof kept.session_name === 'string' ? kept.session_name : null };
+    } catch {
+      return { session_id: null, session_name: null };
+    }
+  }
+
+  #taken(name: string): boolean {
+    return fs.existsSync(this.#file(name, CAST)) || [...this.#active.values()].some((a) => a.name === name);
+  }
+
+  /** `base`, or `base-2`, `base-3`… when two recordings of a session start in the same second. */
+  #freeName(base: string): string {
+    let name = base;
+    for (let n = 2; this.#taken(name); n += 1) name = `${base}-${n}`;
+    return name;
   }
 
   #file(name: string, suffix: string): string {
@@ -202,6 +240,21 @@ export function leadInMs(spec: CliSpecV4): number {
   };
   for (const t of outgoingTransitions(spec, initial)) walk(t);
   return Math.min(30_000, longest + 500);
+}
+
+/**
+ * `<session>-YYYY-MM-DD-HHMMSS` in the daemon's local time: the session's name (or id) made a
+ * plain word (other characters become `-`, at most 40 kept), so a list reads by session and time.
+ */
+export function defaultRecordingName(session: string, at: number): string {
+  const word = session.replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 40) || 'session';
+  const d = new Date(at);
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${word}-${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}-${two(d.getHours())}${two(d.getMinutes())}${two(d.getSeconds())}`;
+}
+
+function notFound(name: string): RecordingsError {
+  return new RecordingsError('RECORDING_NOT_FOUND', `no recording named "${name}"; list them with GET /api/v1/recordings`);
 }
 
 function checkedName(name: string): string {

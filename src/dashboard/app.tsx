@@ -18,10 +18,11 @@ import { loadSessionView, preloadRoute } from './preload.js';
 import { SignIn } from './sign-in.js';
 import { ToastRegion } from './toast-region.js';
 import { isNewEvent, toastEvent } from './toasts.js';
-import { auth, liveStatus, navigate, noteEvent, route, scope, sessions, sessionsError } from './state.js';
+import { auth, device, liveStatus, navigate, noteEvent, route, scope, sessions, sessionsError } from './state.js';
 
 const SessionView = lazy(loadSessionView);
 const RecordingsView = lazy(() => import('./recordings-view.js'));
+const DevicesView = lazy(() => import('./devices-view.js'));
 
 /**
  * Taken at load, before anything renders, so the fragment leaves the address bar at once; and
@@ -54,7 +55,7 @@ function SignedIn() {
   }), []);
   // Test and debugging hook: the page's one connection (e.g. `drop()` as a network failure would).
   Object.assign(((globalThis as { specterm?: object }).specterm ??= {}), { live });
-  useEffect(() => live.listen((message) => { if (message.type === 'hello') scope.value = message.scope; }), [live]);
+  useEffect(() => live.listen((message) => { if (message.type === 'hello') { scope.value = message.scope; device.value = message.device ?? null; } }), [live]);
   useEffect(() => {
     let pending: ReturnType<typeof setTimeout> | undefined;
     // Events arrive in bursts (a state change, its modal, a notification): one reload per burst.
@@ -85,6 +86,7 @@ function SignedIn() {
             Inbox{waiting > 0 && <span class="count" aria-label={`${waiting} waiting`}>{waiting}</span>}
           </a>
           <a href="/recordings" aria-current={current.view === 'recordings' ? 'page' : undefined} onClick={(e) => { e.preventDefault(); navigate('/recordings'); }}>Recordings</a>
+          <a href="/devices" aria-current={current.view === 'devices' ? 'page' : undefined} onClick={(e) => { e.preventDefault(); navigate('/devices'); }}>Devices</a>
         </nav>
         <span class={`live live-${liveStatus.value}`} role="status" aria-label={`live updates: ${liveStatus.value}`}>{liveStatus.value === 'open' ? 'live' : liveStatus.value}</span>
         <NotifyButton />
@@ -99,6 +101,7 @@ function SignedIn() {
             <SessionView sessionId={current.id} tab={current.tab} live={live} />
           </Suspense>
         )}
+        {current.view === 'devices' && <Suspense fallback={<p role="status">Loading the devices…</p>}><DevicesView /></Suspense>}
         {current.view === 'recordings' && <Suspense fallback={<p role="status">Loading the recordings…</p>}><RecordingsView name={current.name} /></Suspense>}
       </main>
       <ToastRegion />

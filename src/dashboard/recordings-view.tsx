@@ -1,5 +1,6 @@
 /**
- * Recordings (`/recordings`, `/recordings/<name>`): the list, and one recording played back on
+ * Recordings (`/recordings`, `/recordings/<name>`): the list (each titled by its session and
+ * time, linked to that session, downloadable as `.cast`), and one recording played back on
  * the daemon — a scrubber over its time, the state timeline under it (replayed through the
  * harness), and at the scrubbed instant the explain view: the screen with its sections, the
  * transitions, and the report `specterm explain` prints. A play button walks the scrubber on.
@@ -11,27 +12,76 @@ import { call } from './api-client.js';
 import { formatDuration } from './countdown.js';
 import { TransitionTable } from './debugger-transitions.js';
 import { ScreenOverlay } from './overlay.js';
-import { navigate } from './state.js';
+import { navigate, sessions } from './state.js';
 
 const PLAY_STEP_MS = 250;
 
-function RecordingList() {
+/** "refactor · 06/12/2026, 10:32:05": the session a recording was made from and when (local time). */
+export function recordingTitle(r: RecordingInfo): string {
+  return `${r.session_name ?? r.session_id ?? r.name} · ${new Date(r.created_at).toLocaleString()}`;
+}
+
+/**
+ * Saves recording `name` as `<name>.cast`: read with the page's credentials (a cookie, never a
+ * token in a URL), then handed to the browser as a file.
+ */
+async function downloadCast(name: string): Promise<void> {
+  const cast = await call('getRecordingCast', { params: { name } });
+  const url = URL.createObjectURL(new Blob([cast.content], { type: 'application/x-asciicast' }));
+  const link = Object.assign(document.createElement('a'), { href: url, download: cast.file_name });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // Revoked later, not at once: the browser reads the blob after the click returns.
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
+/** The recording's session (a link while it is listed) and, once written, its `.cast` download. */
+function RecordingLinks(props: { recording: RecordingInfo }) {
+  const r = props.recording;
+  const error = useSignal<string | null>(null);
+  const listed = r.session_id !== null && (sessions.value ?? []).some((s) => s.id === r.session_id);
+  const label = r.session_name ?? r.session_id;
+  const href = `/sessions/${encodeURIComponent(r.session_id ?? '')}`;
+  return (
+    <span class="recording-links">
+      {listed
+        ? <a href={href} onClick={(e) => { e.preventDefault(); navigate(href); }}>Session {label}</a>
+        : label !== null && <span class="muted">session {label} (removed)</span>}
+      {!r.active && (
+        <button type="button" aria-label={`Download .cast of ${r.name}`} onClick={() => {
+          error.value = null;
+          downloadCast(r.name).catch((e: Error) => { error.value = e.message; });
+        }}>Download .cast</button>
+      )}
+      {error.value ? <span class="problem" role="alert">{error.value}</span> : null}
+    </span>
+  );
+}
+
+function useRecordings() {
   const list = useSignal<RecordingInfo[] | null>(null);
   const error = useSignal<string | null>(null);
   useEffect(() => {
     call('listRecordings').then((r) => { list.value = r.recordings; }, (e: Error) => { error.value = e.message; });
   }, []);
-  if (error.value) return <p class="problem" role="alert">{error.value}</p>;
-  if (list.value === null) return <p role="status">Loading the recordings…</p>;
-  if (list.value.length === 0) return <p class="empty">No recordings yet: open a session's debugger and press Record.</p>;
+  return { list: list.value, error: error.value };
+}
+
+function RecordingList() {
+  const { list, error } = useRecordings();
+  if (error) return <p class="problem" role="alert">{error}</p>;
+  if (list === null) return <p role="status">Loading the recordings…</p>;
+  if (list.length === 0) return <p class="empty">No recordings yet: open a session's debugger and press Record.</p>;
   return (
     <ul class="recordings">
-      {list.value.map((r) => (
+      {list.map((r) => (
         <li key={r.name} data-recording={r.name}>
-          {r.active ? <span>{r.name} <span class="badge badge-generating">recording</span></span> : (
-            <a href={`/recordings/${r.name}`} onClick={(e) => { e.preventDefault(); navigate(`/recordings/${r.name}`); }}>{r.name}</a>
+          {r.active ? <span class="recording-title">{recordingTitle(r)} <span class="badge badge-generating">recording</span></span> : (
+            <a class="recording-title" href={`/recordings/${r.name}`} onClick={(e) => { e.preventDefault(); navigate(`/recordings/${r.name}`); }}>{recordingTitle(r)}</a>
           )}
-          <span class="muted"> {r.spec_id} · {new Date(r.created_at).toLocaleString()}{r.duration_ms !== null ? ` · ${formatDuration(r.duration_ms)}` : ''}</span>
+          <span class="muted"> {r.spec_id}{r.duration_ms !== null ? ` · ${formatDuration(r.duration_ms)}` : ''} · <code>{r.name}</code></span>
+          <RecordingLinks recording={r} />
         </li>
       ))}
     </ul>
@@ -119,11 +169,23 @@ function Playback(props: { name: string }) {
   );
 }
 
+/** One recording: titled by its session and time, its links, and the player. */
+function RecordingPage(props: { name: string }) {
+  const { list } = useRecordings();
+  const info = list?.find((r) => r.name === props.name);
+  return (
+    <>
+      <h2 id="recordings-title">Recording {info ? recordingTitle(info) : props.name}</h2>
+      {info && <p class="recording-head"><code>{info.name}</code> <RecordingLinks recording={info} /></p>}
+      <Playback name={props.name} />
+    </>
+  );
+}
+
 export default function RecordingsView(props: { name: string | null }) {
   return (
     <section class="recordings-view" data-view="recordings" aria-labelledby="recordings-title">
-      <h2 id="recordings-title">{props.name ? `Recording ${props.name}` : 'Recordings'}</h2>
-      {props.name ? <Playback name={props.name} /> : <RecordingList />}
+      {props.name ? <RecordingPage name={props.name} /> : <><h2 id="recordings-title">Recordings</h2><RecordingList /></>}
     </section>
   );
 }

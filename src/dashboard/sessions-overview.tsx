@@ -43,25 +43,47 @@ export function timeInState(session: SessionDetail, now: number): string {
 
 const sessionPath = (id: string) => `/sessions/${encodeURIComponent(id)}`;
 
+/** What a person is asked to confirm: killing ends the agent, removing also forgets the session. */
+type Pending = 'kill' | 'remove' | null;
+
 function RowActions(props: { session: SessionDetail; onChanged: () => void }) {
-  const confirming = useSignal(false);
+  const confirming = useSignal<Pending>(null);
   const error = useSignal<string | null>(null);
   const { session } = props;
   const name = session.name ?? session.id;
   const act = async (what: () => Promise<unknown>) => {
     error.value = null;
+    confirming.value = null;
     try { await what(); props.onChanged(); } catch (e) { error.value = e instanceof ApiProblem ? e.message : String(e); }
   };
   const running = session.lifecycle === 'running' || session.lifecycle === 'starting';
+  const kill = () => act(() => call('killSession', { params: { id: session.id } }));
+  const remove = () => act(() => call('removeSession', { params: { id: session.id }, query: {} }));
   return (
     <div class="row-actions">
-      {running && <button type="button" aria-label={`Kill ${name}`} onClick={() => void act(() => call('killSession', { params: { id: session.id } }))}>Kill</button>}
-      {confirming.value
-        ? <button type="button" class="danger" aria-label={`Confirm removing ${name}`} onClick={() => void act(() => call('removeSession', { params: { id: session.id }, query: {} }))}>Confirm remove</button>
-        : <button type="button" aria-label={`Remove ${name}`} onClick={() => { confirming.value = true; }}>Remove</button>}
+      {confirming.value === null ? (
+        <>
+          {running && <button type="button" aria-label={`Kill ${name}`} onClick={() => { confirming.value = 'kill'; }}>Kill</button>}
+          <button type="button" aria-label={`Remove ${name}`} onClick={() => { confirming.value = 'remove'; }}>Remove</button>
+        </>
+      ) : (
+        <>
+          <span class="confirm-text">{confirming.value === 'kill' ? 'End the agent? The session stays, exited.' : 'Remove this session and its history?'}</span>
+          {confirming.value === 'kill'
+            ? <button type="button" class="danger" aria-label={`Confirm killing ${name}`} onClick={() => void kill()}>Confirm kill</button>
+            : <button type="button" class="danger" aria-label={`Confirm removing ${name}`} onClick={() => void remove()}>Confirm remove</button>}
+          <button type="button" onClick={() => { confirming.value = null; }}>Cancel</button>
+        </>
+      )}
       {error.value !== null && <p class="problem" role="alert">{error.value}</p>}
     </div>
   );
+}
+
+/** "Killed by phone at 10:32:05" (local time): who ended the agent, when a person did. */
+export function exitReason(exit: SessionDetail['exit']): string | null {
+  const by = exit?.killed_by;
+  return by ? `Killed by ${by.name} at ${new Date(by.at).toLocaleTimeString()}` : null;
 }
 
 function SessionRow(props: { session: SessionDetail; now: number; selected: boolean; canAct: boolean; onChanged: () => void }) {
@@ -70,6 +92,7 @@ function SessionRow(props: { session: SessionDetail; now: number; selected: bool
   const href = sessionPath(session.id);
   const note = lastNotification.value.get(session.id);
   const labels = Object.entries(session.labels);
+  const killed = exitReason(session.exit);
   return (
     <li class={`session${props.selected ? ' selected' : ''}`} data-session-id={session.id} data-badge={badge}>
       <a href={href} aria-current={props.selected ? 'true' : undefined} onClick={(e) => { e.preventDefault(); navigate(href); }}>
@@ -82,7 +105,10 @@ function SessionRow(props: { session: SessionDetail; now: number; selected: bool
           {labels.length > 0 && <span class="labels">{labels.map(([k, v]) => (v ? `${k}=${v}` : k)).join(' ')}</span>}
         </span>
         {session.modal && <span class="modal-title">{modalSummary(session.modal)}</span>}
-        {note && <span class="last-note">Last: {note.text} · {durationLabel(now - note.at)} ago</span>}
+        {/* A kill's last note would be its signal ("exited on SIGHUP"): who killed it says more. */}
+        {killed !== null
+          ? <span class="exit-reason">{killed}</span>
+          : note && <span class="last-note">Last: {note.text} · {durationLabel(now - note.at)} ago</span>}
       </a>
       {props.canAct && <RowActions session={session} onChanged={props.onChanged} />}
     </li>

@@ -1,7 +1,8 @@
 /**
  * The dashboard's state as signals: who is signed in (and with which scope), the sessions, the
  * last notification of each, the live connection's status, the error shown, and the route
- * (path-based: `/` overview, `/inbox` the approvals inbox, `/sessions/<id>[/<tab>]` one session).
+ * (path-based: `/` overview, `/inbox` the approvals inbox, `/sessions/<id>[/<tab>]` one session,
+ * `/recordings[/<name>]`, `/devices`).
  * @module
  */
 import { signal } from '@preact/signals';
@@ -14,12 +15,15 @@ export type Route =
   | { view: 'overview' }
   | { view: 'inbox' }
   | { view: 'recordings'; name: string | null }
+  | { view: 'devices' }
   | { view: 'session'; id: string; tab: string };
 
 /** `unknown` until the first answer says whether the cookie works. */
 export const auth = signal<'unknown' | 'signed-in' | 'signed-out'>('unknown');
 /** The device's scope, from the WebSocket's `hello` (null until it arrived). */
 export const scope = signal<Scope | null>(null);
+/** This browser's device token (from `hello`; null until it arrived or from an older daemon). */
+export const device = signal<{ id: string; name: string } | null>(null);
 export const sessions = signal<SessionDetail[] | null>(null);
 export const sessionsError = signal<string | null>(null);
 export const liveStatus = signal<LiveStatus>('connecting');
@@ -29,6 +33,7 @@ export const route = signal<Route>(routeOf(location.pathname));
 
 export function routeOf(pathname: string): Route {
   if (pathname === '/inbox') return { view: 'inbox' };
+  if (pathname === '/devices') return { view: 'devices' };
   const recordings = /^\/recordings(?:\/([A-Za-z0-9_-]{1,64}))?$/.exec(pathname);
   if (recordings) return { view: 'recordings', name: recordings[1] ?? null };
   const match = /^\/sessions\/([A-Za-z0-9_-]{1,64})(?:\/([a-z-]{1,32}))?$/.exec(pathname);

@@ -12,6 +12,22 @@ import { CreateTokenRequest, ScopeSchema, TokenView } from './tokens.js';
 /** The fragment key of the pairing URL: `http://127.0.0.1:PORT/#pair=CODE`. */
 export const PAIR_FRAGMENT_KEY = 'pair';
 
+/**
+ * The host of `url` when it is this computer's loopback (`127.x.x.x`, `localhost`, `::1`), else
+ * null: a pairing link there can never be opened from a phone, so no QR code is drawn for it
+ * (the terminal's and the dashboard's rule alike).
+ */
+export function loopbackHostOf(url: string): string | null {
+  const { hostname, host } = new URL(url);
+  const bare = hostname.replace(/^\[(.*)\]$/, '$1');
+  return bare === 'localhost' || bare === '::1' || /^127\.\d+\.\d+\.\d+$/.test(bare) ? host : null;
+}
+
+/** Why a pairing link on `host` (a loopback one) has no QR code, in a person's words. */
+export function noQrReason(host: string): string {
+  return `no QR code for a phone: the daemon listens only on this computer (${host}), which a phone cannot reach`;
+}
+
 /** `POST /api/v1/pairings` (admin): a code for a device to pair with. */
 export const CreatePairingRequest = z.strictObject({
   device_name: CreateTokenRequest.shape.name,

@@ -22,6 +22,8 @@ export const StartRecordingRequest = z.strictObject({ name: RecordingName.option
 export const RecordingInfo = z.strictObject({
   name: RecordingName,
   session_id: Id.nullable(),
+  /** The session's name when it was recorded (null: it had none, or the recording predates this). */
+  session_name: z.string().nullable().optional(),
   spec_id: z.string(),
   /** Still being written (its file appears under the name when it stops). */
   active: z.boolean(),
@@ -32,6 +34,14 @@ export const RecordingInfo = z.strictObject({
 export type RecordingInfo = z.infer<typeof RecordingInfo>;
 
 export const RecordingList = z.strictObject({ recordings: z.array(RecordingInfo) });
+
+/** `GET /api/v1/recordings/:name/cast`: the asciicast v2 file, for a client to save as `file_name`. */
+export const RecordingCast = z.strictObject({
+  name: RecordingName,
+  file_name: z.string().meta({ description: '`<name>.cast`' }),
+  content: z.string().meta({ description: 'the asciicast v2 text (a header line, then one event a line)' }),
+});
+export type RecordingCast = z.infer<typeof RecordingCast>;
 
 /** `GET /api/v1/recordings/:name/timeline`: the states the replayed driver went through. */
 export const RecordingTimeline = z.strictObject({

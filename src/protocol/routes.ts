@@ -8,7 +8,7 @@ import { Ok } from './common.js';
 import { AnswerApprovalRequest, AnswerApprovalResult, ApprovalList, ApprovalParams } from './approvals.js';
 import { DaemonEvent, EventsQuery } from './events.js';
 import { DebugMoments, LiveDebug, SpecGraph } from './debug.js';
-import { RecordingExplain, RecordingExplainQuery, RecordingInfo, RecordingList, RecordingParams, RecordingTimeline, StartRecordingRequest } from './recordings.js';
+import { RecordingCast, RecordingExplain, RecordingExplainQuery, RecordingInfo, RecordingList, RecordingParams, RecordingTimeline, StartRecordingRequest } from './recordings.js';
 import { defineRoute, type RouteDef } from './route-def.js';
 import { ConditionPreview, PreviewConditionRequest, SaveSpecRequest, SessionSpec, SpecJsonSchema, SpecList, SpecSaved, SpecValidation, ValidateSpecRequest } from './spec-edit.js';
 import {
@@ -64,6 +64,7 @@ export const ROUTES = {
   startRecording: defineRoute({ id: 'startRecording', method: 'POST', path: `${S}/recording`, scope: 'input', summary: 'Start recording the session as an asciicast v2 file (0600) under the state dir', params: SessionParams, body: StartRecordingRequest, response: RecordingInfo, status: 201 }),
   stopRecording: defineRoute({ id: 'stopRecording', method: 'DELETE', path: `${S}/recording`, scope: 'input', summary: 'Stop the session\'s recording and keep its file', params: SessionParams, response: RecordingInfo }),
   listRecordings: defineRoute({ id: 'listRecordings', method: 'GET', path: `${API_PREFIX}/recordings`, scope: 'read', summary: 'Recordings, the ones being written first', response: RecordingList }),
+  getRecordingCast: defineRoute({ id: 'getRecordingCast', method: 'GET', path: `${API_PREFIX}/recordings/:name/cast`, scope: 'read', summary: 'A recording\'s asciicast v2 file (to save as <name>.cast)', params: RecordingParams, response: RecordingCast }),
   getRecordingTimeline: defineRoute({ id: 'getRecordingTimeline', method: 'GET', path: `${API_PREFIX}/recordings/:name/timeline`, scope: 'read', summary: 'Replay a recording on the daemon: the states over time', params: RecordingParams, response: RecordingTimeline }),
   explainRecording: defineRoute({ id: 'explainRecording', method: 'GET', path: `${API_PREFIX}/recordings/:name/explain`, scope: 'read', summary: 'A recording replayed to one instant, explained (what `specterm explain` prints)', params: RecordingParams, query: RecordingExplainQuery, response: RecordingExplain }),
   getSessionSpec: defineRoute({ id: 'getSessionSpec', method: 'GET', path: `${S}/spec`, scope: 'read', summary: 'The text of the spec the session runs, its file and whether it is built in', params: SessionParams, response: SessionSpec }),

@@ -98,6 +98,9 @@ export const ModalView = z.strictObject({
 /** A spec control (a button a UI shows). */
 export const ControlView = z.strictObject({ id: z.string(), label: z.string(), action_type: z.enum(['send_keys', 'open_picker', 'attach_image']) });
 
+/** Who killed a session: the token's name and id (as in the audit log) and when the kill was asked. */
+export const KilledBy = z.strictObject({ name: z.string(), token_id: z.string(), at: EpochMs });
+
 /** A session as `GET /api/v1/sessions/:id` returns it. */
 export const SessionDetail = z.strictObject({
   id: Id,
@@ -113,7 +116,11 @@ export const SessionDetail = z.strictObject({
   pid: z.number().int().positive().nullable(),
   cols: Cols,
   rows: Rows,
-  exit: z.strictObject({ code: z.number().int().nullable(), signal: z.string().nullable() }).nullable(),
+  exit: z.strictObject({
+    code: z.number().int().nullable(), signal: z.string().nullable(),
+    /** Who killed the agent (a kill over the API: the dashboard's Kill, `specterm kill`), absent when it ended by itself. */
+    killed_by: KilledBy.optional(),
+  }).nullable(),
   created_at: EpochMs,
   started_at: EpochMs.nullable(),
   exited_at: EpochMs.nullable(),

@@ -49,7 +49,11 @@ export type ClientMessage = z.infer<typeof ClientMessage>;
 export type ClientMessageType = ClientMessage['type'];
 
 export const ServerMessage = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('hello'), protocol_version: z.number().int().positive(), scope: ScopeSchema, max_message_bytes: z.number().int().positive() }),
+  z.strictObject({
+    type: z.literal('hello'), protocol_version: z.number().int().positive(), scope: ScopeSchema, max_message_bytes: z.number().int().positive(),
+    /** The caller's token (additive): the dashboard marks "this browser" among the devices. */
+    device: z.strictObject({ id: z.string(), name: z.string() }).optional(),
+  }),
   z.strictObject({ type: z.literal('subscribed'), ref, topic: Topic }),
   z.strictObject({ type: z.literal('unsubscribed'), ref, topic: Topic }),
   z.strictObject({ type: z.literal('snapshot'), topic: Topic, seq: ByteSeq, data: z.string(), cols: Cols, rows: Rows }),

@@ -5,6 +5,7 @@
  * @module
  */
 import QRCode from 'qrcode';
+import { loopbackHostOf, noQrReason } from '../protocol/pairing.js';
 
 /** Light modules around the code; the standard asks 4, scanners read 2 fine on a screen. */
 const QUIET_ZONE = 2;
@@ -49,10 +50,6 @@ export function renderQrForTerminal(text: string, options: { color?: boolean } =
  * `http://127.0.0.1:…` could never work).
  */
 export function phonePairingText(url: string, options: { color?: boolean } = {}): { qr: string } | { noQr: string } {
-  const { hostname, host } = new URL(url);
-  const bare = hostname.replace(/^\[(.*)\]$/, '$1');
-  if (bare === 'localhost' || bare === '::1' || /^127\.\d+\.\d+\.\d+$/.test(bare)) {
-    return { noQr: `no QR code for a phone: the daemon listens only on this computer (${host}), which a phone cannot reach` };
-  }
-  return { qr: renderQrForTerminal(url, options) };
+  const loopback = loopbackHostOf(url);
+  return loopback !== null ? { noQr: noQrReason(loopback) } : { qr: renderQrForTerminal(url, options) };
 }

@@ -90,7 +90,7 @@ class Connection {
       this.#stop();
       onClose();
     });
-    this.#send({ type: 'hello', protocol_version: PROTOCOL_VERSION, scope: ctx.principal.scope, max_message_bytes: options.maxMessageBytes });
+    this.#send({ type: 'hello', protocol_version: PROTOCOL_VERSION, scope: ctx.principal.scope, max_message_bytes: options.maxMessageBytes, device: { id: ctx.principal.tokenId, name: ctx.principal.name } });
   }
 
   /**

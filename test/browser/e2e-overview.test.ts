@@ -94,12 +94,13 @@ describe('the overview against a real daemon', () => {
     await page.getByRole('heading', { name: 'Approvals inbox' }).waitFor();
   }, 90_000);
 
-  it('kills a session (it stays, exited) and removes it after a confirmation', async () => {
+  it('kills a session after a confirmation (it stays, exited) and removes it after one', async () => {
     const page = e.page;
     await page.goto(`${e.url}/`);
     const row = page.locator(`li.session[data-session-id="${core.id}"]`);
     await row.waitFor({ timeout: E2E_WAIT_MS });
     await row.getByRole('button', { name: 'Kill core-one' }).click();
+    await row.getByRole('button', { name: 'Confirm killing core-one' }).click();
     await page.locator(`li.session[data-session-id="${core.id}"][data-badge="exited"]`).waitFor({ timeout: E2E_WAIT_MS });
     expect((await e.client.call('getSession', { params: { id: core.id } })).lifecycle).toBe('exited');
     await row.getByRole('button', { name: 'Remove core-one' }).click();

@@ -40,9 +40,9 @@ describe('recordings in Chromium against a real daemon', () => {
     expect(timeline).toEqual(expect.arrayContaining(['idle', 'busy', 'done']));
 
     await page.getByRole('link', { name: 'Recordings' }).click();
-    await page.locator(`.recordings li[data-recording="${name}"] a`).waitFor();
+    await page.locator(`.recordings li[data-recording="${name}"] a.recording-title`).waitFor();
     expect(await axeViolations(page)).toEqual([]);
-    await page.locator(`.recordings li[data-recording="${name}"] a`).click();
+    await page.locator(`.recordings li[data-recording="${name}"] a.recording-title`).click();
     await page.locator('.state-timeline .segment[data-state="busy"]').waitFor({ timeout: WAIT_MS });
   });
 

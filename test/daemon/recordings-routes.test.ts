@@ -64,8 +64,12 @@ describe('recordings through the daemon', () => {
     expect(fs.statSync(dir).mode & 0o777).toBe(0o700);
     expect(fs.statSync(path.join(dir, 'greeting.cast')).mode & 0o777).toBe(0o600);
     expect(fs.statSync(path.join(dir, 'greeting.spec.json')).mode & 0o777).toBe(0o600);
-    expect(fs.readdirSync(dir).sort()).toEqual(['greeting.cast', 'greeting.spec.json']);
+    expect(fs.statSync(path.join(dir, 'greeting.session.json')).mode & 0o777).toBe(0o600);
+    expect(fs.readdirSync(dir).sort()).toEqual(['greeting.cast', 'greeting.session.json', 'greeting.spec.json']);
     expect(JSON.parse(fs.readFileSync(path.join(dir, 'greeting.cast'), 'utf8').split('\n')[0]!)).toMatchObject({ version: 2, width: 100, height: 30 });
+    // The download: the file as it is on disk, named for saving.
+    expect(await client.call('getRecordingCast', { params: { name: 'greeting' } }))
+      .toEqual({ name: 'greeting', file_name: 'greeting.cast', content: fs.readFileSync(path.join(dir, 'greeting.cast'), 'utf8') });
     expect((await client.call('listRecordings')).recordings).toEqual([expect.objectContaining({ name: 'greeting', active: false, duration_ms: expect.any(Number) })]);
 
     // What the daemon typed into the PTY is in the cast as `i` events, after the screen's redraw.
@@ -109,9 +113,11 @@ describe('recordings through the daemon', () => {
   it('refuses names that could leave the recordings dir, and unknown ones, with problem+json', async () => {
     fs.writeFileSync(path.join(dirs.stateDir, 'secret.cast'), '{"version":2,"width":80,"height":24}\n', { mode: 0o600 });
     for (const name of ['..%2Fsecret', '..', '.%2E%2Fsecret', 'a.b', '%2Fetc%2Fpasswd']) {
-      const res = await adminFetch(`/api/v1/recordings/${name}/timeline`);
-      expect([404, 422], name).toContain(res.status);
-      expect(res.headers.get('content-type'), name).toMatch(/application\/problem\+json/);
+      for (const what of ['timeline', 'cast']) {
+        const res = await adminFetch(`/api/v1/recordings/${name}/${what}`);
+        expect([404, 422], `${name} ${what}`).toContain(res.status);
+        expect(res.headers.get('content-type'), `${name} ${what}`).toMatch(/application\/problem\+json/);
+      }
     }
     const traversal = await adminFetch('/api/v1/recordings/..%2Fsecret/timeline');
     expect(traversal.status).toBe(422);
@@ -120,7 +126,7 @@ describe('recordings through the daemon', () => {
       expect(res.status, name).toBe(422);
       expect(await res.json()).toMatchObject({ errors: [expect.objectContaining({ path: '/name' })] });
     }
-    expect(fs.readdirSync(path.join(dirs.stateDir, 'recordings')).sort()).toEqual(['greeting.cast', 'greeting.spec.json']);
+    expect(fs.readdirSync(path.join(dirs.stateDir, 'recordings')).sort()).toEqual(['greeting.cast', 'greeting.session.json', 'greeting.spec.json']);
     const unknown = await adminFetch('/api/v1/recordings/nope/timeline');
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toMatchObject({ code: 'RECORDING_NOT_FOUND' });

@@ -84,6 +84,7 @@ export function fixtureHandlers(): RouteHandlers {
     startRecording: ({ params, body }) => (session(params.id), { ...{ name: 'greeting', session_id: KNOWN_SESSION, spec_id: 'demo-agent', active: true, bytes: 0, created_at: 1_000_000, duration_ms: null }, name: body.name ?? 'greeting' }),
     stopRecording: ({ params }) => (session(params.id), { ...{ name: 'greeting', session_id: KNOWN_SESSION, spec_id: 'demo-agent', active: true, bytes: 0, created_at: 1_000_000, duration_ms: null }, active: false, bytes: 10, duration_ms: 5 }),
     listRecordings: () => ({ recordings: [] }),
+    getRecordingCast: ({ params }) => ({ name: params.name, file_name: `${params.name}.cast`, content: '{"version":2,"width":80,"height":24}\n' }),
     getRecordingTimeline: ({ params }) => ({ name: params.name, spec_id: 'demo-agent', end_ms: 0, states: [] }),
     explainRecording: ({ query }) => ({
       at_ms: query.at_ms ?? 0, end_ms: query.at_ms ?? 0, state: { id: 'idle', label: 'Idle', status: 'idle' }, state_age_ms: 0, screen: [], cursor_row: 0, sections: [], transitions: [], text: '',

@@ -1,5 +1,5 @@
 /**
- * The recording routes: start/stop recording a session, list recordings, and replay one on the
+ * The recording routes: start/stop recording a session, list recordings, download one, and replay one on the
  * daemon (its state timeline; one instant explained). Input is validated at the edge by the
  * route table (a name is a plain word there already); refusals become problem documents.
  *
@@ -36,6 +36,7 @@ export function recordingRoutes(manager: SessionManager, recordings: Recordings)
     startRecording: (input) => problem(() => recordings.start(manager.get(input.params.id), input.body.name)),
     stopRecording: (input) => problem(() => { manager.get(input.params.id); return recordings.stop(input.params.id); }),
     listRecordings: () => ({ recordings: recordings.list() }),
+    getRecordingCast: (input) => problem(() => ({ name: input.params.name, file_name: `${input.params.name}.cast`, content: recordings.castText(input.params.name) })),
     getRecordingTimeline: (input) => problem(() => recordingTimeline(recordings.load(input.params.name))),
     explainRecording: (input) => problem(() => recordingExplainAt(recordings.load(input.params.name), input.query.at_ms)),
   });

@@ -13,6 +13,7 @@ import { DaemonError } from '../errors.js';
 import type { ManagedSession } from '../managed-session.js';
 import { stateViewOf } from '../managed-session.js';
 import { deliverMessage } from '../message-delivery.js';
+import { SessionKills } from '../session-kills.js';
 import type { SessionManager } from '../session-manager.js';
 import { checkSpecPath, resolveUserSpecsDir, type SpecPathPlaces } from '../spec-path-rule.js';
 import { asApiError } from './api-errors.js';
@@ -37,17 +38,18 @@ export function refusedUnless(result: { ok: true } | { ok: false; code: string; 
 
 export function sessionRoutes(d: SessionRouteDeps): RouteHandlers {
   const { manager, store } = d;
+  const kills = new SessionKills(d);
   // The state dir is the database's; the runtime dir is the one `specterm serve` resolves too.
   const places: SpecPathPlaces = { builtinDir: builtinSpecsDir(), userSpecsDir: resolveUserSpecsDir(), privateDirs: [path.dirname(store.path), resolveRuntimeDir()] };
   const handlers: RouteHandlers = {
-    listSessions: () => ({ sessions: manager.list().map((s) => s.detail()) }),
+    listSessions: () => ({ sessions: manager.list().map((s) => kills.describe(s)) }),
     createSession: (input, ctx) => {
       const spec = checkSpecPath(input.body.spec, input.body.cwd, places, ctx.principal.scope === 'admin');
       return manager.create({ ...input.body, spec });
     },
-    getSession: (input) => manager.get(input.params.id).detail(),
+    getSession: (input) => kills.describe(manager.get(input.params.id)),
     removeSession: async (input) => { await manager.remove(input.params.id, input.query.force === 'true'); return { ok: true }; },
-    killSession: (input) => manager.kill(input.params.id),
+    killSession: (input, ctx) => kills.kill(input.params.id, ctx.principal),
     restartSession: (input) => manager.restart(input.params.id),
     sendMessage: (input) => deliverMessage(manager.get(input.params.id), store, input.body, d.now),
     getScreen: (input) => {

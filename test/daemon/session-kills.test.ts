@@ -1,0 +1,48 @@
+/**
+ * Who killed a session, through the real daemon (`specterm serve` over dist/, a real demo-agent
+ * in the PTY host, the real SQLite file): a kill over the API names the caller's token on the
+ * session's exit and in the audit table; an agent ended from outside names nobody; and a
+ * restarted daemon still says who killed it (it reads the audit trail back).
+ */
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openStore } from '../../src/store/index.js';
+import { makeDirs, startDaemon, stopAll, waitFor } from './daemon-harness.js';
+
+const WAIT_MS = 60_000;
+
+afterAll(stopAll, 60_000);
+
+describe('exit.killed_by', () => {
+  it('names the token that killed a session, in the audit table too, and after a daemon restart', async () => {
+    const dirs = makeDirs();
+    const first = await startDaemon(dirs);
+    const { client } = first;
+    const killed = await client.call('createSession', { body: { spec: 'demo-agent', cwd: dirs.work, name: 'to-kill' } });
+    const natural = await client.call('createSession', { body: { spec: 'demo-agent', cwd: dirs.work, name: 'ends-alone' } });
+    for (const id of [killed.id, natural.id]) {
+      await waitFor(async () => (await client.call('getSession', { params: { id } })).state?.id === 'idle', WAIT_MS, 'idle');
+    }
+    const answer = await client.call('killSession', { params: { id: killed.id } });
+    expect(answer.exit).toMatchObject({ killed_by: { name: 'admin', token_id: 'admin', at: expect.any(Number) } });
+    // A signal from outside the daemon (not a kill over the API): nobody is named.
+    const { pid } = await client.call('getSession', { params: { id: natural.id } });
+    process.kill(pid!, 'SIGHUP');
+    await waitFor(async () => (await client.call('getSession', { params: { id: natural.id } })).lifecycle === 'exited', WAIT_MS, 'the agent to exit');
+    expect((await client.call('getSession', { params: { id: natural.id } })).exit?.killed_by).toBeUndefined();
+
+    first.child.kill('SIGTERM');
+    await first.exited;
+    const second = await startDaemon(dirs);
+    const again = await second.client.call('getSession', { params: { id: killed.id } });
+    expect(again.exit?.killed_by).toEqual(answer.exit!.killed_by);
+    expect((await second.client.call('getSession', { params: { id: natural.id } })).exit?.killed_by).toBeUndefined();
+    const store = openStore(path.join(dirs.stateDir, 'specterm.db'));
+    try {
+      const kills = store.audit.page({ sessionId: killed.id, limit: 100 }).items.filter((a) => a.action === 'killSession');
+      expect(kills).toEqual([expect.objectContaining({ who: 'admin', tokenId: 'admin', outcome: 'ok' })]);
+    } finally {
+      store.close();
+    }
+  }, 180_000);
+});
