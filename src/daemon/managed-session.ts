@@ -79,6 +79,8 @@ export class ManagedSession {
   #personInputAt: number | null = null;
   /** The agent started a turn (generating) after that input: a modal now is the agent's. */
   #agentTurnSinceInput = false;
+  /** Who asked for the kill under way (see {@link expectKillBy}). */
+  #killer: { name: string; token_id: string; at: number } | null = null;
   readonly #deps: ManagedSessionDeps;
 
   constructor(record: SessionRecord, spec: CliSpecV4, deps: ManagedSessionDeps, init: { env?: Record<string, string>; policy?: ApprovalPolicy | null } = {}) {
@@ -272,8 +274,18 @@ export class ManagedSession {
   }
 
   /** Records the exit (once) and tells subscribers. */
+  /**
+   * Who is killing the session (a person through the API): the exit event names them, so a
+   * toast reads "killed by phone" rather than "exited on SIGHUP". Cleared by the exit it explains.
+   */
+  expectKillBy(by: { name: string; token_id: string; at: number } | null): void {
+    this.#killer = by;
+  }
+
   markExited(code: number | null, signal: string | null): void {
     if (this.record.exitedAt !== null) return;
+    const killedBy = this.#killer;
+    this.#killer = null;
     const now = this.#deps.now();
     const { store, tracker } = this.#deps;
     store.sessions.markExited(this.id, { at: now, exitCode: code, signal });
@@ -283,7 +295,7 @@ export class ManagedSession {
     if (closed) store.approvals.recordCleared(closed.id, now);
     this.#unsubscribe?.();
     this.#unsubscribe = null;
-    this.#notify({ type: 'session.exited', session_id: this.id, at: now, code, signal });
+    this.#notify({ type: 'session.exited', session_id: this.id, at: now, code, signal, ...(killedBy ? { killed_by: killedBy } : {}) });
   }
 
   /** Lets the agent go without killing it (the daemon stops; the host keeps it running). */

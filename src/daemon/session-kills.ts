@@ -42,7 +42,9 @@ export class SessionKills {
     const by: KilledBy = { name: principal.name, token_id: principal.tokenId, at: this.#d.now() };
     // Known before the exit is: a listing read while the agent ends already names the killer.
     this.#known.set(session.id, { exitedAt: null, by });
+    session.expectKillBy(by);
     await this.#d.manager.kill(session.id);
+    session.expectKillBy(null);
     const exit = session.record.exitedAt === null ? null : { code: session.record.exitCode, signal: session.record.signal };
     this.#d.store.audit.insert({
       t: by.at, who: by.name, tokenId: by.token_id, action: KILL_ACTION, sessionId: session.id,

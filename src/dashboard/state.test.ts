@@ -25,6 +25,7 @@ describe('last notifications', () => {
     expect(notificationText({ ...base, type: 'turn.finished', state: { id: 'idle', label: 'Idle', title: null, status: 'idle' }, duration_ms: 12_400 })).toBe('turn finished in 12 s');
     expect(notificationText({ ...base, type: 'session.exited', code: 3, signal: null })).toBe('exited with code 3');
     expect(notificationText({ ...base, type: 'session.exited', code: null, signal: 'SIGKILL' })).toBe('exited on SIGKILL');
+    expect(notificationText({ ...base, type: 'session.exited', code: null, signal: 'SIGHUP', killed_by: { name: 'phone', token_id: 't_1', at: 1 } })).toBe('killed by phone');
     expect(notificationText({ ...base, type: 'approval.answered', approval_id: 'a', button: 'Yes', by: 'phone' })).toBe('answered "Yes" (phone)');
     expect(notificationText({ ...base, type: 'session.removed' })).toBeNull();
   });

@@ -52,7 +52,9 @@ export function notificationText(event: DaemonEvent): string | null {
     case 'approval.needed': return `approval needed: ${event.approval.title ?? 'a modal is up'}`;
     case 'approval.answered': return `answered "${event.button}" (${event.by})`;
     case 'turn.finished': return `turn finished in ${Math.round(event.duration_ms / 1000)} s`;
-    case 'session.exited': return event.signal ? `exited on ${event.signal}` : `exited with code ${event.code ?? '?'}`;
+    case 'session.exited':
+      if (event.killed_by) return `killed by ${event.killed_by.name}`;
+      return event.signal ? `exited on ${event.signal}` : `exited with code ${event.code ?? '?'}`;
     case 'session.error': return `error: ${event.message}`;
     case 'spec.error': return `spec error: ${event.errors[0] ?? 'invalid'}`;
     default: return null;

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { EpochMs, Id } from './common.js';
 import { Approval } from './approvals.js';
-import { ModalView, SessionDetail, StateView } from './sessions.js';
+import { KilledBy, ModalView, SessionDetail, StateView } from './sessions.js';
 
 const base = { seq: z.number().int().positive(), at: EpochMs, session_id: Id };
 /** On a notification event: the session was muted when it happened, so no sink interrupts anyone with it. */
@@ -20,7 +20,7 @@ export const DaemonEvent = z.discriminatedUnion('type', [
   z.strictObject({ ...base, type: z.literal('approval.needed'), ...muted, approval: Approval }),
   z.strictObject({ ...base, type: z.literal('approval.answered'), approval_id: Id, button: z.string(), by: z.string() }),
   z.strictObject({ ...base, type: z.literal('turn.finished'), ...muted, state: StateView, duration_ms: z.number().int().nonnegative() }),
-  z.strictObject({ ...base, type: z.literal('session.exited'), ...muted, code: z.number().int().nullable(), signal: z.string().nullable() }),
+  z.strictObject({ ...base, type: z.literal('session.exited'), ...muted, code: z.number().int().nullable(), signal: z.string().nullable(), killed_by: KilledBy.optional() }),
   z.strictObject({ ...base, type: z.literal('session.error'), ...muted, code: z.string(), message: z.string() }),
   z.strictObject({ ...base, type: z.literal('spec.error'), ...muted, errors: z.array(z.string()) }),
 ]);

@@ -139,9 +139,9 @@ describe('specterm serve: API and CLI verbs', () => {
     expect((await cli(['rm', 'second'])).code).toBe(0);
 
     const killed = await cli(['kill', 'first']);
-    expect(killed.out).toMatch(/exited code=/);
+    expect(killed.out).toMatch(/exited code=\S+ signal=\S+ killed by admin$/m);
     const ls = await cli(['ls']);
-    expect(ls.out).toMatch(new RegExp(`${id}\\s+first\\s+exited`));
+    expect(ls.out).toMatch(new RegExp(`${id}\\s+first\\s+exited code=\\S+ signal=\\S+ killed by admin`));
     const detail = await client.call('getSession', { params: { id } });
     expect(detail.exit).not.toBeNull();
     expect(detail.exit!.code !== null || detail.exit!.signal !== null).toBe(true);

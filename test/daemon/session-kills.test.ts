@@ -30,6 +30,18 @@ describe('exit.killed_by', () => {
     process.kill(pid!, 'SIGHUP');
     await waitFor(async () => (await client.call('getSession', { params: { id: natural.id } })).lifecycle === 'exited', WAIT_MS, 'the agent to exit');
     expect((await client.call('getSession', { params: { id: natural.id } })).exit?.killed_by).toBeUndefined();
+    // The exit event says it too (a toast reads "killed by admin", not "exited on SIGHUP").
+    const exitEvent = async (sessionId: string): Promise<{ killed_by?: unknown }> => {
+      const seen: Array<{ type: string; killed_by?: unknown }> = [];
+      const abort = new AbortController();
+      const reading = (async () => { for await (const e of client.events({ sessionId, signal: abort.signal })) seen.push(e as { type: string }); })().catch(() => {});
+      await waitFor(() => seen.some((e) => e.type === 'session.exited'), 10_000, 'the replayed session.exited');
+      abort.abort();
+      await reading;
+      return seen.find((e) => e.type === 'session.exited')!;
+    };
+    expect((await exitEvent(killed.id)).killed_by).toEqual(answer.exit!.killed_by);
+    expect((await exitEvent(natural.id)).killed_by).toBeUndefined();
 
     first.child.kill('SIGTERM');
     await first.exited;

@@ -11,7 +11,7 @@ export const killCommand = defineCommand(
   { name: 'kill', summary: 'End a session\'s agent; the session stays listed as exited.', positionals: session, flags: {} },
   ({ positionals }, io) => withDaemon('kill', io, async (client) => {
     const d = await client.call('killSession', { params: { id: positionals[0]! } });
-    io.stdout.write(`${d.id} ${d.lifecycle}${d.exit ? ` code=${d.exit.code ?? '-'} signal=${d.exit.signal ?? '-'}` : ''}\n`);
+    io.stdout.write(`${d.id} ${d.lifecycle}${d.exit ? ` code=${d.exit.code ?? '-'} signal=${d.exit.signal ?? '-'}${d.exit.killed_by ? ` killed by ${d.exit.killed_by.name}` : ''}` : ''}\n`);
     return 0;
   }),
 );
