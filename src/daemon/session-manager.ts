@@ -11,7 +11,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { loadSpecRef } from '../catalog/builtin.js';
 import { prescreenSpecRef } from '../catalog/prescreen.js';
-import { screenRegexesInBackground, screenRegexFromCache } from '../catalog/redos.js';
 import type { CliSpecV4 } from '../core/spec/types.js';
 import { FsmDriver, type SpecSource } from '../driver/fsm-driver.js';
 import { RealScheduler } from '../driver/schedulers.js';
@@ -22,7 +21,8 @@ import type { z } from 'zod';
 import type { CreateSessionRequest as CreateSchema } from '../protocol/sessions.js';
 import type { SessionRecord, Store } from '../store/index.js';
 import type { ApprovalTracker } from './approval.js';
-import { ApprovalPolicyError, createApprovalPolicy, policyFieldPointer, type ApprovalPolicy } from './approval-policy.js';
+import type { ApprovalPolicy } from './approval-policy.js';
+import { SessionPolicies } from './session-policies.js';
 import type { EnvSeal } from './env-seal.js';
 import { DaemonError } from './errors.js';
 import type { EventLog } from './event-log.js';
@@ -80,6 +80,7 @@ function loadSpec(ref: string): { spec: CliSpecV4; path: string; builtinId: stri
 export class SessionManager {
   readonly #sessions = new Map<string, ManagedSession>();
   readonly #o: SessionManagerOptions;
+  readonly #policies: SessionPolicies;
   readonly #now: () => number;
   readonly #deps: ManagedSessionDeps;
   /** The host connection new runs go to (replaced with the host, see {@link #useLiveHost}). */
@@ -87,6 +88,7 @@ export class SessionManager {
 
   constructor(options: SessionManagerOptions) {
     this.#o = options;
+    this.#policies = new SessionPolicies(options.defaultPolicies);
     this.#host = options.host;
     this.#now = options.now ?? Date.now;
     this.#deps = { store: options.store, events: options.events, tracker: options.tracker, now: this.#now, onApprovalOpened: options.onApprovalOpened };
@@ -105,9 +107,10 @@ export class SessionManager {
       await prescreenSpecRef(record.specPath ?? record.specId ?? '');
       const spec = this.#loadStoredSpec(record.id, record.specPath ?? record.specId)?.spec ?? placeholderSpec(record.specId);
       let policy: ApprovalPolicy | null = null;
-      await this.#prescreenPolicy(record.specId, record.name, record.policy);
+      const owner = { specId: record.specId, name: record.name, own: record.policy };
+      await this.#policies.prepare(owner);
       try {
-        policy = this.#policyFor(record.specId, record.name, record.policy);
+        policy = this.#policies.resolve(owner);
       } catch (error) {
         // Never silently widened: without its policy the session asks a person for everything.
         this.#o.log?.('warn', `session ${record.id}: ${(error as Error).message}; it runs without auto-approve`);
@@ -250,45 +253,6 @@ export class SessionManager {
     driver.start();
   }
 
-  /**
-   * The session's policy: its own (from the create request), else the settings file's for its
-   * name or spec id. Patterns are screened for catastrophic backtracking (they run on text the
-   * agent writes).
-   */
-  /** The policy a session gets: its own, else settings.json's for its name, else for its spec. */
-  #policyInput(specId: string | null, name: string | null, own: unknown): unknown {
-    if (own !== undefined && own !== null) return own;
-    return (name ? this.#o.defaultPolicies?.[name] : undefined) ?? (specId ? this.#o.defaultPolicies?.[specId] : undefined);
-  }
-
-  /** Screens a policy's patterns off the event loop, so {@link #policyFor} only reads verdicts. */
-  async #prescreenPolicy(specId: string | null, name: string | null, own: unknown): Promise<void> {
-    const input = this.#policyInput(specId, name, own);
-    if (input === undefined || input === null) return;
-    const patterns: Array<{ source: string; flags: string }> = [];
-    try {
-      createApprovalPolicy(input, { screen: (source, flags) => { patterns.push({ source, flags }); return null; } });
-    } catch {
-      // Invalid before screening: #policyFor says why.
-    }
-    await screenRegexesInBackground(patterns);
-  }
-
-  #policyFor(specId: string | null, name: string | null, own: unknown): ApprovalPolicy | null {
-    const fromSettings = own === undefined || own === null;
-    const input = this.#policyInput(specId, name, own);
-    if (input === undefined || input === null) return null;
-    try {
-      return createApprovalPolicy(input, { screen: screenRegexFromCache });
-    } catch (error) {
-      if (!(error instanceof ApprovalPolicyError)) throw error;
-      if (fromSettings) {
-        throw new DaemonError('APPROVAL_POLICY_INVALID', `settings.json approval_policies.${name && this.#o.defaultPolicies?.[name] !== undefined ? name : specId}: ${error.message}; fix the settings file and restart the daemon`);
-      }
-      throw new DaemonError('APPROVAL_POLICY_INVALID', `policy: ${error.message}`, { path: policyFieldPointer(error.path) });
-    }
-  }
-
   /** Starts a new session. */
   async create(input: CreateInput): Promise<SessionDetail> {
     if (this.#sessions.size >= (this.#o.sessionLimit ?? DEFAULT_SESSION_LIMIT)) {
@@ -302,8 +266,9 @@ export class SessionManager {
     if (!isDir) throw new DaemonError('CWD_NOT_FOUND', `cwd ${JSON.stringify(input.cwd)} is not an existing directory; create it or pass another`, { path: '/cwd' });
     await prescreenSpecRef(input.spec);
     const spec = loadSpec(input.spec);
-    await this.#prescreenPolicy(spec.spec.id, input.name ?? null, input.policy);
-    const policy = this.#policyFor(spec.spec.id, input.name ?? null, input.policy);
+    const owner = { specId: spec.spec.id, name: input.name ?? null, own: input.policy };
+    await this.#policies.prepare(owner);
+    const policy = this.#policies.resolve(owner);
     await this.#useLiveHost();
     const id = newSessionId();
     let cwd = input.cwd;
