@@ -53,7 +53,7 @@ export class ApprovalAnswers {
     if (owner) {
       throw new DaemonError('APPROVAL_STALE', `approval ${wireId} is no longer on screen; answer the current one (in "current"), if any`, { extensions: { current: owner.modalView() } });
     }
-    throw new DaemonError('APPROVAL_NOT_FOUND', `no approval has id ${JSON.stringify(wireId)}; list them with GET /api/v1/approvals`, { path: '/id' });
+    throw new DaemonError('APPROVAL_NOT_FOUND', `no approval has id ${JSON.stringify(wireId)}; it may have been answered or closed; \`specterm approve --list\` (or the dashboard's inbox) lists the pending ones`, { path: '/id' });
   }
 
   /** A person's answer. */

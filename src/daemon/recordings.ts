@@ -254,7 +254,7 @@ export function defaultRecordingName(session: string, at: number): string {
 }
 
 function notFound(name: string): RecordingsError {
-  return new RecordingsError('RECORDING_NOT_FOUND', `no recording named "${name}"; list them with GET /api/v1/recordings`);
+  return new RecordingsError('RECORDING_NOT_FOUND', `no recording named "${name}"; the dashboard's Recordings page lists them`);
 }
 
 function checkedName(name: string): string {

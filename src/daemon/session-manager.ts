@@ -301,7 +301,7 @@ export class SessionManager {
     if (byId) return byId;
     const named = this.list().filter((s) => s.record.name === idOrName);
     if (named.length === 1) return named[0]!;
-    throw new DaemonError('SESSION_NOT_FOUND', `no session has id or name ${JSON.stringify(idOrName)}; list them with GET /api/v1/sessions (\`specterm ls\`)`, { path: '/id' });
+    throw new DaemonError('SESSION_NOT_FOUND', `no session has id or name ${JSON.stringify(idOrName)}; \`specterm ls\` (or the dashboard's overview) lists them`, { path: '/id' });
   }
 
   /** Ends the agent; the session stays listed as exited. */

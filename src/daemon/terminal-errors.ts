@@ -39,5 +39,5 @@ export class TerminalStreamError extends Error {
 
 /** The refusal for a session id the lookup does not know. */
 export function unknownSession(id: string, path = '/session_id'): TerminalStreamError {
-  return new TerminalStreamError('TERMINAL_SESSION_NOT_FOUND', `no session has id '${id}'; list them with GET /api/v1/sessions`, path);
+  return new TerminalStreamError('TERMINAL_SESSION_NOT_FOUND', `no session has id '${id}'; \`specterm ls\` (or the dashboard's overview) lists them`, path);
 }

@@ -44,7 +44,7 @@ export function notFound(kind: string, id: string): ApiError {
     status: 404,
     code: `${kind.toUpperCase()}_NOT_FOUND`,
     title: `Unknown ${kind}`,
-    detail: `no ${kind} has id '${id}'; list them with GET /api/v1/${kind}s`,
+    detail: `no ${kind} has id '${id}'; \`specterm ${kind} list\` lists them`,
     errors: [{ path: '/id', code: 'not_found', message: `no ${kind} '${id}'` }],
   });
 }

@@ -49,6 +49,13 @@ describe('specterm serve: API and CLI verbs', () => {
     expect(none.err).toMatch(/DAEMON_NOT_RUNNING: no daemon is running .*specterm serve/);
 
     expect(await refusal(client.call('getSession', { params: { id: 's_nope' } }))).toMatchObject({ status: 404, code: 'SESSION_NOT_FOUND' });
+    // Said to a person in the CLI's words, without the API's routes.
+    const unknown = await cli(['send', 'nope', 'hi']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.err).toMatch(/SESSION_NOT_FOUND: no session has id or name "nope"; `specterm ls` \(or the dashboard's overview\) lists them/);
+    expect(unknown.err).not.toContain('/api/');
+    const noToken = await cli(['token', 'revoke', 't_nope']);
+    expect(noToken.err).toMatch(/TOKEN_NOT_FOUND: no token has id 't_nope'; `specterm token list` lists them/);
     expect(await refusal(client.call('answerApproval', { params: { id: 'nope' }, body: { button: 0, fingerprint: 'x' } }))).toMatchObject({ status: 404, code: 'APPROVAL_NOT_FOUND' });
     const cwd = await refusal(client.call('createSession', { body: { spec: 'demo-agent', cwd: '/does/not/exist' } }));
     expect(cwd).toMatchObject({ status: 422, code: 'CWD_NOT_FOUND' });

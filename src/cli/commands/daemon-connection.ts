@@ -27,8 +27,8 @@ export async function withDaemon(command: string, io: CliIo, work: (client: Daem
   } catch (error) {
     if (!(error instanceof ClientError)) throw error;
     const hint = error.code === 'AUTH_INVALID' ? ' (check SPECTERM_TOKEN, or unset it to use the admin token file)' : '';
-    // Field errors say what to fix by themselves; the request line before them is the API's, not the user's.
-    const listed: unknown = error.problem?.errors;
+    // A request's field errors say what to fix by themselves; the request line before them is the API's, not the user's.
+    const listed: unknown = error.code === 'VALIDATION_FAILED' ? error.problem?.errors : undefined;
     const fields = Array.isArray(listed)
       ? listed.flatMap((e: { message?: unknown }) => (typeof e?.message === 'string' ? [e.message.replace(/^\//, '')] : []))
       : [];
