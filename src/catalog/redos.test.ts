@@ -3,7 +3,7 @@ import { validateSpec } from '../core/spec/index.js';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { createBlockingScreen, createCachedScreen, screenRegexesInBackground, screenRegexWithRecheck } from './redos.js';
+import { createBlockingScreen, createCachedScreen, resetScreenGuard, screenRegexesInBackground, screenRegexWithRecheck } from './redos.js';
 import { SCREENER, VerdictStore } from './verdict-store.js';
 
 describe('screenRegexWithRecheck', () => {
@@ -112,5 +112,22 @@ describe('verdicts kept', () => {
     expect(analysed).toBe(2);
     expect(cached('^(g+)+$', '')?.complexity).toBe('exponential');
     expect(cached('^bg$', '')).toEqual({ complexity: 'safe' });
+  });
+
+  it('stops waiting on a screen that overruns, says so, and asks it nothing more for a while', async () => {
+    const store = new VerdictStore({ shippedFile, cacheFile: null });
+    const asked: string[] = [];
+    // recheck's own timeout is not a wall-clock bound (seen: 14 min): an analysis that never ends.
+    const never = (source: string) => { asked.push(source); return new Promise<never>(() => {}); };
+    try {
+      const analysed = await screenRegexesInBackground([{ source: '^stuck-1$', flags: '' }, { source: '^stuck-2$', flags: '' }], store, { analyse: never, hardLimitMs: 50 });
+      expect(analysed).toBe(0);
+      expect(asked).toEqual(['^stuck-1$']);
+      expect(createCachedScreen(store)('^stuck-2$', '')?.complexity).toBe('unscreened');
+      expect(createBlockingScreen({ store })('^fresh-after-stuck$', '')).toEqual({ complexity: 'unscreened', reason: expect.stringMatching(/overran .* left alone for a minute/) });
+    } finally {
+      resetScreenGuard();
+    }
+    expect(createBlockingScreen({ store })('^fresh-after-stuck$', '')).toEqual({ complexity: 'safe' });
   });
 });

@@ -13,7 +13,8 @@
  *   process), so that {@link screenRegexFromCache} knows them afterwards.
  * A pattern recheck cannot decide is never stored: it is reported as unscreened every time.
  */
-import { check, checkSync, type Diagnostics } from 'recheck';
+import { createRequire } from 'node:module';
+import type { Diagnostics, Parameters as RecheckParameters } from 'recheck';
 import type { RegexScreen } from '../core/spec/index.js';
 import { defaultVerdictStore, verdictKey, type Verdict, type VerdictStore } from './verdict-store.js';
 
@@ -24,6 +25,32 @@ import { defaultVerdictStore, verdictKey, type Verdict, type VerdictStore } from
 export const SCREEN_TIMEOUT_MS = 10_000;
 /** Longest attack-string rendering passed on to messages. */
 const MAX_ATTACK_CHARS = 120;
+/**
+ * recheck's own timeout is not a wall-clock bound: a check can run on far past it (seen: 14 min
+ * in its agent process). Past this, we stop waiting, report the pattern unscreened, and ask
+ * recheck nothing more for {@link STUCK_PAUSE_MS}: what it is still busy with would queue the rest.
+ */
+const HARD_LIMIT_MS = SCREEN_TIMEOUT_MS + 5_000;
+const STUCK_PAUSE_MS = 60_000;
+/** Until when recheck is left alone after it overran {@link HARD_LIMIT_MS} (0: it answers). */
+let stuckUntil = 0;
+
+type RecheckModule = typeof import('recheck');
+let recheckModule: RecheckModule | null = null;
+
+/**
+ * recheck, loaded on first use: its blocking call waits on a worker thread (synckit), whose wait
+ * is bounded only by SYNCKIT_TIMEOUT, read when synckit loads — so it is set first.
+ */
+function recheck(): RecheckModule {
+  process.env.SYNCKIT_TIMEOUT ??= String(HARD_LIMIT_MS);
+  recheckModule ??= createRequire(import.meta.url)('recheck') as RecheckModule;
+  return recheckModule;
+}
+
+function stuckReason(): string | null {
+  return Date.now() < stuckUntil ? `the screen overran ${HARD_LIMIT_MS / 1000} s on an earlier pattern and is left alone for a minute` : null;
+}
 
 type ScreenAnswer = ReturnType<RegexScreen>;
 
@@ -71,12 +98,20 @@ export function createBlockingScreen(options: { onAnalyse?: ScreenListener; stor
     if (known) return known;
     const usable = screenableFlags(flags);
     if (typeof usable !== 'string') return { complexity: 'unscreened', reason: usable.unscreened };
+    const stuck = stuckReason();
+    if (stuck) return { complexity: 'unscreened', reason: stuck };
     options.onAnalyse?.(source, flags);
     let outcome: Verdict | { unscreened: string };
+    const started = Date.now();
     try {
-      outcome = toVerdict(checkSync(source, usable, { timeout: SCREEN_TIMEOUT_MS }));
+      outcome = toVerdict(recheck().checkSync(source, usable, { timeout: SCREEN_TIMEOUT_MS }));
     } catch (error) {
-      outcome = { unscreened: `the screen failed (${error instanceof Error ? error.message : String(error)})` };
+      if (Date.now() - started >= HARD_LIMIT_MS) {
+        stuckUntil = Date.now() + STUCK_PAUSE_MS;
+        outcome = { unscreened: `the screen did not answer within ${HARD_LIMIT_MS / 1000} s` };
+      } else {
+        outcome = { unscreened: `the screen failed (${error instanceof Error ? error.message : String(error)})` };
+      }
     }
     if ('unscreened' in outcome) return { complexity: 'unscreened', reason: outcome.unscreened };
     store.put(verdictKey(source, flags), outcome);
@@ -106,19 +141,46 @@ export const screenRegexFromCache: RegexScreen = (source, flags) => createCached
  * process (the event loop stays free), and keeps each verdict. Resolves to the number analysed;
  * never rejects.
  */
-export async function screenRegexesInBackground(patterns: Iterable<{ source: string; flags: string }>, store: VerdictStore = defaultVerdictStore()): Promise<number> {
+export async function screenRegexesInBackground(
+  patterns: Iterable<{ source: string; flags: string }>,
+  store: VerdictStore = defaultVerdictStore(),
+  options: { analyse?: AsyncAnalyser; hardLimitMs?: number } = {},
+): Promise<number> {
+  const analyse = options.analyse ?? ((source, flags, params) => recheck().check(source, flags, params));
+  const hardLimitMs = options.hardLimitMs ?? HARD_LIMIT_MS;
   let analysed = 0;
   for (const { source, flags } of patterns) {
     const key = verdictKey(source, flags);
     const usable = screenableFlags(flags);
     if (store.get(key) || typeof usable !== 'string') continue;
+    // What is left stays unscreened (and is said so by the load) rather than waiting behind it.
+    if (stuckReason()) break;
+    const abort = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    const overran = new Promise<'overran'>((resolve) => { timer = setTimeout(() => resolve('overran'), hardLimitMs); timer.unref(); });
     try {
-      const outcome = toVerdict(await check(source, usable, { timeout: SCREEN_TIMEOUT_MS }));
+      const diag = await Promise.race([analyse(source, usable, { timeout: SCREEN_TIMEOUT_MS, signal: abort.signal }), overran]);
+      if (diag === 'overran') {
+        abort.abort();
+        stuckUntil = Date.now() + STUCK_PAUSE_MS;
+        break;
+      }
+      const outcome = toVerdict(diag);
       analysed++;
       if (!('unscreened' in outcome)) store.put(key, outcome);
     } catch {
       // The agent process failed: the pattern stays unscreened and is reported as such.
+    } finally {
+      clearTimeout(timer);
     }
   }
   return analysed;
+}
+
+/** How the background screen asks recheck (its async `check`); replaceable to test the guard. */
+export type AsyncAnalyser = (source: string, flags: string, params: RecheckParameters & { signal: AbortSignal }) => Promise<Diagnostics>;
+
+/** Forgets that recheck overran (tests start each case with a screen that answers). */
+export function resetScreenGuard(): void {
+  stuckUntil = 0;
 }
