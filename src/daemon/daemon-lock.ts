@@ -18,6 +18,9 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 
+/** The daemon's default port: fixed, so a browser bookmark keeps working; `--port 0` picks a free one. */
+export const DEFAULT_PORT = 7681;
+
 /** What the holder tells a daemon that wants its lock. */
 export interface DaemonLockHolder { pid: number; port: number | null; url: string | null; state_dir: string; runtime_dir: string }
 

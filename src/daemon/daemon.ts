@@ -16,7 +16,7 @@ import { ApprovalTracker } from './approval.js';
 import { ApprovalAnswers } from './approval-answers.js';
 import { findJsonFault, locateOffset } from '../catalog/json-location.js';
 import { DaemonError } from './errors.js';
-import { acquireDaemonLocks, type DaemonLocks } from './daemon-lock.js';
+import { acquireDaemonLocks, type DaemonLocks, DEFAULT_PORT } from './daemon-lock.js';
 import { HostSupervisor } from './host-supervisor.js';
 import { openEnvSeal } from './env-seal.js';
 import { EventLog } from './event-log.js';
@@ -39,8 +39,7 @@ import { SessionManager } from './session-manager.js';
 
 /** The file clients find the daemon by (in the runtime dir). */
 export const DAEMON_STATE_FILE = 'daemon.json';
-/** The default port: fixed, so a browser bookmark keeps working; `--port 0` picks a free one. */
-export const DEFAULT_PORT = 7681;
+export { DEFAULT_PORT };
 
 /** What the state file holds; `state_dir` lets a client tell a daemon of another state dir (whose token it lacks). */
 export interface DaemonStateFile { pid: number; port: number; url: string; protocol_version: number; started_at: number; state_dir: string }

@@ -4,6 +4,7 @@
  * accepts JSON only, bounds bodies and messages, and answers every refusal as problem+json.
  * @module
  */
+import { isLoopback } from './paths.js';
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
@@ -101,10 +102,7 @@ export class ServerConfigError extends Error {
   }
 }
 
-/** Whether `host` only accepts connections from this machine. */
-export function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
-}
+export { isLoopback };
 
 export async function createApiServer(options: ApiServerOptions): Promise<ApiServer> {
   const host = options.host ?? '127.0.0.1';

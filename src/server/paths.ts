@@ -54,3 +54,8 @@ export function ensurePrivateDir(dir: string): string {
   }
   return dir;
 }
+
+/** Whether `host` only accepts connections from this machine. */
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}

@@ -8,7 +8,7 @@
  * @module
  */
 import { ClientError, DaemonClient } from '../../client/index.js';
-import { resolveRuntimeDir, resolveStateDir } from '../../server/index.js';
+import { resolveRuntimeDir, resolveStateDir } from '../../server/paths.js';
 import { EXIT_USAGE } from '../errors.js';
 import type { CliIo } from '../io.js';
 

@@ -4,7 +4,6 @@
  * which `specterm token list` shows and `specterm token revoke` ends.
  * @module
  */
-import { phonePairingText } from '../../server/pairing-qr.js';
 import { defineCommand } from '../command.js';
 import { withDaemon } from './daemon-connection.js';
 
@@ -25,6 +24,7 @@ export const pairCommand = defineCommand(
     const minutes = Math.max(1, Math.round((pairing.expires_at - Date.now()) / 60_000));
     io.stdout.write(`${pairing.url}\n`);
     io.stderr.write(`specterm pair: open it on the device "${pairing.device_name}" (${scope} scope); it works once and expires in ${minutes} minutes\n`);
+    const { phonePairingText } = await import('../../server/pairing-qr.js');
     const phone = phonePairingText(pairing.url);
     if ('noQr' in phone) io.stderr.write(`specterm pair: ${phone.noQr}\n`);
     else if (io.stdout.isTTY) io.stdout.write(`${phone.qr}\n`);

@@ -5,10 +5,9 @@
  * @module
  */
 import fs from 'node:fs';
-import { startDaemon, DEFAULT_PORT } from '../../daemon/daemon.js';
-import { DaemonLockError } from '../../daemon/daemon-lock.js';
-import { isLoopback, PrivatePathError, resolveRuntimeDir, resolveStateDir } from '../../server/index.js';
-import { phonePairingText } from '../../server/pairing-qr.js';
+// The daemon itself is loaded when serve runs: every other command starts without it.
+import { DaemonLockError, DEFAULT_PORT } from '../../daemon/daemon-lock.js';
+import { isLoopback, PrivatePathError, resolveRuntimeDir, resolveStateDir } from '../../server/paths.js';
 import { DaemonError } from '../../daemon/errors.js';
 import { ScopeSchema } from '../../protocol/index.js';
 import { defineCommand } from '../command.js';
@@ -55,6 +54,7 @@ export const serveCommand = defineCommand(
     const tls = flags.tlsCert && flags.tlsKey ? { cert: readPem(flags.tlsCert, '--tls-cert'), key: readPem(flags.tlsKey, '--tls-key') } : undefined;
     let daemon;
     try {
+      const { startDaemon } = await import('../../daemon/daemon.js');
       daemon = await startDaemon({
         runtimeDir: resolveRuntimeDir(io.env), stateDir: resolveStateDir(io.env), host: bind, port: flags.port, allowNonLoopback: flags.allowRemote, tls,
         sessionLimit: flags.sessionLimit, log: (level, message) => io.stderr.write(`specterm serve: ${level}: ${message}\n`),
@@ -71,6 +71,7 @@ export const serveCommand = defineCommand(
       // The code rides in the URL fragment, which browsers never send: it stays out of every log.
       const pairing = daemon.createPairing({ deviceName: 'browser', scope: pairScope.data });
       io.stdout.write(`specterm serve: open the dashboard (one use, ${pairing.scope} scope, valid 10 minutes):\n  ${pairing.url}\n`);
+      const { phonePairingText } = await import('../../server/pairing-qr.js');
       const phone = phonePairingText(pairing.url);
       if ('noQr' in phone) io.stderr.write(`specterm serve: ${phone.noQr}\n`);
       else if (io.stdout.isTTY) io.stdout.write(`${phone.qr}\n`);
