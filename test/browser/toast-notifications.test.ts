@@ -18,7 +18,7 @@ afterAll(async () => { await e?.close(); }, 60_000);
 const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('toasts for the events that call for a person', () => {
-  it('approval → alert toast, not repeated by a reconnect, opens its session; turn finished → polite toast; exited → dismissable', async () => {
+  it('approval → alert toast, not repeated by a reconnect, opens its session; turn finished → polite toast; killed → dismissable, naming who killed it', async () => {
     const page = e.page;
     const session = await e.createIdleSession({ name: 'toaster', args: ['--speed', '0.2', '--no-trust-prompt'] });
     const alerts = page.locator('.toasts [aria-live="assertive"] [role="alert"]');
@@ -69,9 +69,10 @@ describe('toasts for the events that call for a person', () => {
     await e.waitForState(session.id, 'idle');
 
     await e.client.call('killSession', { params: { id: session.id } });
-    const exited = polite.filter({ hasText: 'exited' });
+    // A kill through the API names who killed it (the toast used to read "exited on SIGHUP").
+    const exited = polite.filter({ hasText: 'killed by' });
     await exited.waitFor({ timeout: E2E_WAIT_MS });
-    await exited.getByRole('button', { name: /^Dismiss: toaster, exited/ }).click();
+    await exited.getByRole('button', { name: /^Dismiss: toaster, killed by \S+/ }).click();
     await exited.waitFor({ state: 'detached', timeout: 5_000 });
   }, 240_000);
 });
