@@ -21,19 +21,12 @@ if (!existsSync(join(root, 'dist/catalog/verdict-store.js'))) {
   console.error('gen-redos-verdicts: dist/ not found; run "npm run build" first');
   process.exit(1);
 }
-const { validateSpec } = await import(dist('core/spec/index.js'));
+const { specPatterns: patternsOf } = await import(dist('catalog/prescreen.js'));
 const { formatVerdictFile, readVerdictFile, verdictKey, SHIPPED_VERDICTS_FILE } = await import(dist('catalog/verdict-store.js'));
 
 const TIMEOUT_MS = 60_000;
 const specsDir = join(root, 'specs');
 const target = join(specsDir, SHIPPED_VERDICTS_FILE);
-
-/** Every (source, flags) the validator screens in one spec: the same walk a load makes. */
-function patternsOf(raw) {
-  const seen = [];
-  validateSpec(raw, { screenRegex: (source, flags) => { seen.push({ source, flags }); return null; } });
-  return seen;
-}
 
 const wanted = new Map();
 for (const id of readdirSync(specsDir).sort()) {

@@ -11,19 +11,15 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { listBuiltinSpecs, loadSpec } from '../src/catalog/index.js';
+import { specPatterns } from '../src/catalog/prescreen.js';
 import { readVerdictFile, SHIPPED_VERDICTS_FILE, verdictKey } from '../src/catalog/verdict-store.js';
-import { validateSpec } from '../src/core/spec/index.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const BIN = path.join(ROOT, 'bin/specterm.js');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'specterm-redos-cli-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
-function patternsOf(file: string): Array<{ source: string; flags: string }> {
-  const seen: Array<{ source: string; flags: string }> = [];
-  validateSpec(JSON.parse(fs.readFileSync(file, 'utf8')), { screenRegex: (source, flags) => { seen.push({ source, flags }); return null; } });
-  return seen;
-}
+const patternsOf = (file: string) => specPatterns(JSON.parse(fs.readFileSync(file, 'utf8')));
 
 describe('the built-in specs', () => {
   it('ship a verdict for every regex they hold (npm run gen:redos writes them)', () => {

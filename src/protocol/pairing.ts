@@ -19,8 +19,12 @@ export const PAIR_FRAGMENT_KEY = 'pair';
  */
 export function loopbackHostOf(url: string): string | null {
   const { hostname, host } = new URL(url);
-  const bare = hostname.replace(/^\[(.*)\]$/, '$1');
-  return bare === 'localhost' || bare === '::1' || /^127\.\d+\.\d+\.\d+$/.test(bare) ? host : null;
+  return isLoopbackHostname(hostname.replace(/^\[(.*)\]$/, '$1')) ? host : null;
+}
+
+/** Whether a bare host name (`127.x.x.x`, `localhost`, `::1`) is this computer's loopback. */
+export function isLoopbackHostname(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
 /** Why a pairing link on `host` (a loopback one) has no QR code, in a person's words. */

@@ -9,6 +9,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { isLoopbackHostname } from '../protocol/pairing.js';
 
 /** A directory or file that is not safe to keep secrets in (or does not hold what it should). */
 export class PrivatePathError extends Error {
@@ -57,5 +58,5 @@ export function ensurePrivateDir(dir: string): string {
 
 /** Whether `host` only accepts connections from this machine. */
 export function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+  return isLoopbackHostname(host);
 }
