@@ -33,7 +33,7 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': ['error', {
         paths: NODE_BUILTINS.map((name) => ({ name, message: 'src/core is pure: no Node APIs.' })),
-        patterns: [...NODE_AND_DEPS, ...outside('terminal', 'recording', 'catalog', 'driver', 'harness', 'cli', 'demo', 'fs')],
+        patterns: [...NODE_AND_DEPS, ...outside('terminal', 'recording', 'catalog', 'driver', 'harness', 'cli', 'demo', 'fs', 'ops', 'serve')],
       }],
       'no-restricted-globals': ['error',
         { name: 'setTimeout', message: 'src/core takes time as a parameter.' },
@@ -42,26 +42,28 @@ export default tseslint.config(
       'no-restricted-properties': ['error', { object: 'Date', property: 'now', message: 'src/core takes the clock as a parameter.' }],
     },
   },
-  layer(['src/terminal/**/*.ts'], outside('recording', 'catalog', 'driver', 'harness', 'cli', 'demo', 'host', 'server', 'store', 'daemon', 'protocol')),
-  layer(['src/recording/**/*.ts'], outside('catalog', 'driver', 'harness', 'cli', 'demo', 'host', 'server', 'store', 'daemon', 'protocol')),
-  layer(['src/catalog/**/*.ts'], outside('terminal', 'recording', 'driver', 'harness', 'cli', 'demo', 'host', 'server', 'store', 'daemon', 'protocol')),
-  layer(['src/driver/**/*.ts'], outside('catalog', 'recording', 'harness', 'cli', 'demo', 'host', 'server', 'store', 'daemon', 'protocol')),
-  layer(['src/harness/**/*.ts'], outside('cli', 'demo', 'host', 'server', 'store', 'daemon')),
+  layer(['src/terminal/**/*.ts'], outside('recording', 'catalog', 'driver', 'harness', 'cli', 'demo', 'host', 'server', 'store', 'daemon', 'protocol', 'ops', 'serve')),
+  layer(['src/recording/**/*.ts'], outside('catalog', 'driver', 'harness', 'cli', 'demo', 'host', 'server', 'store', 'daemon', 'protocol', 'ops', 'serve')),
+  layer(['src/catalog/**/*.ts'], outside('terminal', 'recording', 'driver', 'harness', 'cli', 'demo', 'host', 'server', 'store', 'daemon', 'protocol', 'ops', 'serve')),
+  layer(['src/driver/**/*.ts'], outside('catalog', 'recording', 'harness', 'cli', 'demo', 'host', 'server', 'store', 'daemon', 'protocol', 'ops', 'serve')),
+  layer(['src/harness/**/*.ts'], outside('cli', 'demo', 'host', 'server', 'store', 'daemon', 'ops', 'serve')),
   // The store may import core and protocol (types) only; nothing above it (issue 15 architecture).
-  layer(['src/store/**/*.ts'], outside('terminal', 'recording', 'catalog', 'driver', 'harness', 'cli', 'demo', 'host', 'server', 'daemon')),
-  // The session manager's parts (approvals, policy, notifications); the server sits on top of it.
-  layer(['src/daemon/**/*.ts'], outside('server', 'cli', 'harness', 'demo')),
-  // The daemon's composition root and its route handlers sit on the server (they build it).
-  layer(['src/daemon/daemon.ts', 'src/daemon/routes/**/*.ts'], outside('cli', 'harness', 'demo')),
+  layer(['src/store/**/*.ts'], outside('terminal', 'recording', 'catalog', 'driver', 'harness', 'cli', 'demo', 'host', 'server', 'daemon', 'ops', 'serve')),
+  // The session manager's parts (approvals, policy, notifications): no transport, no operations layer above it.
+  layer(['src/daemon/**/*.ts'], outside('ops', 'server', 'serve', 'cli', 'harness', 'demo')),
   // A recording replayed on the daemon runs the harness's replay and explain (one module only).
-  layer(['src/daemon/recordings-replay.ts'], outside('server', 'cli', 'demo')),
+  layer(['src/daemon/recordings-replay.ts'], outside('ops', 'server', 'serve', 'cli', 'demo')),
+  // The operations layer: every operation's handler and the one executor; no transport imports it from below.
+  layer(['src/ops/**/*.ts'], outside('server', 'serve', 'cli', 'harness', 'demo', 'dashboard')),
+  // The composition root (`specterm serve`): builds the daemon, the operations and the transports.
+  layer(['src/serve/**/*.ts'], outside('cli', 'harness', 'demo', 'dashboard')),
   // The CLI's client of the daemon: the wire protocol only (and Node).
-  layer(['src/client/**/*.ts'], outside('terminal', 'recording', 'catalog', 'driver', 'harness', 'cli', 'demo', 'host', 'server', 'store', 'daemon')),
+  layer(['src/client/**/*.ts'], outside('terminal', 'recording', 'catalog', 'driver', 'harness', 'cli', 'demo', 'host', 'server', 'store', 'daemon', 'ops', 'serve')),
   // The PTY host: a long-lived process that holds PTYs and bytes, no spec logic (issue 15).
-  layer(['src/host/**/*.ts'], outside('recording', 'catalog', 'driver', 'harness', 'cli', 'demo', 'server', 'store', 'daemon', 'protocol')),
-  layer(['src/demo/**/*.ts', 'src/demo/**/*.tsx'], outside('core', 'terminal', 'recording', 'catalog', 'driver', 'harness', 'cli', 'host', 'server', 'store', 'daemon', 'protocol', 'fs')),
+  layer(['src/host/**/*.ts'], outside('recording', 'catalog', 'driver', 'harness', 'cli', 'demo', 'server', 'store', 'daemon', 'protocol', 'ops', 'serve')),
+  layer(['src/demo/**/*.ts', 'src/demo/**/*.tsx'], outside('core', 'terminal', 'recording', 'catalog', 'driver', 'harness', 'cli', 'host', 'server', 'store', 'daemon', 'protocol', 'fs', 'ops', 'serve')),
   // Private files written whole (0600, temp + rename/link): Node only, below every edge that writes one.
-  layer(['src/fs/**/*.ts'], outside('core', 'terminal', 'recording', 'catalog', 'driver', 'harness', 'cli', 'demo', 'host', 'server', 'store', 'daemon', 'protocol', 'client', 'dashboard')),
+  layer(['src/fs/**/*.ts'], outside('core', 'terminal', 'recording', 'catalog', 'driver', 'harness', 'cli', 'demo', 'host', 'server', 'store', 'daemon', 'protocol', 'client', 'dashboard', 'ops', 'serve')),
   // src/protocol is the wire contract: pure (no Node, no I/O), zod only, core for types only.
   {
     files: ['src/protocol/**/*.ts'],
@@ -73,7 +75,7 @@ export default tseslint.config(
           { group: ['node:*'], message: 'src/protocol is pure: no Node APIs (the browser imports it too).' },
           { group: ['@lydell/node-pty', '@xterm/*', 'recheck', 'ink', 'react', 'ajv', 'ws'], message: 'src/protocol may depend on zod only.' },
           { group: ['**/core/*', '**/core/**'], allowTypeImports: true, message: 'src/protocol may import src/core for types only.' },
-          ...outside('terminal', 'recording', 'catalog', 'driver', 'harness', 'cli', 'demo', 'server', 'store', 'host', 'daemon', 'fs'),
+          ...outside('terminal', 'recording', 'catalog', 'driver', 'harness', 'cli', 'demo', 'server', 'store', 'host', 'daemon', 'fs', 'ops', 'serve'),
         ],
       }],
       'no-restricted-globals': ['error', { name: 'process', message: 'src/protocol is pure.' }],
@@ -87,12 +89,13 @@ export default tseslint.config(
         paths: NODE_BUILTINS.map((name) => ({ name, message: 'src/dashboard runs in the browser: no Node APIs.' })),
         patterns: [
           { group: ['node:*'], message: 'src/dashboard runs in the browser: no Node APIs.' },
-          ...outside('core', 'terminal', 'recording', 'catalog', 'driver', 'harness', 'cli', 'demo', 'host', 'server', 'store', 'daemon', 'fs'),
+          ...outside('core', 'terminal', 'recording', 'catalog', 'driver', 'harness', 'cli', 'demo', 'host', 'server', 'store', 'daemon', 'fs', 'ops', 'serve'),
         ],
       }],
     },
   },
-  layer(['src/server/**/*.ts'], outside('core', 'terminal', 'recording', 'catalog', 'driver', 'harness', 'cli', 'demo', 'store', 'host')),
+  // The transports: they carry operations (src/ops) and know nothing of the daemon behind them.
+  layer(['src/server/**/*.ts'], outside('core', 'terminal', 'recording', 'catalog', 'driver', 'harness', 'cli', 'demo', 'store', 'host', 'daemon', 'serve')),
   {
     files: ['**/*.mjs', '**/*.js'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', Buffer: 'readonly', URL: 'readonly' } },

@@ -2,7 +2,8 @@
 import http from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DaemonEvent } from '../src/protocol/index.js';
-import { notFound, type SseSink } from '../src/server/index.js';
+import type { SseSink } from '../src/server/index.js';
+import { notFound } from './helpers/api-server.js';
 import { fixtureHandlers, KNOWN_SESSION, sampleMaxBacklog, startTestServer, type TestServer } from './helpers/api-server.js';
 
 const EVENTS: DaemonEvent[] = [1, 2, 3].map((seq) => ({ type: 'session.exited', seq, at: seq, session_id: KNOWN_SESSION, code: seq, signal: null }));

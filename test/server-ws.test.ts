@@ -8,7 +8,8 @@ import net from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { decodeTerminalFrame, type ServerMessage } from '../src/protocol/index.js';
-import { notFound, type TopicSubscription, type WsHandlers, type WsSink } from '../src/server/index.js';
+import type { TopicSubscription, WsHandlers, WsSink } from '../src/server/index.js';
+import { notFound } from './helpers/api-server.js';
 import { KNOWN_SESSION, sampleMaxBacklog, startTestServer, type TestServer } from './helpers/api-server.js';
 
 const wsHandlers = (log: string[]): WsHandlers => ({
@@ -211,7 +212,7 @@ describe('messages', () => {
     writer.send({ type: 'input', ref: 'j', session_id: KNOWN_SESSION, data: 'y' });
     await writer.next((m) => m.type === 'ok');
     expect(log).toEqual(['input y']);
-    expect(t.audit.map((e) => [e.who, e.what, e.outcome, e.code])).toEqual([['read-device', 'ws.input', 'refused', 'SCOPE_INSUFFICIENT'], ['admin', 'ws.input', 'ok', null]]);
+    expect(t.audit.map((e) => [e.who, e.what, e.via, e.outcome, e.code])).toEqual([['read-device', 'terminalInput', 'ws', 'refused', 'SCOPE_INSUFFICIENT'], ['admin', 'terminalInput', 'ws', 'ok', null]]);
     reader.socket.close();
     writer.socket.close();
   });

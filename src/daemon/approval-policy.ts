@@ -20,6 +20,7 @@
 import type { RegexScreen } from '../core/spec/validate-context.js';
 import { isAutoAnswerable, type Approval, type ApprovalModal } from './approval.js';
 import { judgeSubject } from './approval-subject.js';
+import { fieldError, SpectermError } from '../protocol/index.js';
 
 /** A rule as configured: a pattern, or a pattern with flags (only i, s and u). */
 export type PolicyRuleInput = string | { pattern: string; flags?: string };
@@ -64,11 +65,11 @@ export type PolicyDecision =
   | { verdict: 'ask'; reason: string };
 
 /** A policy that cannot be used; `path` names the field (e.g. `deny[2]`). */
-export class ApprovalPolicyError extends Error {
-  readonly code = 'APPROVAL_POLICY_INVALID';
+export class ApprovalPolicyError extends SpectermError {
+  declare readonly code: 'APPROVAL_POLICY_INVALID';
   readonly path: string;
   constructor(path: string, message: string) {
-    super(`approval policy ${path}: ${message}`);
+    super(fieldError('APPROVAL_POLICY_INVALID', `approval policy ${path}: ${message}`, policyFieldPointer(path)));
     this.name = 'ApprovalPolicyError';
     this.path = path;
   }

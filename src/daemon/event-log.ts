@@ -53,14 +53,17 @@ export class EventLog {
   readonly #journal: EventJournal;
   readonly #listeners = new Set<(event: DaemonEvent) => void>();
 
-  /** `journal`: the store's `events` table (the daemon); default a ring of `maxEvents`. */
-  constructor(options: { journal?: EventJournal; maxEvents?: number } = {}) {
+  readonly #node: string | undefined;
+
+  /** `journal`: the store's `events` table (the daemon); default a ring of `maxEvents`. `node`: stamped on every event. */
+  constructor(options: { journal?: EventJournal; maxEvents?: number; node?: string } = {}) {
     this.#journal = options.journal ?? new RingJournal(options.maxEvents ?? MAX_REPLAY_EVENTS);
+    this.#node = options.node;
   }
 
   /** Numbers `input`, keeps it and tells every subscriber. Returns the numbered event. */
   append(input: DaemonEventInput): DaemonEvent {
-    const event = this.#journal.append(input);
+    const event = this.#journal.append(this.#node === undefined ? input : { ...input, node: this.#node } as DaemonEventInput);
     for (const listener of [...this.#listeners]) {
       try {
         listener(event);

@@ -55,6 +55,8 @@ export interface ManagedSessionDeps {
   events: EventLog;
   tracker: ApprovalTracker;
   now: () => number;
+  /** The daemon's node name, stamped on what this session shows. */
+  node: string;
   /** Called with a newly opened approval a policy may answer. */
   onApprovalOpened?: (session: ManagedSession, approval: Approval) => void;
 }
@@ -187,7 +189,7 @@ export class ManagedSession {
       const a = observation.opened;
       store.approvals.recordSeen({ id: a.id, fingerprint: a.fingerprint, sessionId: this.id, title: a.title, body: a.body, buttons: a.buttons, kind: a.kind ?? 'approval', firstSeen: a.firstSeenAt });
       // A modal the person opened is shown on the session but waits for nobody: no notification.
-      if (a.openedBy === 'agent') this.#notify({ type: 'approval.needed', session_id: this.id, at: now, approval: toWireApproval(a) });
+      if (a.openedBy === 'agent') this.#notify({ type: 'approval.needed', session_id: this.id, at: now, approval: toWireApproval(a, this.#deps.node) });
     }
     const previous = this.#state;
     const moved = previous === null || previous.id !== state.id || previous.status !== state.status;
@@ -339,7 +341,7 @@ export class ManagedSession {
     const r = this.record;
     const view = this.runtime?.driver.getCurrentView();
     return {
-      id: r.id, name: r.name, labels: r.labels, lifecycle: this.#lifecycle,
+      id: r.id, node: this.#deps.node, name: r.name, labels: r.labels, lifecycle: this.#lifecycle,
       state: this.stateView(), modal: this.modalView(),
       controls: this.isRunning ? (view?.controls ?? []).map((c) => ({ id: c.id, label: c.label, action_type: c.action_type })) : [],
       cwd: r.cwd, branch: r.branch,
@@ -361,6 +363,6 @@ export function stateViewOf(spec: CliSpecV4, stateId: string): DriverStateView {
   return { id: state.id, label: state.label ?? state.id, title: null, status: statusForState(state) };
 }
 
-export function toWireApproval(a: Approval) {
-  return { id: wireApprovalId(a), session_id: a.sessionId, fingerprint: a.fingerprint, title: a.title, text: a.body, buttons: a.buttons, kind: a.kind, subject: a.subject, first_seen_at: a.firstSeenAt, opened_by: a.openedBy };
+export function toWireApproval(a: Approval, node: string) {
+  return { id: wireApprovalId(a), node, session_id: a.sessionId, fingerprint: a.fingerprint, title: a.title, text: a.body, buttons: a.buttons, kind: a.kind, subject: a.subject, first_seen_at: a.firstSeenAt, opened_by: a.openedBy };
 }

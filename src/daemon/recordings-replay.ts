@@ -11,7 +11,7 @@ import { explainReplayAt, formatExplanation, recordingEndMs } from '../harness/e
 import { replaySession } from '../harness/replay-session.js';
 import { toDebugTransitions } from '../protocol/debug.js';
 import type { RecordingExplain, RecordingTimeline } from '../protocol/recordings.js';
-import { holdMsIn } from './routes/debug-routes.js';
+import { holdMsIn } from './debug-views.js';
 import { RecordingsError, type LoadedRecording } from './recordings.js';
 
 

@@ -19,6 +19,7 @@ import path from 'node:path';
 import { initialState, outgoingTransitions } from '../core/spec/model.js';
 import type { CliSpecV4 } from '../core/spec/types.js';
 import type { RecordingInfo } from '../protocol/recordings.js';
+import { fieldError, SpectermError } from '../protocol/index.js';
 import { AsciicastRecorder, parseAsciicast, type Asciicast } from '../recording/index.js';
 import { writePrivateFile } from '../fs/private-file.js';
 import type { EventLog } from './event-log.js';
@@ -27,18 +28,14 @@ import { serializeScreenAnsi } from './screen-ansi.js';
 
 export type RecordingsErrorCode = 'RECORDING_NOT_FOUND' | 'RECORDING_ACTIVE' | 'NOT_RECORDING' | 'RECORDING_NAME_TAKEN' | 'RECORDING_UNREADABLE' | 'RECORDING_NAME_INVALID' | 'RECORDING_AT_OUT_OF_RANGE';
 
-const STATUS: Record<RecordingsErrorCode, number> = {
-  RECORDING_NOT_FOUND: 404, RECORDING_ACTIVE: 409, NOT_RECORDING: 409, RECORDING_NAME_TAKEN: 409, RECORDING_UNREADABLE: 422, RECORDING_NAME_INVALID: 422, RECORDING_AT_OUT_OF_RANGE: 422,
-};
+/** The request field each refusal is about, when it is about one. */
+const FIELDS: Partial<Record<RecordingsErrorCode, string>> = { RECORDING_NAME_TAKEN: '/name', RECORDING_NAME_INVALID: '/name', RECORDING_AT_OUT_OF_RANGE: '/at_ms' };
 
-export class RecordingsError extends Error {
-  readonly code: RecordingsErrorCode;
-  readonly status: number;
+export class RecordingsError extends SpectermError {
+  declare readonly code: RecordingsErrorCode;
   constructor(code: RecordingsErrorCode, message: string) {
-    super(message);
+    super(fieldError(code, message, FIELDS[code]));
     this.name = 'RecordingsError';
-    this.code = code;
-    this.status = STATUS[code];
   }
 }
 

@@ -31,6 +31,9 @@ import { ResumedTransport } from './resumed-transport.js';
 import { findOrphans, sessionMetaOf } from './session-adoption.js';
 import { createWorktree, removeWorktree } from './worktree.js';
 
+/** The node name of a daemon nobody named (tests, embedding); `specterm serve` names it after the host. */
+export const DEFAULT_NODE = 'local';
+
 /** Default bound on running + exited sessions kept. */
 export const DEFAULT_SESSION_LIMIT = 32;
 /** How long kill/restart wait for the child to end (the host sends SIGKILL after 2 s). */
@@ -40,6 +43,8 @@ export type CreateInput = z.output<typeof CreateSchema>;
 
 export interface SessionManagerOptions {
   store: Store;
+  /** This daemon's node name, stamped on its sessions and approvals (`local` when not said). */
+  node?: string;
   host: HostClient;
   /** A live host connection (the supervisor's: a dead host is replaced); default: `host` as is. */
   ensureHost?: () => Promise<HostClient>;
@@ -91,7 +96,7 @@ export class SessionManager {
     this.#policies = new SessionPolicies(options.defaultPolicies);
     this.#host = options.host;
     this.#now = options.now ?? Date.now;
-    this.#deps = { store: options.store, events: options.events, tracker: options.tracker, now: this.#now, onApprovalOpened: options.onApprovalOpened };
+    this.#deps = { store: options.store, events: options.events, tracker: options.tracker, now: this.#now, node: options.node ?? DEFAULT_NODE, onApprovalOpened: options.onApprovalOpened };
   }
 
   /**

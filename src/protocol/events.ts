@@ -5,10 +5,11 @@
  */
 import { z } from 'zod';
 import { EpochMs, Id } from './common.js';
+import { NodeName } from './node.js';
 import { Approval } from './approvals.js';
 import { KilledBy, ModalView, SessionDetail, StateView } from './sessions.js';
 
-const base = { seq: z.number().int().positive(), at: EpochMs, session_id: Id };
+const base = { seq: z.number().int().positive(), at: EpochMs, session_id: Id, node: NodeName.optional() };
 /** On a notification event: the session was muted when it happened, so no sink interrupts anyone with it. */
 const muted = { muted: z.literal(true).optional().meta({ description: 'the session is muted: shown where it belongs, but no toast, push, desktop notification or webhook' }) };
 

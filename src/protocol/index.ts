@@ -27,3 +27,8 @@ export * from './terminal-frame.js';
 export * from './route-def.js';
 export * from './routes.js';
 export * from './openapi.js';
+
+/** Refusal codes (the one code → HTTP status table) and the one error base. */
+export * from './error-codes.js';
+export * from './node.js';
+export * from './coded-error.js';

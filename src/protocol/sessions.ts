@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import type { ModalKind as CoreModalKind, StateStatus as CoreStateStatus } from '../core/spec/types.js';
 import { ByteSeq, Cols, EpochMs, Id, Rows } from './common.js';
+import { NodeName } from './node.js';
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const LABEL_KEY = /^[A-Za-z0-9_.-]{1,64}$/;
@@ -104,6 +105,7 @@ export const KilledBy = z.strictObject({ name: z.string(), token_id: z.string(),
 /** A session as `GET /api/v1/sessions/:id` returns it. */
 export const SessionDetail = z.strictObject({
   id: Id,
+  node: NodeName.optional(),
   name: z.string().nullable(),
   labels: z.record(z.string(), z.string()),
   lifecycle: Lifecycle,

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { EpochMs, Id } from './common.js';
 import { SCOPES } from './scopes.js';
+import { NodeName } from './node.js';
 
 export const ScopeSchema = z.enum(SCOPES);
 
@@ -39,4 +40,4 @@ export const WsTicket = z.strictObject({
 });
 
 /** `GET /api/v1/health`. */
-export const Health = z.strictObject({ status: z.literal('ok'), version: z.string(), protocol_version: z.number().int().positive() });
+export const Health = z.strictObject({ status: z.literal('ok'), version: z.string(), protocol_version: z.number().int().positive(), node: NodeName.optional() });

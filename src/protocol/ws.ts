@@ -36,13 +36,18 @@ export const WS_CLOSE = {
 /** A client-chosen correlation id, echoed on the answer (or the error). */
 const ref = z.string().max(64).optional();
 
+export const SubscribeMessage = z.strictObject({ type: z.literal('subscribe'), ref, topic: Topic, since: ByteSeq.optional().meta({ description: 'resume after this seq (event seq or byte seq)' }) });
+export const InputMessage = z.strictObject({ type: z.literal('input'), ref, session_id: Id, data: z.string().min(1).max(4096) });
+export const ResizeMessage = z.strictObject({ type: z.literal('resize'), ref, session_id: Id, cols: Cols, rows: Rows });
+export const LeaseMessage = z.strictObject({ type: z.literal('lease'), ref, session_id: Id, action: z.enum(['acquire', 'release']) });
+
 export const ClientMessage = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('subscribe'), ref, topic: Topic, since: ByteSeq.optional().meta({ description: 'resume after this seq (event seq or byte seq)' }) }),
+  SubscribeMessage,
   z.strictObject({ type: z.literal('unsubscribe'), ref, topic: Topic }),
   z.strictObject({ type: z.literal('ack'), topic: Topic, bytes: ByteSeq.meta({ description: 'the byte seq the client has rendered up to' }) }),
-  z.strictObject({ type: z.literal('input'), ref, session_id: Id, data: z.string().min(1).max(4096) }),
-  z.strictObject({ type: z.literal('resize'), ref, session_id: Id, cols: Cols, rows: Rows }),
-  z.strictObject({ type: z.literal('lease'), ref, session_id: Id, action: z.enum(['acquire', 'release']) }),
+  InputMessage,
+  ResizeMessage,
+  LeaseMessage,
   z.strictObject({ type: z.literal('ping'), ref }),
 ]);
 export type ClientMessage = z.infer<typeof ClientMessage>;

@@ -15,16 +15,17 @@ import { refuseCredentialInUrl, type TokenStore } from './auth.js';
 import { Authenticator } from './authenticator.js';
 import { builtInHandlers } from './builtin-routes.js';
 import { answerClientError, answerRaw, capConnections, DEFAULT_MAX_CONNECTIONS } from './connection-guard.js';
-import { ApiError } from './errors.js';
+import { SpectermError } from '../protocol/index.js';
+import { Operations } from '../ops/executor.js';
 import { FailureLimiter, type FailureLimiterOptions } from './failure-limiter.js';
-import type { AuditEntry, RouteHandlers, WsHandlers } from './handlers.js';
+import type { AuditEntry, RouteHandlers, WsHandlers } from '../ops/contracts.js';
 import { handleHttp, parseTarget } from './http-pipeline.js';
 import { LiveChannels } from './live-channels.js';
 import { buildOriginPolicy, checkOrigin, type OriginPolicy } from './origin-guard.js';
 import { PairingCodes } from './pairing.js';
 import { issuePairing, pairingHandlers } from './pairing-routes.js';
 import { toProblem } from './problem.js';
-import { RateLimiter, type RateLimitOptions } from './rate-limiter.js';
+import { RateLimiter, type RateLimitOptions } from '../ops/rate-limiter.js';
 import { Router } from './router.js';
 import { defaultDashboardDir, isDashboardPath, serveDashboard, StaticFiles } from './static.js';
 import { WsHub } from './ws-hub.js';
@@ -40,6 +41,11 @@ export interface ApiServerOptions {
   /** PEM certificate and key: serve HTTPS/WSS. */
   tls?: { cert: string | Buffer; key: string | Buffer };
   tokens: TokenStore;
+  /**
+   * The operations this server carries (built by the composition root, shared with every other
+   * transport). Without it the server builds one from `handlers`, `ws`, `rateLimit` and `audit`.
+   */
+  operations?: Operations;
   /** The admin token (from `ensureAdminToken`); accepted with the admin scope. */
   adminToken?: string;
   handlers?: RouteHandlers;
@@ -72,6 +78,8 @@ export interface ApiServerOptions {
   dashboardDir?: string | null;
   /** How long a pairing code stays valid (10 minutes). */
   pairingTtlMs?: number;
+  /** The daemon's node name, reported by health. */
+  node?: string;
   /** The daemon's version, reported by health and OpenAPI. */
   version?: string;
   now?: () => number;
@@ -117,18 +125,16 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   const onUnexpected = (error: unknown) => log('error', `unexpected: ${(error as Error)?.stack ?? String(error)}`);
   const tickets = new WsTickets({ now });
   const auth = new Authenticator({ tokens: options.tokens, adminToken: options.adminToken, failures: new FailureLimiter({ now, ...options.authFailures }), tickets });
-  const rateLimiter = new RateLimiter({ now, ...options.rateLimit });
   const maxWsMessageBytes = options.maxWsMessageBytes ?? 64 * 1024;
   // The Host allowlist needs the bound port, known only after listen(); nothing is served before.
   const bound: { policy?: OriginPolicy } = {};
   const origin = () => bound.policy!;
   const maxBacklogBytes = options.maxClientBacklogBytes ?? DEFAULT_MAX_CLIENT_BACKLOG_BYTES;
   const channels = new LiveChannels();
-  const hub = new WsHub({
-    handlers: options.ws ?? {}, rateLimiter, maxMessageBytes: maxWsMessageBytes,
-    maxInvalidMessages: options.maxInvalidWsMessages ?? 10, maxSubscriptions: 256, maxBacklogBytes, channels, audit: options.audit, now, onUnexpected,
+  const { events, ...routeHandlers } = options.handlers ?? {};
+  const base = options.operations ?? new Operations({
+    handlers: routeHandlers, events, live: options.ws, rateLimiter: new RateLimiter({ now, ...options.rateLimit }), audit: options.audit, now, onUnexpected,
   });
-  const { events: sse, ...routeHandlers } = options.handlers ?? {};
   // Revoking a token also ends what it holds: unused tickets, open sockets and event streams.
   const revoke = (tokenId: string): boolean => {
     if (!options.tokens.revoke(tokenId)) return false;
@@ -138,14 +144,17 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   };
   const baseUrl = { value: '' };
   const pairing = { codes: new PairingCodes({ ttlMs: options.pairingTtlMs, now }), baseUrl: () => baseUrl.value };
+  // The server's own operations (health, tokens, tickets, pairing) run in the same executor.
+  const operations = base.with({
+    ...builtInHandlers({ tokens: options.tokens, tickets, version: options.version ?? '0.0.0', node: options.node, revoke }),
+    ...pairingHandlers({ ...pairing, tokens: options.tokens, auth, secure: options.tls !== undefined, revoke }),
+  } as never);
+  const hub = new WsHub({
+    operations, maxMessageBytes: maxWsMessageBytes, maxInvalidMessages: options.maxInvalidWsMessages ?? 10, maxSubscriptions: 256, maxBacklogBytes, channels, onUnexpected,
+  });
   const deps = {
-    router: new Router(ROUTE_LIST), origin, auth, rateLimiter, sse, channels, maxBacklogBytes, now, onUnexpected, audit: options.audit,
+    router: new Router(ROUTE_LIST), origin, auth, operations, channels, maxBacklogBytes, onUnexpected,
     maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
-    handlers: {
-      ...routeHandlers,
-      ...builtInHandlers({ tokens: options.tokens, tickets, version: options.version ?? '0.0.0', revoke }),
-      ...pairingHandlers({ ...pairing, tokens: options.tokens, auth, secure: options.tls !== undefined, revoke }),
-    } as never,
   };
   const dashboard = options.dashboardDir === null ? null : StaticFiles.open(options.dashboardDir ?? defaultDashboardDir());
   const listener: http.RequestListener = (req, res) => {
@@ -181,11 +190,11 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
     try {
       const url = parseTarget(req.url);
       pathname = url.pathname;
-      if (url.pathname !== WS_PATH) throw new ApiError({ status: 404, code: 'ROUTE_NOT_FOUND', title: 'No such WebSocket endpoint', detail: `the only WebSocket endpoint is ${WS_PATH}` });
+      if (url.pathname !== WS_PATH) throw new SpectermError({ code: 'ROUTE_NOT_FOUND', title: 'No such WebSocket endpoint', detail: `the only WebSocket endpoint is ${WS_PATH}` });
       checkOrigin(req.headers, origin());
       refuseCredentialInUrl(url);
       const principal = auth.authenticate(req, { allowTicket: true });
-      wss.handleUpgrade(req, socket, head, (ws) => hub.accept(ws, { principal, requestId: randomUUID(), remoteAddress: req.socket.remoteAddress ?? 'unknown' }));
+      wss.handleUpgrade(req, socket, head, (ws) => hub.accept(ws, { principal, requestId: randomUUID(), remoteAddress: req.socket.remoteAddress ?? 'unknown', via: 'ws' }));
     } catch (error) {
       answerRaw(socket, toProblem(error, pathname, onUnexpected));
     }

@@ -7,7 +7,10 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { SESSION_COOKIE, type Scope } from '../protocol/index.js';
-import { ApiError } from './errors.js';
+import { ADMIN_PRINCIPAL, ANONYMOUS_PRINCIPAL, type Principal } from '../ops/principal.js';
+
+export { ADMIN_PRINCIPAL, ANONYMOUS_PRINCIPAL, type Principal };
+import { SpectermError } from '../protocol/index.js';
 
 export interface TokenRecord { id: string; name: string; scope: Scope; createdAt: number; lastUsedAt: number | null; revokedAt: number | null }
 
@@ -20,14 +23,6 @@ export interface TokenStore {
   revoke(id: string): boolean;
 }
 
-/** Who a request acts as, once authenticated. */
-export interface Principal { tokenId: string; name: string; scope: Scope }
-
-/** The admin token's principal (it is not in the store: it lives in its 0600 file). */
-export const ADMIN_PRINCIPAL: Principal = { tokenId: 'admin', name: 'admin', scope: 'admin' };
-
-/** Who calls a public route (pairing): nobody yet. Its handler checks the body's credential. */
-export const ANONYMOUS_PRINCIPAL: Principal = { tokenId: 'anonymous', name: 'anonymous', scope: 'read' };
 
 /** Query parameter names that look like credentials; a request carrying one is refused. */
 const CREDENTIAL_PARAMS = ['token', 'access_token', 'auth', 'authorization', 'api_key', 'apikey', 'key', 'ticket', 'password', 'secret'];
@@ -36,8 +31,7 @@ const CREDENTIAL_PARAMS = ['token', 'access_token', 'auth', 'authorization', 'ap
 export function refuseCredentialInUrl(url: URL): void {
   const found = [...url.searchParams.keys()].find((name) => CREDENTIAL_PARAMS.includes(name.toLowerCase()));
   if (found === undefined) return;
-  throw new ApiError({
-    status: 400,
+  throw new SpectermError({
     code: 'TOKEN_IN_URL',
     title: 'Credentials are not accepted in the URL',
     detail: `the query parameter '${found}' looks like a credential; URLs end up in logs, proxies and browser history. `
@@ -61,9 +55,9 @@ export function presentedSecret(req: IncomingMessage): string | undefined {
   if (header !== undefined) {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!match) {
-      throw new ApiError({
-        status: 401, code: 'AUTH_MALFORMED', title: 'Malformed Authorization header',
-        detail: 'the Authorization header must be "Bearer <token>"', headers: { 'www-authenticate': 'Bearer' },
+      throw new SpectermError({
+        code: 'AUTH_MALFORMED', title: 'Malformed Authorization header',
+        detail: 'the Authorization header must be "Bearer <token>"',
       });
     }
     return match[1];
@@ -95,24 +89,12 @@ export function clearSessionCookie(options: { secure: boolean }): string {
 }
 
 /** The 401 every failed authentication answers (same text whether the token is unknown or revoked). */
-export function unauthorized(hadCredential: boolean): ApiError {
-  return new ApiError({
-    status: 401,
+export function unauthorized(hadCredential: boolean): SpectermError {
+  return new SpectermError({
     code: hadCredential ? 'AUTH_INVALID' : 'AUTH_REQUIRED',
     title: hadCredential ? 'Invalid token' : 'Authentication required',
     detail: hadCredential
       ? 'the token is unknown or revoked; create one with `specterm token create` (the admin token is in the state dir file admin-token)'
       : 'send "Authorization: Bearer <token>"; the admin token is in the state dir file admin-token, `specterm token create` makes scoped ones',
-    headers: { 'www-authenticate': 'Bearer' },
-  });
-}
-
-/** Refuses a principal whose scope is below `needed`. */
-export function forbiddenScope(principal: Principal, needed: Scope, what: string): ApiError {
-  return new ApiError({
-    status: 403,
-    code: 'SCOPE_INSUFFICIENT',
-    title: 'The token lacks the scope',
-    detail: `${what} needs the '${needed}' scope; token '${principal.name}' has '${principal.scope}'. Create a token with --scope ${needed}.`,
   });
 }

@@ -11,7 +11,7 @@
 import type { IncomingMessage } from 'node:http';
 import { WS_TICKET_PROTOCOL_PREFIX } from '../protocol/index.js';
 import { ADMIN_PRINCIPAL, presentedSecret, secretsEqual, unauthorized, type Principal, type TokenStore } from './auth.js';
-import { ApiError } from './errors.js';
+import { SpectermError } from '../protocol/index.js';
 import type { FailureLimiter } from './failure-limiter.js';
 import type { WsTickets } from './ws-tickets.js';
 
@@ -85,11 +85,11 @@ export class Authenticator {
   }
 }
 
-function tooManyFailures(code: 'AUTH_LOCKED_OUT' | 'AUTH_THROTTLED', waitMs: number, what: string): ApiError {
+function tooManyFailures(code: 'AUTH_LOCKED_OUT' | 'AUTH_THROTTLED', waitMs: number, what: string): SpectermError {
   const seconds = Math.ceil(waitMs / 1000);
-  return new ApiError({
-    status: 429, code, title: 'Too many failed authentications',
+  return new SpectermError({
+    code, title: 'Too many failed authentications',
     detail: `${what}; try again in ${seconds} s. A valid token is never refused for this: check the one you sent`,
-    headers: { 'retry-after': String(seconds) },
+    retryAfterSeconds: seconds,
   });
 }

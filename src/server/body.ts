@@ -5,7 +5,7 @@
  * @module
  */
 import type { IncomingMessage } from 'node:http';
-import { ApiError } from './errors.js';
+import { SpectermError } from '../protocol/index.js';
 import { jsonErrorOffset } from './json-position.js';
 
 /** Whether a Content-Type header declares JSON (`application/json`, any `+json`, optional charset utf-8). */
@@ -15,9 +15,9 @@ function isJson(contentType: string): boolean {
   return params.every((p) => !p.startsWith('charset=') || p === 'charset=utf-8');
 }
 
-function tooLarge(limitBytes: number): ApiError {
-  return new ApiError({
-    status: 413, code: 'BODY_TOO_LARGE', title: 'Request body too large',
+function tooLarge(limitBytes: number): SpectermError {
+  return new SpectermError({
+    code: 'BODY_TOO_LARGE', title: 'Request body too large',
     detail: `the body exceeds the limit of ${limitBytes} bytes; send less (long text can be sent in several messages)`,
   });
 }
@@ -29,16 +29,16 @@ export async function readJsonBody(req: IncomingMessage, limitBytes: number): Pr
   const hasBody = (declared !== undefined && declared !== '0') || req.headers['transfer-encoding'] !== undefined;
   if (contentType !== undefined && !isJson(contentType)) {
     req.resume();
-    throw new ApiError({
-      status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', title: 'Only JSON bodies are accepted',
+    throw new SpectermError({
+      code: 'UNSUPPORTED_MEDIA_TYPE', title: 'Only JSON bodies are accepted',
       detail: `Content-Type '${contentType}' is refused (cross-site form and text/plain posts are a CSRF vector); send 'Content-Type: application/json'`,
     });
   }
   if (!hasBody) return undefined;
   if (contentType === undefined) {
     req.resume();
-    throw new ApiError({
-      status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', title: 'Only JSON bodies are accepted',
+    throw new SpectermError({
+      code: 'UNSUPPORTED_MEDIA_TYPE', title: 'Only JSON bodies are accepted',
       detail: "a body without a Content-Type is refused; send 'Content-Type: application/json'",
     });
   }
@@ -72,8 +72,8 @@ export function parseJson(text: string): unknown {
     const column = position - before.lastIndexOf('\n');
     // Our own words, not V8's message: that quotes a slice of the body, which may hold a secret.
     const found = position < text.length ? `unexpected ${JSON.stringify(text[position])}` : 'the text ends too early';
-    throw new ApiError({
-      status: 400, code: 'BODY_MALFORMED_JSON', title: 'The body is not valid JSON',
+    throw new SpectermError({
+      code: 'BODY_MALFORMED_JSON', title: 'The body is not valid JSON',
       detail: `the body is not valid JSON at position ${position} (line ${line}, column ${column}): ${found}`,
       errors: [{ path: '', code: 'malformed_json', message: `invalid JSON at position ${position} (line ${line}, column ${column})` }],
       extensions: { position, line, column },

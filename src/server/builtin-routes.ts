@@ -3,10 +3,9 @@
  * the `TokenStore`) and WebSocket tickets.
  * @module
  */
-import { buildOpenApiDocument, PROTOCOL_VERSION, WS_SUBPROTOCOL, WS_TICKET_PROTOCOL_PREFIX, type RouteInput, type TokenView } from '../protocol/index.js';
+import { buildOpenApiDocument, PROTOCOL_VERSION, SpectermError, WS_SUBPROTOCOL, WS_TICKET_PROTOCOL_PREFIX, type RouteInput, type TokenView } from '../protocol/index.js';
 import type { TokenRecord, TokenStore } from './auth.js';
-import { notFound } from './errors.js';
-import type { BuiltInRouteId, RequestContext } from './handlers.js';
+import type { BuiltInRouteId, RequestContext } from '../ops/contracts.js';
 import type { WsTickets } from './ws-tickets.js';
 
 /** A store record in wire form. */
@@ -20,10 +19,10 @@ export function toTokenView(record: TokenRecord): TokenView {
 type BuiltIn = { [K in Exclude<BuiltInRouteId, 'createPairing' | 'pair' | 'signOut'>]: (input: RouteInput<K>, ctx: RequestContext) => unknown };
 
 /** `revoke` revokes a token and ends what it still holds (tickets, open sockets); false when unknown. */
-export function builtInHandlers(deps: { tokens: TokenStore; tickets: WsTickets; version: string; revoke: (id: string) => boolean }): BuiltIn {
+export function builtInHandlers(deps: { tokens: TokenStore; tickets: WsTickets; version: string; node?: string; revoke: (id: string) => boolean }): BuiltIn {
   let openapi: unknown;
   return {
-    health: () => ({ status: 'ok', version: deps.version, protocol_version: PROTOCOL_VERSION }),
+    health: () => ({ status: 'ok', version: deps.version, protocol_version: PROTOCOL_VERSION, ...(deps.node ? { node: deps.node } : {}) }),
     openapi: () => (openapi ??= buildOpenApiDocument({ version: deps.version })),
     createWsTicket: (_input, ctx) => {
       const { ticket, expiresAt } = deps.tickets.issue(ctx.principal);
@@ -35,7 +34,7 @@ export function builtInHandlers(deps: { tokens: TokenStore; tickets: WsTickets; 
       return { token, record: toTokenView(record) };
     },
     revokeToken: ({ params }) => {
-      if (!deps.revoke(params.id)) throw notFound('token', params.id);
+      if (!deps.revoke(params.id)) throw new SpectermError({ code: 'TOKEN_NOT_FOUND', detail: `no token has id '${params.id}'; \`specterm token list\` lists them`, errors: [{ path: '/id', code: 'not_found', message: `no token '${params.id}'` }] });
       return { id: params.id, revoked: true };
     },
   };

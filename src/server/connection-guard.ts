@@ -8,7 +8,7 @@
  */
 import http from 'node:http';
 import type net from 'node:net';
-import { ApiError } from './errors.js';
+import { SpectermError } from '../protocol/index.js';
 import { toProblem, type ProblemResponse } from './problem.js';
 
 /**
@@ -45,10 +45,10 @@ export function capConnections(server: net.Server, options: { max: number; secur
     refused.add(socket);
     if (options.secure) return void socket.destroy();
     socket.on('error', () => {});
-    answerRaw(socket, toProblem(new ApiError({
-      status: 503, code: 'TOO_MANY_CONNECTIONS', title: 'Too many connections',
+    answerRaw(socket, toProblem(new SpectermError({
+      code: 'TOO_MANY_CONNECTIONS', title: 'Too many connections',
       detail: `the daemon serves at most ${options.max} connections at once; close idle clients (dashboard tabs, scripts) or retry in a moment`,
-      headers: { 'retry-after': '1' },
+      retryAfterSeconds: 1,
     }), '/'));
     setTimeout(() => socket.destroy(), REFUSED_LINGER_MS).unref();
   });
@@ -59,10 +59,10 @@ export function capConnections(server: net.Server, options: { max: number; secur
 export function answerClientError(error: Error & { code?: string }, socket: net.Socket, headersTimeoutMs: number): void {
   if (!socket.writable || (socket as net.Socket & { _httpMessage?: unknown })._httpMessage) return void socket.destroy();
   const refusal = error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-    ? new ApiError({ status: 408, code: 'REQUEST_TIMEOUT', title: 'Request too slow', detail: `the request's headers must arrive within ${headersTimeoutMs / 1000} s (the whole request within its timeout); send it at once` })
+    ? new SpectermError({ code: 'REQUEST_TIMEOUT', title: 'Request too slow', detail: `the request's headers must arrive within ${headersTimeoutMs / 1000} s (the whole request within its timeout); send it at once` })
     : error.code === 'HPE_HEADER_OVERFLOW'
-      ? new ApiError({ status: 431, code: 'HEADERS_TOO_LARGE', title: 'Request headers too large', detail: 'the request headers are over the server\'s limit; send fewer or smaller headers' })
-      : new ApiError({ status: 400, code: 'REQUEST_MALFORMED', title: 'Malformed request', detail: 'the request is not valid HTTP/1.1; check the client' });
+      ? new SpectermError({ code: 'HEADERS_TOO_LARGE', title: 'Request headers too large', detail: 'the request headers are over the server\'s limit; send fewer or smaller headers' })
+      : new SpectermError({ code: 'REQUEST_MALFORMED', title: 'Malformed request', detail: 'the request is not valid HTTP/1.1; check the client' });
   answerRaw(socket, toProblem(refusal, '/'));
   setTimeout(() => socket.destroy(), REFUSED_LINGER_MS).unref();
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FailureLimiter } from './failure-limiter.js';
-import { RateLimiter } from './rate-limiter.js';
+import { RateLimiter } from '../ops/rate-limiter.js';
 
 describe('FailureLimiter', () => {
   const make = () => {

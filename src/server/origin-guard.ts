@@ -6,7 +6,7 @@
  * @module
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import { ApiError } from './errors.js';
+import { SpectermError } from '../protocol/index.js';
 
 export interface OriginPolicy {
   /** Host header values (`name` or `name:port`, lower case) accepted. */
@@ -27,8 +27,7 @@ export function buildOriginPolicy(port: number, allowedHosts: readonly string[] 
 export function checkOrigin(headers: IncomingHttpHeaders, policy: OriginPolicy): void {
   const host = headers.host?.toLowerCase();
   if (!host || !policy.hosts.has(host)) {
-    throw new ApiError({
-      status: 421,
+    throw new SpectermError({
       code: 'HOST_NOT_ALLOWED',
       title: 'Misdirected request: unknown Host',
       detail: `this server does not answer to Host '${headers.host ?? '(none)'}' (DNS rebinding protection). `
@@ -40,8 +39,7 @@ export function checkOrigin(headers: IncomingHttpHeaders, policy: OriginPolicy):
     const normalized = origin.toLowerCase();
     const sameOrigin = normalized === `http://${host}` || normalized === `https://${host}`;
     if (!sameOrigin && !policy.origins.has(normalized)) {
-      throw new ApiError({
-        status: 403,
+      throw new SpectermError({
         code: 'ORIGIN_NOT_ALLOWED',
         title: 'Cross-origin request refused',
         detail: `requests from Origin '${origin}' are refused: only pages served by this daemon (or --allowed-origin entries) may call it`,
@@ -51,8 +49,8 @@ export function checkOrigin(headers: IncomingHttpHeaders, policy: OriginPolicy):
   }
   // Browsers that omit Origin (some GETs) still say where the request came from.
   if (headers['sec-fetch-site'] === 'cross-site') {
-    throw new ApiError({
-      status: 403, code: 'ORIGIN_NOT_ALLOWED', title: 'Cross-origin request refused',
+    throw new SpectermError({
+      code: 'ORIGIN_NOT_ALLOWED', title: 'Cross-origin request refused',
       detail: 'a cross-site browser request (Sec-Fetch-Site: cross-site) is refused; call the API from the daemon\'s own pages or a non-browser client',
     });
   }

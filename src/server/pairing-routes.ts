@@ -9,7 +9,7 @@ import { PAIR_FRAGMENT_KEY, type Pairing, type RouteInput } from '../protocol/in
 import { clearSessionCookie, sessionCookie, type TokenStore } from './auth.js';
 import type { Authenticator } from './authenticator.js';
 import { toTokenView } from './builtin-routes.js';
-import type { RequestContext } from './handlers.js';
+import type { RequestContext } from '../ops/contracts.js';
 import type { PairingCodes, PairingGrant } from './pairing.js';
 
 /** A paired device keeps its cookie 400 days (Chrome's cap); revoking the token ends it at once. */

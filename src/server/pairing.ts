@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Scope } from '../protocol/index.js';
 import { secretsEqual } from './auth.js';
-import { ApiError } from './errors.js';
+import { SpectermError } from '../protocol/index.js';
 
 export interface PairingGrant { deviceName: string; scope: Scope }
 export interface IssuedPairing extends PairingGrant { code: string; expiresAt: number }
@@ -45,13 +45,13 @@ export class PairingCodes {
     for (const entry of this.#entries) if (secretsEqual(code, entry.code)) found = entry;
     const now = this.#now();
     if (!found) {
-      throw new ApiError({ status: 401, code: 'PAIRING_CODE_UNKNOWN', title: 'Unknown pairing code', detail: `this pairing code is not one the daemon issued (mistyped, or from a daemon that restarted); ${ASK_AGAIN}` });
+      throw new SpectermError({ code: 'PAIRING_CODE_UNKNOWN', title: 'Unknown pairing code', detail: `this pairing code is not one the daemon issued (mistyped, or from a daemon that restarted); ${ASK_AGAIN}` });
     }
     if (found.usedAt !== null) {
-      throw new ApiError({ status: 410, code: 'PAIRING_CODE_USED', title: 'Pairing code already used', detail: `this pairing code was already used (a code pairs one device, once); ${ASK_AGAIN}` });
+      throw new SpectermError({ code: 'PAIRING_CODE_USED', title: 'Pairing code already used', detail: `this pairing code was already used (a code pairs one device, once); ${ASK_AGAIN}` });
     }
     if (found.expiresAt <= now) {
-      throw new ApiError({ status: 410, code: 'PAIRING_CODE_EXPIRED', title: 'Pairing code expired', detail: `this pairing code expired ${Math.ceil((now - found.expiresAt) / 1000)} s ago (codes are valid ${Math.round(this.#ttlMs / 60_000)} minutes); ${ASK_AGAIN}` });
+      throw new SpectermError({ code: 'PAIRING_CODE_EXPIRED', title: 'Pairing code expired', detail: `this pairing code expired ${Math.ceil((now - found.expiresAt) / 1000)} s ago (codes are valid ${Math.round(this.#ttlMs / 60_000)} minutes); ${ASK_AGAIN}` });
     }
     found.usedAt = now;
     return { deviceName: found.deviceName, scope: found.scope };

@@ -4,9 +4,8 @@
  * generic 500 (their message may hold paths or secrets) and are reported through `onUnexpected`.
  * @module
  */
-import type { Problem } from '../protocol/index.js';
-import { asStorageFull } from '../fs/storage-full.js';
-import { ApiError } from './errors.js';
+import type { Problem, SpectermError } from '../protocol/index.js';
+import { toSpectermError } from '../ops/errors.js';
 
 /** Where each problem `type` URI points; one page per code in docs/protocol.md. */
 const PROBLEM_BASE = 'https://specterm.dev/problems/';
@@ -19,15 +18,10 @@ export interface ProblemResponse {
 
 /** Maps any thrown value to the problem response for request path `instance`. */
 export function toProblem(error: unknown, instance: string, onUnexpected?: (error: unknown) => void): ProblemResponse {
-  const known = error instanceof ApiError ? error : storageFullProblem(error);
-  if (!known) onUnexpected?.(error);
-  const e = known ?? new ApiError({
-    status: 500, code: 'INTERNAL', title: 'Internal error',
-    detail: 'the server failed while answering; the daemon log has the details. Retry, and report it if it persists.',
-  });
+  const e = toSpectermError(error, onUnexpected);
   return {
     status: e.status,
-    headers: { 'content-type': 'application/problem+json', ...e.headers },
+    headers: { 'content-type': 'application/problem+json', ...httpHeadersOf(e) },
     body: {
       ...e.extensions,
       type: PROBLEM_BASE + e.code.toLowerCase().replace(/_/g, '-'),
@@ -41,8 +35,11 @@ export function toProblem(error: unknown, instance: string, onUnexpected?: (erro
   };
 }
 
-/** A full disk under the daemon's files is 507 with the directory where a person frees space. */
-function storageFullProblem(error: unknown): ApiError | undefined {
-  const full = asStorageFull(error);
-  return full && new ApiError({ status: 507, code: 'STORAGE_FULL', title: 'No space left to store it', detail: full.message, extensions: { dir: full.dir } });
+/** The headers HTTP attaches to a refusal: when to retry, which methods, how to authenticate. */
+function httpHeadersOf(e: SpectermError): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (e.retryAfterSeconds !== undefined) headers['retry-after'] = String(e.retryAfterSeconds);
+  if (e.allow) headers.allow = e.allow.join(', ');
+  if (e.status === 401) headers['www-authenticate'] = 'Bearer';
+  return headers;
 }

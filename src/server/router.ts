@@ -4,7 +4,7 @@
  * @module
  */
 import type { RouteDef } from '../protocol/index.js';
-import { ApiError } from './errors.js';
+import { SpectermError } from '../protocol/index.js';
 
 interface Compiled { route: RouteDef; pattern: RegExp; names: string[] }
 
@@ -45,14 +45,14 @@ export class Router {
       return { route, params };
     }
     if (allowed.length > 0) {
-      throw new ApiError({
-        status: 405, code: 'METHOD_NOT_ALLOWED', title: 'Method not allowed',
+      throw new SpectermError({
+        code: 'METHOD_NOT_ALLOWED', title: 'Method not allowed',
         detail: `${method} is not allowed on ${pathname}; use ${allowed.join(' or ')}`,
-        headers: { allow: allowed.join(', ') },
+        allow: allowed,
       });
     }
-    throw new ApiError({
-      status: 404, code: 'ROUTE_NOT_FOUND', title: 'No such route',
+    throw new SpectermError({
+      code: 'ROUTE_NOT_FOUND', title: 'No such route',
       detail: `no route ${method} ${pathname}; the routes are listed in GET /api/v1/openapi.json`,
     });
   }

@@ -10,7 +10,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { API_PREFIX } from '../protocol/index.js';
-import { ApiError } from './errors.js';
+import { SpectermError } from '../protocol/index.js';
 import { parseTarget } from './http-pipeline.js';
 import { checkOrigin, type OriginPolicy } from './origin-guard.js';
 import { toProblem } from './problem.js';
@@ -69,10 +69,10 @@ export class StaticFiles {
     }
   }
 
-  /** Answers `req` for `pathname` (already parsed, not decoded); throws ApiError 404/405. */
+  /** Answers `req` for `pathname` (already parsed, not decoded); throws SpectermError 404/405. */
   serve(req: IncomingMessage, res: ServerResponse, pathname: string): void {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      throw new ApiError({ status: 405, code: 'METHOD_NOT_ALLOWED', title: 'Method not allowed', detail: `${req.method} is not allowed on ${pathname}; the dashboard's files answer GET and HEAD`, headers: { allow: 'GET, HEAD' } });
+      throw new SpectermError({ code: 'METHOD_NOT_ALLOWED', title: 'Method not allowed', detail: `${req.method} is not allowed on ${pathname}; the dashboard's files answer GET and HEAD`, allow: ['GET', 'HEAD'] });
     }
     const file = this.#resolve(pathname);
     const body = fs.readFileSync(file);
@@ -89,7 +89,7 @@ export class StaticFiles {
 
   /** The real file for `pathname`: `/` and extension-less paths (app routes) are `index.html`. */
   #resolve(pathname: string): string {
-    const missing = () => new ApiError({ status: 404, code: 'FILE_NOT_FOUND', title: 'No such file', detail: `the dashboard has no file ${pathname}; open / for the dashboard` });
+    const missing = () => new SpectermError({ code: 'FILE_NOT_FOUND', title: 'No such file', detail: `the dashboard has no file ${pathname}; open / for the dashboard` });
     let decoded: string;
     try {
       decoded = decodeURIComponent(pathname);

@@ -13,18 +13,16 @@
  * @module
  */
 import type { WebSocket } from 'ws';
-import { ClientMessage, encodeTerminalFrame, PROTOCOL_VERSION, scopeAllows, WS_CLOSE, type ServerMessage, type TerminalFrame } from '../protocol/index.js';
-import { forbiddenScope } from './auth.js';
+import { ClientMessage, encodeTerminalFrame, PROTOCOL_VERSION, SpectermError, WS_CLOSE, type ServerMessage, type TerminalFrame } from '../protocol/index.js';
+import type { RequestContext, TopicSubscription, WsSink } from '../ops/contracts.js';
+import { toSpectermError } from '../ops/errors.js';
+import type { Operations } from '../ops/executor.js';
+import { parseOrThrow } from '../ops/validate.js';
 import { parseJson } from './body.js';
-import { ApiError, notImplemented } from './errors.js';
-import type { AuditEntry, RequestContext, TopicSubscription, WsHandlers, WsSink } from './handlers.js';
 import type { LiveChannels } from './live-channels.js';
-import { takeOrRefuse, type RateLimiter } from './rate-limiter.js';
-import { parseOrThrow } from './validate.js';
 
 export interface WsHubOptions {
-  handlers: WsHandlers;
-  rateLimiter: RateLimiter;
+  operations: Operations;
   maxMessageBytes: number;
   /** Invalid messages tolerated per connection before it is closed (10). */
   maxInvalidMessages: number;
@@ -34,8 +32,6 @@ export interface WsHubOptions {
   maxBacklogBytes: number;
   /** Where each connection registers as a live channel of its token. */
   channels: LiveChannels;
-  audit?: (entry: AuditEntry) => void;
-  now: () => number;
   onUnexpected: (error: unknown) => void;
 }
 
@@ -130,14 +126,13 @@ class Connection {
     if (this.#closed) return;
     let ref: string | undefined;
     try {
-      if (isBinary) throw new ApiError({ status: 400, code: 'WS_BINARY_REFUSED', title: 'Binary frames are refused', detail: 'client messages are JSON text frames' });
+      if (isBinary) throw new SpectermError({ code: 'WS_BINARY_REFUSED', title: 'Binary frames are refused', detail: 'client messages are JSON text frames' });
       const raw = parseJson(data.toString('utf8'));
       if (raw && typeof raw === 'object' && typeof (raw as { ref?: unknown }).ref === 'string') ref = (raw as { ref: string }).ref.slice(0, 64);
       const message = parseOrThrow(ClientMessage, raw, 'message', 'WebSocket message');
       await this.#dispatch(message);
     } catch (error) {
-      if (!(error instanceof ApiError)) this.#options.onUnexpected(error);
-      const e = error instanceof ApiError ? error : new ApiError({ status: 500, code: 'INTERNAL', title: 'Internal error', detail: 'the server failed on this message; see the daemon log' });
+      const e = toSpectermError(error, this.#options.onUnexpected);
       if (e.status < 500 && e.code !== 'RATE_LIMITED') this.#invalid += 1;
       this.#send({ type: 'error', ref, code: e.code, message: e.message, errors: e.errors });
       if (this.#invalid >= this.#options.maxInvalidMessages) this.end(WS_CLOSE.POLICY, 'too many invalid messages');
@@ -145,17 +140,15 @@ class Connection {
   }
 
   async #dispatch(message: ClientMessage): Promise<void> {
-    const { handlers } = this.#options;
     switch (message.type) {
       case 'ping':
         return this.#send({ type: 'pong', ref: message.ref });
       case 'subscribe': {
-        if (this.#subscriptions.has(message.topic)) throw new ApiError({ status: 409, code: 'ALREADY_SUBSCRIBED', title: 'Already subscribed', detail: `already subscribed to '${message.topic}'; unsubscribe first to resume from another seq` });
-        if (this.#subscriptions.size >= this.#options.maxSubscriptions) throw new ApiError({ status: 429, code: 'TOO_MANY_SUBSCRIPTIONS', title: 'Too many subscriptions', detail: `at most ${this.#options.maxSubscriptions} subscriptions per connection` });
-        if (!handlers.subscribe) throw new ApiError({ status: 404, code: 'TOPIC_UNAVAILABLE', title: 'Unknown topic', detail: `topic '${message.topic}' is not served by this daemon` });
+        if (this.#subscriptions.has(message.topic)) throw new SpectermError({ code: 'ALREADY_SUBSCRIBED', title: 'Already subscribed', detail: `already subscribed to '${message.topic}'; unsubscribe first to resume from another seq` });
+        if (this.#subscriptions.size >= this.#options.maxSubscriptions) throw new SpectermError({ code: 'TOO_MANY_SUBSCRIPTIONS', title: 'Too many subscriptions', detail: `at most ${this.#options.maxSubscriptions} subscriptions per connection` });
         this.#subscriptions.set(message.topic, null); // reserved while the handler runs
         try {
-          const sub = await handlers.subscribe(message, this.#ctx, this.#sink);
+          const sub = await this.#options.operations.open<TopicSubscription>('subscribeTopic', { body: message, label: `a subscription to '${message.topic}'` }, this.#ctx, this.#sink);
           if (this.#closed || !this.#subscriptions.has(message.topic)) return sub.dispose();
           this.#subscriptions.set(message.topic, sub);
         } catch (error) {
@@ -165,14 +158,14 @@ class Connection {
         return this.#send({ type: 'subscribed', ref: message.ref, topic: message.topic });
       }
       case 'unsubscribe': {
-        if (!this.#subscriptions.has(message.topic)) throw new ApiError({ status: 404, code: 'NOT_SUBSCRIBED', title: 'Not subscribed', detail: `not subscribed to '${message.topic}'` });
+        if (!this.#subscriptions.has(message.topic)) throw new SpectermError({ code: 'NOT_SUBSCRIBED', title: 'Not subscribed', detail: `not subscribed to '${message.topic}'` });
         this.#subscriptions.get(message.topic)?.dispose();
         this.#subscriptions.delete(message.topic);
         return this.#send({ type: 'unsubscribed', ref: message.ref, topic: message.topic });
       }
       case 'ack': {
         const sub = this.#subscriptions.get(message.topic);
-        if (sub === undefined) throw new ApiError({ status: 404, code: 'NOT_SUBSCRIBED', title: 'Not subscribed', detail: `ack for '${message.topic}', which this connection does not subscribe to` });
+        if (sub === undefined) throw new SpectermError({ code: 'NOT_SUBSCRIBED', title: 'Not subscribed', detail: `ack for '${message.topic}', which this connection does not subscribe to` });
         if (sub?.ack?.(message.bytes) !== false) return;
         this.#send({ type: 'error', code: 'ACK_BEYOND_SENT', message: `ack of byte ${message.bytes} on '${message.topic}' is beyond what it was sent; ack the seq after the last byte you rendered`, errors: [] });
         return this.end(WS_CLOSE.PROTOCOL_ERROR, 'ack beyond what was sent');
@@ -185,30 +178,10 @@ class Connection {
   }
 
   async #command(message: Extract<ClientMessage, { type: 'input' | 'resize' | 'lease' }>): Promise<void> {
-    const { principal } = this.#ctx;
-    const what = `ws.${message.type}`;
-    let status = 200;
-    let code: string | null = null;
-    try {
-      if (!scopeAllows(principal.scope, 'input')) throw forbiddenScope(principal, 'input', `a WebSocket '${message.type}' message`);
-      if (message.type === 'input') takeOrRefuse(this.#options.rateLimiter, principal.tokenId, principal.name);
-      const handler = this.#options.handlers[message.type] as ((m: typeof message, c: RequestContext) => unknown) | undefined;
-      if (!handler) throw notImplemented(`the WebSocket '${message.type}' message`);
-      const result = await handler(message, this.#ctx);
-      if (message.type === 'lease') this.#send({ type: 'lease', ref: message.ref, session_id: message.session_id, holder: result as 'you' | 'other' | 'none' });
-      else this.#send({ type: 'ok', ref: message.ref });
-    } catch (error) {
-      status = error instanceof ApiError ? error.status : 500;
-      code = error instanceof ApiError ? error.code : 'INTERNAL';
-      throw error;
-    } finally {
-      if (message.type === 'input' && this.#options.audit) {
-        const { type: _type, ref: _ref, ...body } = message;
-        this.#options.audit({
-          at: this.#options.now(), who: principal.name, tokenId: principal.tokenId, remoteAddress: this.#ctx.remoteAddress,
-          what, params: { session_id: message.session_id }, body, status, code, outcome: status < 400 ? 'ok' : status < 500 ? 'refused' : 'error',
-        });
-      }
-    }
+    const id = message.type === 'input' ? 'terminalInput' : message.type === 'resize' ? 'terminalResize' : 'terminalLease';
+    const raw = { params: { id: message.session_id }, body: message, label: `a WebSocket '${message.type}' message` };
+    const answer = await this.#options.operations.call(id, raw, this.#ctx);
+    if (message.type === 'lease') this.#send({ type: 'lease', ref: message.ref, session_id: message.session_id, holder: answer as 'you' | 'other' | 'none' });
+    else this.#send({ type: 'ok', ref: message.ref });
   }
 }

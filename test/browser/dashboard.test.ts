@@ -8,7 +8,8 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionDetail } from '../../src/protocol/index.js';
-import { notFound, type WsSink } from '../../src/server/index.js';
+import type { WsSink } from '../../src/server/index.js';
+import { notFound } from '../helpers/api-server.js';
 import { TerminalScreen } from '../../src/terminal/index.js';
 import { SESSION, startTestServer, type TestServer } from '../helpers/api-server.js';
 import { axeViolations } from './axe.js';

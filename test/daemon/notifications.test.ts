@@ -62,7 +62,7 @@ describe('notifications from a real driver over the Demo Agent', () => {
       if (n) got.push(n);
     });
     const record = store.sessions.insert({ id: 's_demo', cwd: dir, createdAt: Date.now() });
-    const session = new ManagedSession(record, spec, { store, events, tracker: new ApprovalTracker(), now: Date.now });
+    const session = new ManagedSession(record, spec, { store, events, tracker: new ApprovalTracker(), now: Date.now, node: 'local' });
     session.bind({ driver, transport: transport as never }, null);
     const states: string[] = [];
     driver.subscribe((ev) => { if (ev.kind === 'state_changed') states.push(ev.state.id); });

@@ -13,13 +13,13 @@ import type { Terminal as XtermTerminal } from '@xterm/headless';
 import { expect } from 'vitest';
 import WebSocket from 'ws';
 import { loadSpecRef } from '../../src/catalog/builtin.js';
-import { TerminalStream, TerminalStreamError, type TerminalStreamOptions } from '../../src/daemon/index.js';
+import { TerminalStream, type TerminalStreamOptions } from '../../src/daemon/index.js';
 import { FsmDriver } from '../../src/driver/fsm-driver.js';
 import { RealScheduler } from '../../src/driver/schedulers.js';
 import type { HostClient } from '../../src/host/host-client.js';
 import { HostTransport } from '../../src/host/host-transport.js';
 import { decodeTerminalFrame, WS_SUBPROTOCOL, type ServerMessage } from '../../src/protocol/index.js';
-import { ApiError, createApiServer, ensureAdminToken, type ApiServer, type WsHandlers } from '../../src/server/index.js';
+import { createApiServer, ensureAdminToken, type ApiServer, type WsHandlers } from '../../src/server/index.js';
 import { MemoryTokenStore } from '../helpers/api-server.js';
 import { shortPrivateDir, waitFor } from '../host/host-harness.js';
 
@@ -28,17 +28,9 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 export const TORTURE = path.join(here, 'fixtures', 'terminal-torture.mjs');
 export const SCROLLBACK = 2000;
 
-/** The stream's refusals as the server's errors (what the daemon's wiring does). */
+/** The stream's operations as the daemon wires them (its refusals are already the one error type). */
 export function servedBy(stream: TerminalStream): WsHandlers {
-  const mapped = <A extends unknown[], R>(fn: (...args: A) => R) => (...args: A): R => {
-    try {
-      return fn(...args);
-    } catch (error) {
-      if (!(error instanceof TerminalStreamError)) throw error;
-      throw new ApiError({ status: error.status, code: error.code, title: error.title, detail: error.message, errors: [{ path: error.path, code: error.code.toLowerCase(), message: error.message }] });
-    }
-  };
-  return { subscribe: mapped(stream.subscribe), input: mapped(stream.input), resize: mapped(stream.resize), lease: mapped(stream.lease) };
+  return { subscribe: stream.subscribe, input: stream.input, resize: stream.resize, lease: stream.lease };
 }
 
 /** What the daemon-side screens' xterm logged as errors (a parse error there is the stream's input, not the stream). */

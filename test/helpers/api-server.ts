@@ -4,7 +4,8 @@
  * any other id, a virtual clock for lockout and rate limits, and the audit entries collected.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { createApiServer, notFound, type ApiServer, type ApiServerOptions, type AuditEntry, type RouteHandlers, type TokenRecord, type TokenStore } from '../../src/server/index.js';
+import { SpectermError } from '../../src/protocol/index.js';
+import { createApiServer, type ApiServer, type ApiServerOptions, type AuditEntry, type RouteHandlers, type TokenRecord, type TokenStore } from '../../src/server/index.js';
 import type { Scope, SessionDetail } from '../../src/protocol/index.js';
 
 export class MemoryTokenStore implements TokenStore {
@@ -51,6 +52,15 @@ export const SESSION: SessionDetail = {
   cwd: '/tmp', branch: null, spec: { id: 'demo-agent', version: null, proven_versions: [] },
   pid: 42, cols: 120, rows: 40, exit: null, created_at: 1, started_at: 2, exited_at: null, state_since: 3,
 };
+
+/** The daemon's refusal for an id that names nothing (`kind`: session, approval). */
+export function notFound(kind: 'session' | 'approval', id: string): SpectermError {
+  return new SpectermError({
+    code: kind === 'session' ? 'SESSION_NOT_FOUND' : 'APPROVAL_NOT_FOUND',
+    detail: `no ${kind} has id '${id}'; \`specterm ${kind} list\` lists them`,
+    errors: [{ path: '/id', code: 'not_found', message: `no ${kind} '${id}'` }],
+  });
+}
 
 function session(id: string): SessionDetail {
   if (id !== KNOWN_SESSION) throw notFound('session', id);

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import { DaemonLockError, DEFAULT_PORT } from '../../daemon/daemon-lock.js';
 import { isLoopback, PrivatePathError, resolveRuntimeDir, resolveStateDir } from '../../server/paths.js';
 import { DaemonError } from '../../daemon/errors.js';
-import { ScopeSchema } from '../../protocol/index.js';
+import { NODE_NAME_PATTERN, ScopeSchema } from '../../protocol/index.js';
 import { defineCommand } from '../command.js';
 import { CliUsageError, EXIT_INTERNAL } from '../errors.js';
 
@@ -26,6 +26,7 @@ export const serveCommand = defineCommand(
       tlsKey: { type: 'string', flag: 'tls-key', value: 'FILE', help: 'PEM private key for --tls-cert' },
       pairScope: { type: 'string', flag: 'pair-scope', value: 'SCOPE', help: 'scope of the device the printed pairing URL signs in: read, approve, input (default) or admin' },
       noPair: { type: 'boolean', flag: 'no-pair', help: 'do not print a pairing URL (browsers and phones sign in with one)' },
+      node: { type: 'string', flag: 'node', value: 'NAME', help: 'this daemon\'s name in a fleet, stamped on its sessions, approvals and events (default: the host name; lowercase letters, digits, dashes)' },
       sessionLimit: { type: 'number', flag: 'session-limit', value: 'N', min: 1, help: 'sessions kept (running and exited) before creation is refused (default 32)' },
     },
     notes: [
@@ -42,6 +43,9 @@ export const serveCommand = defineCommand(
     if ((flags.tlsCert === undefined) !== (flags.tlsKey === undefined)) {
       throw new CliUsageError('serve', '--tls-cert and --tls-key go together; pass both PEM files', 'CLI_BAD_VALUE');
     }
+    if (flags.node !== undefined && !NODE_NAME_PATTERN.test(flags.node)) {
+      throw new CliUsageError('serve', `--node ${flags.node} is not a node name; use 1–63 lowercase letters, digits and dashes, starting with a letter or digit (e.g. laptop, build-01)`, 'CLI_BAD_VALUE');
+    }
     const pairScope = ScopeSchema.safeParse(flags.pairScope ?? 'input');
     if (!pairScope.success) {
       throw new CliUsageError('serve', `--pair-scope ${flags.pairScope} is not a scope; use read, approve, input or admin`, 'CLI_BAD_VALUE');
@@ -54,10 +58,10 @@ export const serveCommand = defineCommand(
     const tls = flags.tlsCert && flags.tlsKey ? { cert: readPem(flags.tlsCert, '--tls-cert'), key: readPem(flags.tlsKey, '--tls-key') } : undefined;
     let daemon;
     try {
-      const { startDaemon } = await import('../../daemon/daemon.js');
+      const { startDaemon } = await import('../../serve/daemon.js');
       daemon = await startDaemon({
         runtimeDir: resolveRuntimeDir(io.env), stateDir: resolveStateDir(io.env), host: bind, port: flags.port, allowNonLoopback: flags.allowRemote, tls,
-        sessionLimit: flags.sessionLimit, log: (level, message) => io.stderr.write(`specterm serve: ${level}: ${message}\n`),
+        sessionLimit: flags.sessionLimit, node: flags.node, log: (level, message) => io.stderr.write(`specterm serve: ${level}: ${message}\n`),
       });
     } catch (error) {
       // Another daemon holds the dirs, a settings file or a directory is wrong: a refusal that

@@ -4,16 +4,15 @@
  * `terminal/<id>` topics go to the injected terminal handler (the terminal stream module).
  * @module
  */
-import type { SseHandler, WsHandlers } from '../../server/index.js';
-import { ApiError } from '../../server/index.js';
-import type { EventLog } from '../event-log.js';
-import type { SessionManager } from '../session-manager.js';
-import { asApiError } from './api-errors.js';
+import { SpectermError } from '../../protocol/index.js';
+import type { SseHandler, WsHandlers } from '../contracts.js';
+import type { EventLog } from '../../daemon/event-log.js';
+import type { SessionManager } from '../../daemon/session-manager.js';
 
 export const eventsRoute = (events: EventLog, manager: SessionManager): SseHandler => (input, _ctx, sink) => {
   const sessionId = input.query.session_id;
   if (sessionId !== undefined) {
-    try { manager.get(sessionId); } catch (error) { throw asApiError(error); }
+    manager.get(sessionId);
   }
   let last = events.resumePoint(input.since ?? input.query.since ?? 0);
   const forward = (event: Parameters<Parameters<EventLog['subscribe']>[0]>[0]) => {
@@ -30,12 +29,12 @@ export function eventTopics(events: EventLog, manager: SessionManager, terminalT
   return (message, ctx, sink) => {
     const topic = message.topic;
     if (topic.startsWith('terminal/')) {
-      if (!terminalTopic) throw new ApiError({ status: 501, code: 'TOPIC_UNAVAILABLE', title: 'Topic not served', detail: 'terminal topics are not served by this daemon build yet' });
+      if (!terminalTopic) throw new SpectermError({ code: 'TOPIC_UNAVAILABLE', title: 'Topic not served', detail: 'terminal topics are not served by this daemon build yet' });
       return terminalTopic(message, ctx, sink);
     }
     const sessionId = topic.startsWith('session/') ? topic.slice('session/'.length) : undefined;
     if (sessionId !== undefined) {
-      try { manager.get(sessionId); } catch (error) { throw asApiError(error); }
+      manager.get(sessionId);
     }
     const from = events.resumePoint(message.since ?? 0);
     let last = from;

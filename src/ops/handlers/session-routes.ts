@@ -6,17 +6,17 @@
  */
 import path from 'node:path';
 import { builtinSpecsDir } from '../../catalog/index.js';
-import { resolveRuntimeDir, type RouteHandlers } from '../../server/index.js';
+import { resolveRuntimeDir } from '../../fs/private-dirs.js';
+import type { RouteHandlers } from '../contracts.js';
 import type { Store } from '../../store/index.js';
-import { serializeScreenAnsi } from '../screen-ansi.js';
-import { DaemonError } from '../errors.js';
-import type { ManagedSession } from '../managed-session.js';
-import { stateViewOf } from '../managed-session.js';
-import { deliverMessage } from '../message-delivery.js';
-import { SessionKills } from '../session-kills.js';
-import type { SessionManager } from '../session-manager.js';
-import { checkSpecPath, resolveUserSpecsDir, type SpecPathPlaces } from '../spec-path-rule.js';
-import { asApiError } from './api-errors.js';
+import { serializeScreenAnsi } from '../../daemon/screen-ansi.js';
+import { DaemonError } from '../../daemon/errors.js';
+import type { ManagedSession } from '../../daemon/managed-session.js';
+import { stateViewOf } from '../../daemon/managed-session.js';
+import { deliverMessage } from '../../daemon/message-delivery.js';
+import { SessionKills } from '../../daemon/session-kills.js';
+import type { SessionManager } from '../../daemon/session-manager.js';
+import { checkSpecPath, resolveUserSpecsDir, type SpecPathPlaces } from '../../daemon/spec-path-rule.js';
 
 export interface SessionRouteDeps {
   manager: SessionManager;
@@ -115,20 +115,5 @@ export function sessionRoutes(d: SessionRouteDeps): RouteHandlers {
       return { at, state: stateViewOf(session.spec, last.stateTo), matched_rules: last.reason, transitions: JSON.parse(JSON.stringify(last.transitions)) as unknown[] };
     },
   };
-  return wrapErrors(handlers);
-}
-
-/** Turns every `DaemonError` a handler throws into the server's problem form. */
-export function wrapErrors(handlers: RouteHandlers): RouteHandlers {
-  const wrapped: Record<string, unknown> = {};
-  for (const [id, handler] of Object.entries(handlers)) {
-    wrapped[id] = async (...args: unknown[]) => {
-      try {
-        return await (handler as (...a: unknown[]) => unknown)(...args);
-      } catch (error) {
-        throw asApiError(error);
-      }
-    };
-  }
-  return wrapped as RouteHandlers;
+  return handlers;
 }

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { ServerMessage } from '../../protocol/index.js';
-import { ADMIN_PRINCIPAL, type WsSink } from '../../server/index.js';
-import { EventLog } from '../event-log.js';
-import type { SessionManager } from '../session-manager.js';
+import type { WsSink } from '../contracts.js';
+import { ADMIN_PRINCIPAL } from '../principal.js';
+import { EventLog } from '../../daemon/event-log.js';
+import type { SessionManager } from '../../daemon/session-manager.js';
 import { eventTopics } from './event-routes.js';
 
 const exited = (session: string) => ({ at: 1, session_id: session, type: 'session.exited' as const, code: 0, signal: null });

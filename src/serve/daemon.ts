@@ -7,35 +7,38 @@
  * @module
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { PROTOCOL_VERSION, type Pairing, type Scope } from '../protocol/index.js';
-import { createApiServer, ensureAdminToken, ensurePrivateDir, type ApiServer, type AuditEntry, type WsHandlers } from '../server/index.js';
+import { nodeNameFromHost, NODE_NAME_PATTERN, PROTOCOL_VERSION, type Pairing, type Scope } from '../protocol/index.js';
+import { createApiServer, ensureAdminToken, ensurePrivateDir, type ApiServer } from '../server/index.js';
+import type { AuditEntry, WsHandlers } from '../ops/contracts.js';
+import { Operations } from '../ops/executor.js';
+import { RateLimiter } from '../ops/rate-limiter.js';
 import { openStore, type Store } from '../store/index.js';
 import { writePrivateFile } from '../fs/private-file.js';
-import { ApprovalTracker } from './approval.js';
-import { ApprovalAnswers } from './approval-answers.js';
+import { ApprovalTracker } from '../daemon/approval.js';
+import { ApprovalAnswers } from '../daemon/approval-answers.js';
 import { findJsonFault, locateOffset } from '../catalog/json-location.js';
-import { DaemonError } from './errors.js';
-import { acquireDaemonLocks, type DaemonLocks, DEFAULT_PORT } from './daemon-lock.js';
-import { HostSupervisor } from './host-supervisor.js';
-import { openEnvSeal } from './env-seal.js';
-import { EventLog } from './event-log.js';
-import { TerminalStream } from './terminal-topic.js';
-import { startNotificationSinks, type NotificationSinks } from './notification-sinks.js';
-import { approvalRoutes } from './routes/approval-routes.js';
-import { pushRoutes } from './routes/push-routes.js';
-import { PushKeysError } from './push-keys.js';
-import { startPushService, type PushService } from './push-service.js';
-import { eventsRoute, eventTopics } from './routes/event-routes.js';
-import { imageRoutes } from './routes/image-routes.js';
-import { sessionRoutes } from './routes/session-routes.js';
-import { debugRoutes } from './routes/debug-routes.js';
-import { recordingRoutes } from './routes/recording-routes.js';
-import { Recordings } from './recordings.js';
-import { specRoutes } from './routes/spec-routes.js';
-import { SessionSpecFiles } from './spec-files.js';
-import { asApiError } from './routes/api-errors.js';
-import { SessionManager } from './session-manager.js';
+import { DaemonError } from '../daemon/errors.js';
+import { acquireDaemonLocks, type DaemonLocks, DEFAULT_PORT } from '../daemon/daemon-lock.js';
+import { HostSupervisor } from '../daemon/host-supervisor.js';
+import { openEnvSeal } from '../daemon/env-seal.js';
+import { EventLog } from '../daemon/event-log.js';
+import { TerminalStream } from '../daemon/terminal-topic.js';
+import { startNotificationSinks, type NotificationSinks } from '../daemon/notification-sinks.js';
+import { approvalRoutes } from '../ops/handlers/approval-routes.js';
+import { pushRoutes } from '../ops/handlers/push-routes.js';
+import { PushKeysError } from '../daemon/push-keys.js';
+import { startPushService, type PushService } from '../daemon/push-service.js';
+import { eventsRoute, eventTopics } from '../ops/handlers/event-routes.js';
+import { imageRoutes } from '../ops/handlers/image-routes.js';
+import { sessionRoutes } from '../ops/handlers/session-routes.js';
+import { debugRoutes } from '../ops/handlers/debug-routes.js';
+import { recordingRoutes } from '../ops/handlers/recording-routes.js';
+import { Recordings } from '../daemon/recordings.js';
+import { specRoutes } from '../ops/handlers/spec-routes.js';
+import { SessionSpecFiles } from '../daemon/spec-files.js';
+import { SessionManager } from '../daemon/session-manager.js';
 
 /** The file clients find the daemon by (in the runtime dir). */
 export const DAEMON_STATE_FILE = 'daemon.json';
@@ -52,6 +55,8 @@ export interface DaemonOptions {
   allowNonLoopback?: boolean;
   tls?: { cert: string | Buffer; key: string | Buffer };
   sessionLimit?: number;
+  /** This daemon's node name (a fleet-unique name such as `laptop`); default: the host name's first label. */
+  node?: string;
   version?: string;
   /** The terminal topic (`terminal/<id>`), supplied by the terminal stream module. */
   terminalTopic?: WsHandlers['subscribe'];
@@ -61,6 +66,8 @@ export interface DaemonOptions {
 export interface Daemon {
   readonly url: string;
   readonly port: number;
+  /** The node name stamped on every session, approval and event. */
+  readonly node: string;
   readonly manager: SessionManager;
   readonly store: Store;
   readonly events: EventLog;
@@ -130,6 +137,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
 async function startLocked(options: DaemonOptions, locks: DaemonLocks): Promise<Daemon> {
   const log = options.log ?? ((level, message) => process.stderr.write(`specterm serve: ${level}: ${message}\n`));
   const now = Date.now;
+  const node = options.node ?? nodeNameFromHost(os.hostname());
+  if (!NODE_NAME_PATTERN.test(node)) throw new DaemonError('SETTINGS_INVALID', `the node name '${node}' is not one: use 1–63 lowercase letters, digits and dashes, starting with a letter or digit (e.g. laptop, build-01)`);
   const settings = readSettings(options.stateDir);
   const store = openStore(path.join(options.stateDir, 'specterm.db'), { now });
   if (store.notice) log('warn', `${store.notice.reason}; the old database is at ${store.notice.movedAside}`);
@@ -137,7 +146,7 @@ async function startLocked(options: DaemonOptions, locks: DaemonLocks): Promise<
   if (admin.created) log('info', `created the admin token in ${admin.path}`);
   const host = await HostSupervisor.start(options.runtimeDir, log);
   let closed = false;
-  const events = new EventLog({ journal: store.events });
+  const events = new EventLog({ journal: store.events, node });
   let sinks: NotificationSinks;
   let push: PushService;
   // Set once the sinks run, so a push settings error stops them again.
@@ -156,7 +165,7 @@ async function startLocked(options: DaemonOptions, locks: DaemonLocks): Promise<
   const answers = new ApprovalAnswers({ manager: () => manager, tracker, store, events, now, log });
   const specFiles = new SessionSpecFiles(options.stateDir);
   const manager: SessionManager = new SessionManager({
-    store, host: host.client, ensureHost: () => host.ready(), events, tracker, now, specSource: (session) => specFiles.source(session), envSeal: openEnvSeal(options.stateDir), sessionLimit: options.sessionLimit ?? settings.session_limit,
+    store, node, host: host.client, ensureHost: () => host.ready(), events, tracker, now, specSource: (session) => specFiles.source(session), envSeal: openEnvSeal(options.stateDir), sessionLimit: options.sessionLimit ?? settings.session_limit,
     defaultPolicies: settings.approval_policies, onApprovalOpened: (session, approval) => answers.autoAnswer(session, approval), log,
   });
   await manager.recover();
@@ -186,26 +195,26 @@ async function startLocked(options: DaemonOptions, locks: DaemonLocks): Promise<
   });
   const debug = debugRoutes({ manager, events, now });
   const recordings = new Recordings(options.stateDir, now, events);
-  const mapped = <A extends unknown[], R>(fn: (...args: A) => R) => (...args: A): R => {
-    try {
-      return fn(...args);
-    } catch (error) {
-      throw asApiError(error);
-    }
-  };
+  // One executor for every transport: the same scopes, rate limits and audit however a call arrives.
+  const operations = new Operations({
+    handlers: { ...sessionRoutes({ manager, store, now }), ...approvalRoutes(answers, node), ...imageRoutes({ manager }), ...pushRoutes(push, store.pushSubscriptions, now), ...debug.handlers, ...recordingRoutes(manager, recordings), ...specRoutes({ manager, files: specFiles, now }) },
+    events: eventsRoute(events, manager),
+    live: {
+      subscribe: eventTopics(events, manager, options.terminalTopic ?? terminals.subscribe),
+      input: terminals.input,
+      resize: terminals.resize,
+      lease: terminals.lease,
+    },
+    rateLimiter: new RateLimiter({ now }),
+    audit, now,
+    onUnexpected: (error) => log('error', `unexpected: ${(error as Error)?.stack ?? String(error)}`),
+  });
   let server: ApiServer;
   try {
     server = await createApiServer({
       host: options.host, port: options.port ?? DEFAULT_PORT, allowNonLoopback: options.allowNonLoopback, tls: options.tls,
-      tokens: store.tokens, adminToken: admin.token, version: options.version, audit,
+      tokens: store.tokens, adminToken: admin.token, version: options.version, node, operations,
       log: (level, message) => log(level, message),
-      handlers: { ...sessionRoutes({ manager, store, now }), ...approvalRoutes(answers), events: eventsRoute(events, manager), ...imageRoutes({ manager }), ...pushRoutes(push, store.pushSubscriptions, now), ...debug.handlers, ...recordingRoutes(manager, recordings), ...specRoutes({ manager, files: specFiles, now }) },
-      ws: {
-        subscribe: eventTopics(events, manager, options.terminalTopic ?? mapped(terminals.subscribe)),
-        input: mapped(terminals.input),
-        resize: mapped(terminals.resize),
-        lease: mapped(terminals.lease),
-      },
     });
   } catch (error) {
     push.close();
@@ -220,7 +229,7 @@ async function startLocked(options: DaemonOptions, locks: DaemonLocks): Promise<
   const pruneTimer = setInterval(() => { try { store.prune(); } catch (error) { log('warn', `prune failed: ${(error as Error).message}`); } }, 60 * 60 * 1000);
   pruneTimer.unref();
   return {
-    url: server.url, port: server.port, manager, store, events,
+    url: server.url, port: server.port, node, manager, store, events,
     createPairing: (grant) => server.createPairing(grant),
     close: async () => {
       if (closed) return;

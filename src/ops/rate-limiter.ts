@@ -4,7 +4,7 @@
  * cannot flood an agent with input.
  * @module
  */
-import { ApiError } from './errors.js';
+import { SpectermError } from '../protocol/index.js';
 
 export interface RateLimitOptions {
   /** Commands allowed at once (30). */
@@ -48,9 +48,9 @@ export function takeOrRefuse(limiter: RateLimiter, tokenId: string, who: string)
   const waitMs = limiter.take(tokenId);
   if (waitMs === 0) return;
   const seconds = Math.ceil(waitMs / 1000);
-  throw new ApiError({
-    status: 429, code: 'RATE_LIMITED', title: 'Too many commands',
+  throw new SpectermError({
+    code: 'RATE_LIMITED', title: 'Too many commands',
     detail: `token '${who}' sends commands faster than allowed; retry in ${seconds} s`,
-    headers: { 'retry-after': String(seconds) },
+    retryAfterSeconds: seconds,
   });
 }

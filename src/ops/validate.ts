@@ -5,7 +5,7 @@
  */
 import type { z } from 'zod';
 import type { ProblemFieldError } from '../protocol/index.js';
-import { ApiError } from './errors.js';
+import { SpectermError } from '../protocol/index.js';
 
 const PREVIEW_CHARS = 60;
 /** Top-level fields whose values are never echoed in an error (environment values hold secrets). */
@@ -85,8 +85,7 @@ export function parseOrThrow<T extends z.ZodType>(schema: T, value: unknown, wha
   const result = schema.safeParse(value, { reportInput: true });
   if (result.success) return result.data;
   const errors = result.error.issues.map((issue) => issueToFieldError(issue, what));
-  throw new ApiError({
-    status: 422,
+  throw new SpectermError({
     code: 'VALIDATION_FAILED',
     title: `The request ${what} does not match the schema`,
     detail: `${context}: ${errors.map((e) => e.message).join('; ')}`,

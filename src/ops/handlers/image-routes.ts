@@ -6,13 +6,13 @@
  *
  * @module
  */
-import type { RouteHandlers } from '../../server/index.js';
-import { DaemonError } from '../errors.js';
-import type { SessionManager } from '../session-manager.js';
-import { refusedUnless, runningDriver, wrapErrors } from './session-routes.js';
+import type { RouteHandlers } from '../contracts.js';
+import { DaemonError } from '../../daemon/errors.js';
+import type { SessionManager } from '../../daemon/session-manager.js';
+import { refusedUnless, runningDriver } from './session-routes.js';
 
 export function imageRoutes(d: { manager: SessionManager }): RouteHandlers {
-  return wrapErrors({
+  return ({
     attachImage: (input) => {
       const session = d.manager.get(input.params.id);
       const driver = runningDriver(session);

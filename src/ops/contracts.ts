@@ -1,16 +1,23 @@
 /**
- * What the server calls: one handler per route of the table (typed by it), the SSE and
- * WebSocket hooks, and the audit callback. The session manager (src/daemon) supplies them.
+ * What the operations executor calls: one handler per operation (typed by the route table),
+ * the event stream and the live channels' handlers, and the audit callback. The composition
+ * root (src/serve) supplies them from the session manager; every transport reaches them
+ * through `Operations` (./executor.ts) only.
  * @module
  */
 import type { ClientMessage, DaemonEvent, RouteId, RouteInput, RouteOutput, ServerMessage, TerminalFrame } from '../protocol/index.js';
-import type { Principal } from './auth.js';
+import type { Principal } from './principal.js';
+
+/** The transports an operation can arrive by. */
+export type Transport = 'http' | 'sse' | 'ws' | 'nats' | 'mcp' | 'cli';
 
 /** Who is asking, for handlers and audit. */
 export interface RequestContext {
   principal: Principal;
   requestId: string;
   remoteAddress: string;
+  /** The transport that carried the call (audited). */
+  via?: Transport;
   /** HTTP only: headers the handler adds to its success answer (the pairing routes' Set-Cookie). */
   responseHeaders?: Record<string, string>;
 }
@@ -60,7 +67,10 @@ export interface TopicSubscription {
 
 type Msg<T extends ClientMessage['type']> = Extract<ClientMessage, { type: T }>;
 
-/** The WebSocket's hooks; a missing hook refuses its messages (topics: TOPIC_UNAVAILABLE). */
+/**
+ * The live operations' handlers (`subscribeTopic`, `terminalInput`, `terminalResize`,
+ * `terminalLease`; ./operations.ts); a missing one refuses its calls (topics: TOPIC_UNAVAILABLE).
+ */
 export interface WsHandlers {
   subscribe?(message: Msg<'subscribe'>, ctx: RequestContext, sink: WsSink): TopicSubscription | Promise<TopicSubscription>;
   input?(message: Msg<'input'>, ctx: RequestContext): void | Promise<void>;
@@ -74,8 +84,10 @@ export interface AuditEntry {
   who: string;
   tokenId: string;
   remoteAddress: string;
-  /** The route id, or `ws.input` / `ws.resize` / `ws.lease`. */
+  /** The operation id (`sendMessage`, `terminalInput` …). */
   what: string;
+  /** The transport that carried it. */
+  via: Transport;
   params: Record<string, unknown>;
   body: unknown;
   outcome: 'ok' | 'refused' | 'error';

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { ApiError } from './errors.js';
+import { SpectermError } from '../protocol/index.js';
 import { parseOrThrow } from './validate.js';
 
 function messagesFor(schema: z.ZodType, value: unknown): string[] {
   try {
     parseOrThrow(schema, value, 'body', 'sending a message');
   } catch (error) {
-    if (error instanceof ApiError) return error.errors.map((e) => e.message);
+    if (error instanceof SpectermError) return error.errors.map((e) => e.message);
     throw error;
   }
   throw new Error('expected a validation error');

@@ -14,12 +14,12 @@ import { evaluateConditionPreview } from '../../core/eval/index.js';
 import { SPEC_JSON_SCHEMA } from '../../core/spec/index.js';
 import type { Condition } from '../../core/spec/types.js';
 import { toDebugCondition, type SpecFinding, type SpecSaved, type SpecValidation } from '../../protocol/index.js';
-import { ApiError, type RouteHandlers } from '../../server/index.js';
-import { DaemonError } from '../errors.js';
-import type { ManagedSession } from '../managed-session.js';
-import type { SessionManager } from '../session-manager.js';
-import type { SessionSpecFiles } from '../spec-files.js';
-import { wrapErrors } from './session-routes.js';
+import { SpectermError } from '../../protocol/index.js';
+import type { RouteHandlers } from '../contracts.js';
+import { DaemonError } from '../../daemon/errors.js';
+import type { ManagedSession } from '../../daemon/managed-session.js';
+import type { SessionManager } from '../../daemon/session-manager.js';
+import type { SessionSpecFiles } from '../../daemon/spec-files.js';
 
 export interface SpecRouteDeps {
   manager: SessionManager;
@@ -42,10 +42,10 @@ export async function validateSpecText(text: string, sourcePath: string): Promis
   };
 }
 
-function specInvalid(validation: SpecValidation): ApiError {
+function specInvalid(validation: SpecValidation): SpectermError {
   const first = validation.errors[0];
-  return new ApiError({
-    status: 422, code: 'SPEC_INVALID', title: 'The spec has errors',
+  return new SpectermError({
+    code: 'SPEC_INVALID', title: 'The spec has errors',
     detail: `the spec has ${validation.errors.length} error(s)${first ? `, first: ${first.message}` : ''}; fix them, or send force: true to write it anyway (the running spec stays in force)`,
     errors: validation.errors.map((e) => ({ path: e.path, code: e.code, message: e.message })),
     extensions: { validation },
@@ -61,7 +61,7 @@ function reloadInto(session: ManagedSession): boolean {
 }
 
 export function specRoutes(d: SpecRouteDeps): RouteHandlers {
-  return wrapErrors({
+  return ({
     getSessionSpec: (input) => {
       const session = d.manager.get(input.params.id);
       const file = d.files.fileOf(session);
