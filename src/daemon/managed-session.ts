@@ -15,7 +15,7 @@ import type { z } from 'zod';
 import type { ModalView as ModalViewSchema, SessionDetail } from '../protocol/index.js';
 import type { SessionRecord, Store } from '../store/index.js';
 import type { Approval, ApprovalModal, ApprovalTracker } from './approval.js';
-import type { ApprovalPolicy } from './approval-policy.js';
+import { decideApproval, type ApprovalPolicy } from './approval-policy.js';
 import { readModalSubject } from './approval-subject.js';
 import type { EventLog } from './event-log.js';
 import { InputTap } from './recordings-input.js';
@@ -242,6 +242,16 @@ export class ManagedSession {
       .filter((line) => !/^[\s\u2500-\u257f]*$/.test(line) || line.trim() === '')
       .map((line) => line.replace(/^\s*[\u2502\u2503|]\s?/, '').replace(/\s*[\u2502\u2503|]\s*$/, ''))
       .join('\n').trim();
+  }
+
+  /**
+   * The prompt this session waits on a person for: its open approval (picker, confirm or
+   * approval, whoever opened it), unless its auto-approve policy will press it.
+   */
+  promptForPerson(): Approval | null {
+    const approval = this.#deps.tracker.current(this.id);
+    if (!approval) return null;
+    return this.policy && decideApproval(this.policy, approval).verdict === 'allow' ? null : approval;
   }
 
   /** Reads the modal on screen now, as the executor and stale checks need it. */

@@ -3,17 +3,21 @@
  * (`queued`) before anything is typed and marked `typing` before the first keystroke, so a
  * retried request — also after a daemon crash — finds the first attempt and types nothing.
  * The answer waits as asked: `accepted` (stored and handed to the driver), `started` (the CLI
- * left idle: the turn began) or `idle` (the turn ended).
+ * left idle: the turn began) or `idle` (the turn ended). A wait that a prompt for a person
+ * blocks (an approval no policy answers, a picker, a confirm) ends at once as `blocked`, naming
+ * the prompt — a script learns it must answer instead of timing out.
  *
  * @module
  */
 import type { DashboardEvent } from '../driver/events.js';
 import type { MessageOutcome as StoredOutcome, Store } from '../store/index.js';
 import { DaemonError } from './errors.js';
-import type { ManagedSession } from './managed-session.js';
+import type { Approval } from './approval.js';
+import { wireApprovalId, type ManagedSession } from './managed-session.js';
 
-export type Delivery = 'queued' | 'typed' | 'echoed' | 'turn_started' | 'idle' | 'refused' | 'timed_out';
-export interface DeliveryResult { message_id: string; delivery: Delivery; reason: string | null; duplicate: boolean }
+export type Delivery = 'queued' | 'typed' | 'echoed' | 'turn_started' | 'idle' | 'blocked' | 'refused' | 'timed_out';
+export interface BlockingPrompt { approval_id: string; title: string | null; kind: 'approval' | 'picker' | 'confirm' | null; buttons: Array<{ index: number; label: string }> }
+export interface DeliveryResult { message_id: string; delivery: Delivery; reason: string | null; duplicate: boolean; blocked_by?: BlockingPrompt }
 
 export interface SendInput { text: string; idempotency_key?: string; wait: 'accepted' | 'started' | 'idle'; timeout_ms?: number }
 
@@ -60,22 +64,34 @@ export async function deliverMessage(session: ManagedSession, store: Store, inpu
     store.messages.setOutcome(message.id, 'refused', now(), result.reason);
     return { message_id: messageId, delivery: 'refused', reason: `${result.code}: ${result.reason}`, duplicate: false };
   }
-  const done = (): boolean => input.wait === 'accepted'
+  const reached = (): boolean => input.wait === 'accepted'
     || (input.wait === 'started' && (delivery === 'turn_started' || sawStart))
-    || (input.wait === 'idle' && delivery === 'idle')
-    || !session.isRunning;
+    || (input.wait === 'idle' && delivery === 'idle');
+  // Once the message is typed, a prompt that waits for a person ends a wait it blocks.
+  const blocking = (): Approval | null => (!reached() && delivery !== 'queued' ? session.promptForPerson() : null);
+  const done = (): boolean => reached() || blocking() !== null || !session.isRunning;
   if (!done()) {
     const timeoutMs = input.timeout_ms ?? DEFAULT_WAIT_MS;
-    const reached = await new Promise<boolean>((resolve) => {
+    const settled = await new Promise<boolean>((resolve) => {
       const timer = setTimeout(() => resolve(false), timeoutMs);
       settle = () => { if (done()) { clearTimeout(timer); resolve(true); } };
     });
     settle = null;
-    if (!reached) return { message_id: messageId, delivery: 'timed_out', reason: `not ${input.wait} within ${timeoutMs} ms (last: ${delivery})`, duplicate: false };
-    if (input.wait === 'started' && delivery !== 'turn_started') delivery = 'turn_started';
+    if (!settled) return { message_id: messageId, delivery: 'timed_out', reason: `not ${input.wait} within ${timeoutMs} ms (last: ${delivery})`, duplicate: false };
+    if (input.wait === 'started' && reached() && delivery !== 'turn_started') delivery = 'turn_started';
   }
   // Keep recording the outcome until the turn starts; then let go.
   if (delivery === 'turn_started' || delivery === 'idle') unsubscribe();
   if (!session.isRunning) throw new DaemonError('SESSION_NOT_RUNNING', 'the agent exited while the message was being delivered');
+  const prompt = blocking();
+  if (prompt) {
+    const id = wireApprovalId(prompt);
+    const what = prompt.kind === 'approval' ? 'an approval' : `a ${prompt.kind ?? 'prompt'}`;
+    return {
+      message_id: messageId, delivery: 'blocked', duplicate: false,
+      reason: `the turn waits for a person: ${what}${prompt.title ? ` "${prompt.title}"` : ''} (${id}); answer it with \`specterm approve ${id} <button>\` or in the dashboard`,
+      blocked_by: { approval_id: id, title: prompt.title, kind: prompt.kind, buttons: prompt.buttons },
+    };
+  }
   return { message_id: messageId, delivery, reason: null, duplicate: false };
 }

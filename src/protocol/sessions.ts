@@ -158,9 +158,13 @@ export const SendMessageRequest = z.strictObject({
 /** How far a message got. `refused` carries the reason; a repeated key answers the first outcome with `duplicate: true`. */
 export const MessageOutcome = z.strictObject({
   message_id: Id,
-  delivery: z.enum(['queued', 'typed', 'echoed', 'turn_started', 'idle', 'refused', 'timed_out']),
+  delivery: z.enum(['queued', 'typed', 'echoed', 'turn_started', 'idle', 'blocked', 'refused', 'timed_out']),
   reason: z.string().nullable(),
   duplicate: z.boolean(),
+  blocked_by: z.strictObject({
+    approval_id: Id, title: z.string().nullable(), kind: ModalKind.nullable(),
+    buttons: z.array(z.strictObject({ index: z.number().int().nonnegative(), label: z.string() })),
+  }).optional().meta({ description: 'delivery `blocked`: the prompt that waits for a person before the turn can go on (answer it with POST /api/v1/approvals/:id)' }),
 }).meta({ examples: [{ message_id: 'm_1', delivery: 'turn_started', reason: null, duplicate: false }] });
 
 /** `GET …/screen` query. */

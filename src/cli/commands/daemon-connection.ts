@@ -16,6 +16,8 @@ import type { CliIo } from '../io.js';
 export const EXIT_NO_DAEMON = 3;
 /** The daemon refused the request. */
 export const EXIT_REFUSED = 1;
+/** `send --wait`: the turn waits for a person (an approval, a picker, a confirm) — answer it, then wait again. */
+export const EXIT_BLOCKED = 4;
 
 const NO_DAEMON_CODES = new Set(['DAEMON_NOT_RUNNING', 'TOKEN_MISSING', 'PROTOCOL_MISMATCH', 'AUTH_REQUIRED', 'AUTH_INVALID', 'AUTH_MALFORMED']);
 

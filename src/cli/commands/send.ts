@@ -4,12 +4,12 @@
  */
 import { defineCommand } from '../command.js';
 import { CliUsageError } from '../errors.js';
-import { EXIT_REFUSED, withDaemon } from './daemon-connection.js';
+import { EXIT_BLOCKED, EXIT_REFUSED, withDaemon } from './daemon-connection.js';
 
 export const sendCommand = defineCommand(
   {
     name: 'send',
-    summary: 'Type a message into a session and print how far it got (queued, typed, turn_started, idle, refused).',
+    summary: 'Type a message into a session and print how far it got (queued, typed, turn_started, idle, blocked, refused). Exit 4: the turn waits for a person (the prompt and its buttons are printed).',
     positionals: [{ name: '<session>', required: true, help: 'session id or name' }, { name: '<text>', required: true, help: 'the message' }],
     flags: {
       wait: { type: 'string', flag: 'wait', value: 'WHEN', choices: ['accepted', 'started', 'idle'], help: 'answer once accepted (default), the turn started, or the agent is idle again' },
@@ -27,6 +27,10 @@ export const sendCommand = defineCommand(
         body: { text, wait: (flags.wait ?? 'accepted') as 'accepted' | 'started' | 'idle', ...(flags.key ? { idempotency_key: flags.key } : {}), ...(flags.timeout !== undefined ? { timeout_ms: flags.timeout } : {}) },
       });
       io.stdout.write(`${outcome.delivery}${outcome.duplicate ? ' (duplicate: not typed again)' : ''}${outcome.reason ? `: ${outcome.reason}` : ''}\n`);
+      if (outcome.blocked_by) {
+        io.stdout.write(`buttons: ${outcome.blocked_by.buttons.map((b) => `${b.index} ${b.label}`).join(' · ')}\n`);
+        return EXIT_BLOCKED;
+      }
       return outcome.delivery === 'refused' || outcome.delivery === 'timed_out' ? EXIT_REFUSED : 0;
     });
   },
