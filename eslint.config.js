@@ -57,6 +57,9 @@ export default tseslint.config(
   layer(['src/ops/**/*.ts'], outside('server', 'serve', 'cli', 'harness', 'demo', 'dashboard')),
   // The composition root (`specterm serve`): builds the daemon, the operations and the transports.
   layer(['src/serve/**/*.ts'], outside('cli', 'harness', 'demo', 'dashboard')),
+  // `specterm mcp`: tools over the daemon's client (the wire protocol), never the daemon itself.
+  // (src/server is named by its relative path: the MCP SDK has a `server/` folder of its own.)
+  layer(['src/mcp/**/*.ts'], [...outside('core', 'terminal', 'recording', 'catalog', 'driver', 'harness', 'cli', 'demo', 'host', 'store', 'daemon', 'ops', 'serve', 'dashboard'), { group: ['../server/*'], message: 'this layer may not import src/server (see CONTRIBUTING.md).' }]),
   // The CLI's client of the daemon: the wire protocol only (and Node).
   layer(['src/client/**/*.ts'], outside('terminal', 'recording', 'catalog', 'driver', 'harness', 'cli', 'demo', 'host', 'server', 'store', 'daemon', 'ops', 'serve')),
   // The PTY host: a long-lived process that holds PTYs and bytes, no spec logic (issue 15).

@@ -5,9 +5,6 @@
  *
  * @module
  */
-import * as fs from 'node:fs';
-import * as path from 'node:path';
-import { packageRoot } from '../catalog/builtin.js';
 import type { RegisteredCommand } from './command.js';
 import { attachCommand } from './commands/attach.js';
 import { explainCommand } from './commands/explain.js';
@@ -29,6 +26,8 @@ import { tokenCommand } from './commands/token.js';
 import { pairCommand } from './commands/pair.js';
 import { testCommand } from './commands/test.js';
 import { validateCommand } from './commands/validate.js';
+import { mcpCommand } from './commands/mcp.js';
+import { packageVersion } from './version.js';
 import { CliUsageError, EXIT_INTERNAL, EXIT_USAGE, SYNTAX_ERROR_CODES } from './errors.js';
 import { processIo, type CliIo } from './io.js';
 
@@ -36,17 +35,8 @@ import { processIo, type CliIo } from './io.js';
 export const COMMANDS: readonly RegisteredCommand[] = [
   runCommand, recordCommand, replayCommand, explainCommand, testCommand,
   validateCommand, graphCommand, schemaCommand, listCommand, attachCommand,
-  serveCommand, lsCommand, newCommand, sendCommand, approveCommand, logsCommand, killCommand, rmCommand, muteCommand, tokenCommand, pairCommand,
+  serveCommand, lsCommand, newCommand, sendCommand, approveCommand, logsCommand, killCommand, rmCommand, muteCommand, tokenCommand, pairCommand, mcpCommand,
 ];
-
-function version(): string {
-  try {
-    const pkg = JSON.parse(fs.readFileSync(path.join(packageRoot(), 'package.json'), 'utf8')) as { version?: string };
-    return pkg.version ?? 'unknown';
-  } catch {
-    return 'unknown';
-  }
-}
 
 /** The top-level help, generated from the command list. */
 export function formatMainHelp(): string {
@@ -83,7 +73,7 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
     return 0;
   }
   if (name === '--version' || name === '-V') {
-    io.stdout.write(`specterm ${version()}\n`);
+    io.stdout.write(`specterm ${packageVersion()}\n`);
     return 0;
   }
   const command = COMMANDS.find((c) => c.name === name);

@@ -244,7 +244,8 @@ export class SessionManager {
       cols: r.cols ?? 120,
       rows: r.rows ?? 40,
       extraArgs: r.args,
-      extraEnv: session.env,
+      // The agent (and an MCP server it starts: `specterm mcp`) knows which session it runs in.
+      extraEnv: { ...session.env, SPECTERM_SESSION_ID: r.id, SPECTERM_NODE: this.#deps.node },
       specSource: this.#o.specSource?.(session),
       ...extra,
     });

@@ -37,9 +37,7 @@ describe('specterm send --wait, blocked by a prompt for a person', () => {
     expect(sent.out).toContain(`blocked: the turn waits for a person: an approval`);
     expect(sent.out).toContain(`(${approval!.id}); answer it with \`specterm approve ${approval!.id} <button>\``);
     expect(sent.out).toContain(`buttons: ${approval!.buttons.map((b) => `${b.index} ${b.label}`).join(' · ')}`);
-    const outcome = await client.call('sendMessage', { params: { id: created.id }, body: { text: 'run the tests', wait: 'idle', timeout_ms: 45_000 } });
-    expect(outcome).toMatchObject({ delivery: 'blocked', blocked_by: { approval_id: approval!.id, kind: 'approval' } });
-    await client.call('answerApproval', { params: { id: approval!.id }, body: { button: 0, fingerprint: approval!.fingerprint } });
+    await client.call('answerApproval', { params: { id: approval!.id }, body: { button: approval!.buttons[0]!.index, fingerprint: approval!.fingerprint } });
     await waitFor(async () => (await client.call('getSession', { params: { id: created.id } })).state?.status === 'idle', WAIT_MS, 'idle after the answer');
   }, 180_000);
 

@@ -1,0 +1,3 @@
+/** `specterm mcp`: the MCP server over the daemon's API (docs/mcp.md). */
+export { createMcpServer, serveMcp, type McpServerOptions } from './server.js';
+export { TOOLS, ToolRefusal, type McpCaller } from './tools.js';
