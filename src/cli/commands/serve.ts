@@ -11,12 +11,12 @@ import { isLoopback, PrivatePathError, resolveRuntimeDir, resolveStateDir } from
 import { DaemonError } from '../../daemon/errors.js';
 import { ScopeSchema } from '../../protocol/index.js';
 import { defineCommand } from '../command.js';
+import { describeCommand } from '../command-table.js';
 import { CliUsageError, EXIT_INTERNAL } from '../errors.js';
 
 export const serveCommand = defineCommand(
   {
-    name: 'serve',
-    summary: 'Run the daemon: agent sessions that outlive it, one HTTP + WebSocket API on 127.0.0.1 with tokens (docs/daemon.md).',
+    ...describeCommand('serve'),
     positionals: [],
     flags: {
       port: { type: 'number', flag: 'port', value: 'N', min: 0, help: `port to listen on (default ${DEFAULT_PORT}; 0 picks a free one)` },
