@@ -41,7 +41,7 @@ export const COMMANDS: readonly CommandEntry[] = [
     async () => (await import('./commands/list.js')).listCommand),
   entry('attach', 'Show a daemon session\'s live terminal here: type to it, Ctrl-\\ to detach; with --read-only just watch.',
     async () => (await import('./commands/attach.js')).attachCommand),
-  entry('serve', 'Run the daemon: agent sessions that outlive it, one HTTP + WebSocket API on 127.0.0.1 with tokens (docs/daemon.md).',
+  entry('serve', 'Run the daemon: agent sessions that outlive it, one HTTP + WebSocket API on 127.0.0.1 with tokens (docs/daemon.md); --lan serves it over HTTPS to phones on the local network.',
     async () => (await import('./commands/serve.js')).serveCommand),
   entry('ls', 'List the daemon\'s sessions: id, name, state, spec, cwd (needs `specterm serve`).',
     async () => (await import('./commands/ls.js')).lsCommand),

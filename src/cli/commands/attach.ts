@@ -43,14 +43,14 @@ export const attachCommand = defineCommand(
   },
 );
 
-interface AttachOptions { url: string; token: string; sessionId: string; readOnly: boolean; io: CliIo }
+interface AttachOptions { url: string; token: string; ca?: string[]; sessionId: string; readOnly: boolean; io: CliIo }
 
 function attach(options: AttachOptions): Promise<number> {
   const { sessionId, readOnly, io } = options;
   const stdin = process.stdin;
   const stdout = process.stdout;
   const topic = `terminal/${sessionId}`;
-  const socket = new WebSocket(options.url.replace(/^http/, 'ws') + WS_PATH, [WS_SUBPROTOCOL], { headers: { authorization: `Bearer ${options.token}` } });
+  const socket = new WebSocket(options.url.replace(/^http/, 'ws') + WS_PATH, [WS_SUBPROTOCOL], { headers: { authorization: `Bearer ${options.token}` }, ...(options.ca ? { ca: options.ca } : {}) });
   const wasRaw = stdin.isTTY ? stdin.isRaw : false;
   let finished = false;
   let holdsLease = false;
