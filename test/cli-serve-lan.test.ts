@@ -7,24 +7,14 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import https from 'node:https';
-import os from 'node:os';
 import path from 'node:path';
 import type tls from 'node:tls';
 import { afterEach, describe, expect, it } from 'vitest';
-import { chooseLanAddress } from '../src/cli/lan-address.js';
 import { makeDirs, startDaemon, stopAll, waitFor, type DaemonDirs } from './daemon/daemon-harness.js';
 import { runCli } from './helpers/cli.js';
+import { lanTarget } from './helpers/lan-target.js';
 
 afterEach(stopAll, 60_000);
-
-/** The machine's own LAN address when it has one; else loopback, named explicitly. */
-function lanTarget(): { args: string[]; address: string } {
-  try {
-    return { args: ['--lan'], address: chooseLanAddress(os.networkInterfaces()).address };
-  } catch {
-    return { args: ['--lan', '127.0.0.1'], address: '127.0.0.1' };
-  }
-}
 
 /** One HTTPS request that trusts only `cert`; resolves with the status, body and the server's fingerprint. */
 function request(url: string, cert: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}) {
