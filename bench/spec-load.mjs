@@ -28,6 +28,8 @@ function timeCli(args) {
 }
 
 console.log(`spec_load_loadavg_1m=${os.loadavg()[0].toFixed(2)}`);
+// The floor under both: Node's start plus the CLI's own modules, no command loaded.
+console.log(`spec_load_version_ms=${timeCli(['--version']).toFixed(0)}`);
 console.log(`spec_load_list_ms=${timeCli(['list']).toFixed(0)}`);
 console.log(`spec_load_validate_claude_code_ms=${timeCli(['validate', 'claude-code']).toFixed(0)}`);
 console.log(`spec_load_validate_all_builtin_ms=${timeCli(['validate', 'claude-code', 'codex', 'gemini', 'qwen-code', 'pi', 'opencode', 'kilocode', 'demo-agent']).toFixed(0)}`);

@@ -32,8 +32,10 @@ function pidAlive(pid) {
 }
 
 /**
- * Starts the daemon and resolves once it answers; `port` 0 picks a free one.
- * @param {{ port?: number, log?: (line: string) => void }} [options]
+ * Starts the daemon and resolves once it answers; `port` 0 picks a free one; `lan` (`auto` or an
+ * address) serves HTTPS on the local network (`specterm serve --lan`). A daemon that exits at
+ * once rejects with an Error whose `exitCode` is serve's.
+ * @param {{ port?: number, lan?: string, log?: (line: string) => void }} [options]
  */
 export async function startDemoDaemon(options = {}) {
   const dirs = privateRoot();
@@ -42,7 +44,8 @@ export async function startDemoDaemon(options = {}) {
     HOME: dirs.home, DEMO_AGENT_HOME: path.join(dirs.home, '.demo-agent'), TERM: 'xterm-256color',
   };
   delete env.SPECTERM_TOKEN;
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', String(options.port ?? 0), '--no-pair'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const lan = options.lan === undefined ? [] : ['--lan', options.lan];
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', String(options.port ?? 0), '--no-pair', ...lan], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (chunk) => { stderr += chunk; options.log?.(String(chunk)); });
   child.stdout.resume();
@@ -53,7 +56,7 @@ export async function startDemoDaemon(options = {}) {
   for (;;) {
     if (child.exitCode !== null) {
       fs.rmSync(dirs.root, { recursive: true, force: true });
-      throw new Error(`specterm serve exited with ${child.exitCode}: ${stderr.trim()}`);
+      throw Object.assign(new Error(`specterm serve exited with ${child.exitCode}: ${stderr.trim()}`), { exitCode: child.exitCode });
     }
     try {
       const state = JSON.parse(fs.readFileSync(stateFile, 'utf8'));

@@ -6,9 +6,16 @@
  * private temp dir that Ctrl-C removes, with the daemon, the PTY host and the agent (see
  * ./start-daemon.mjs for why not the user's dirs).
  *
- *   node scripts/start.mjs [--port N]     (default 0: a free port; the URL says which)
+ *   node scripts/start.mjs [--port N] [--lan [ADDR]]
+ *
+ * --port: default 0, a free port (the URL says which). --lan: serve HTTPS on this computer's
+ * LAN address (or ADDR) with a self-signed certificate, so a phone can open the link and scan
+ * the QR code (`specterm serve --lan`, docs/dashboard.md).
  */
 import { spawnSync } from 'node:child_process';
+import { X509Certificate } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { staleBuildReason } from './build-freshness.mjs';
 
@@ -25,6 +32,7 @@ if (stale !== null) {
 }
 const { phonePairingText } = await import('../dist/server/pairing-qr.js');
 const { startDemoDaemon } = await import('./start-daemon.mjs');
+const { LAN_CERT_FILE } = await import('../dist/client/index.js');
 
 function portFromArgs(argv) {
   const i = argv.indexOf('--port');
@@ -37,6 +45,14 @@ function portFromArgs(argv) {
   return port;
 }
 
+/** `--lan` alone: `auto` (this computer's LAN address); `--lan ADDR`: that address; absent: undefined. */
+function lanFromArgs(argv) {
+  const i = argv.indexOf('--lan');
+  if (i < 0) return undefined;
+  const next = argv[i + 1];
+  return next === undefined || next.startsWith('-') ? 'auto' : next;
+}
+
 // The daemon's info lines (files it created in the temp dir) are not for a first-time user; its warnings and errors are.
 let partial = '';
 const daemonLog = (text) => {
@@ -44,7 +60,17 @@ const daemonLog = (text) => {
   partial = lines.pop();
   for (const line of lines) if (!/^specterm serve: info: /.test(line)) process.stderr.write(`${line}\n`);
 };
-const daemon = await startDemoDaemon({ port: portFromArgs(process.argv.slice(2)), log: daemonLog });
+const args = process.argv.slice(2);
+const lan = lanFromArgs(args);
+let daemon;
+try {
+  daemon = await startDemoDaemon({ port: portFromArgs(args), lan, log: daemonLog });
+} catch (error) {
+  // serve's own refusal (a bad --lan address, a port in use) is already on stderr, above.
+  const said = error.exitCode !== undefined ? `the daemon did not start (specterm serve exited with ${error.exitCode}; why is above)` : error.message;
+  process.stderr.write(`npm start: ${said}\n`);
+  process.exit(error.exitCode === 2 ? 2 : 1);
+}
 let stopping = false;
 const stop = async (signal) => {
   if (stopping) return;
@@ -69,6 +95,14 @@ try {
   ].join('\n'));
   const phone = phonePairingText(pairingUrl);
   process.stdout.write('noQr' in phone ? `npm start: ${phone.noQr}.\n` : `${phone.qr}\n`);
+  if (lan !== undefined) {
+    const { fingerprint256 } = new X509Certificate(fs.readFileSync(path.join(daemon.stateDir, LAN_CERT_FILE)));
+    process.stdout.write([
+      'npm start: it serves HTTPS with a self-signed certificate; a browser warns about it: accept it only if its SHA-256 fingerprint is',
+      `  ${fingerprint256}`,
+      '',
+    ].join('\n'));
+  }
   process.stdout.write([
     'npm start: to use the specterm CLI with this daemon, in another terminal:',
     `  export SPECTERM_RUNTIME_DIR=${daemon.runtimeDir} SPECTERM_STATE_DIR=${daemon.stateDir}`,

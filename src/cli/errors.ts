@@ -40,6 +40,8 @@ export type CliUsageErrorCode =
   | 'CLI_INVALID_RECORDING'
   /** The recording to write cannot be created. */
   | 'CLI_RECORDING_UNWRITABLE'
+  /** `serve --lan` on a computer with no network address a phone could reach. */
+  | 'CLI_NO_LAN_ADDRESS'
   /** Any other usage error (kept for callers written before the codes above). */
   | 'CLI_USAGE';
 

@@ -95,3 +95,28 @@ describe('formatCommandHelp', () => {
     expect(usage).toBe('specterm approve [session|approval-id] [button] <session>');
   });
 });
+
+describe('a flag whose value may be left out', () => {
+  const serve = {
+    name: 'serve', summary: 'Serve.', positionals: [],
+    flags: {
+      lan: { type: 'string', flag: 'lan', value: 'ADDR', bare: 'auto', help: 'serve on the LAN' },
+      port: { type: 'number', flag: 'port', value: 'N', help: 'port' },
+    },
+  } as const satisfies CommandSyntax<FlagTable>;
+
+  it('takes the bare value when it stands alone or before another flag', () => {
+    expect(parseCommandLine(serve, ['--lan']).flags.lan).toBe('auto');
+    expect(parseCommandLine(serve, ['--lan', '--port', '0']).flags).toEqual({ lan: 'auto', port: 0 });
+  });
+
+  it('takes a value given after it or with "="', () => {
+    expect(parseCommandLine(serve, ['--lan', '192.168.1.20', '--port', '0']).flags.lan).toBe('192.168.1.20');
+    expect(parseCommandLine(serve, ['--lan=10.0.0.8']).flags.lan).toBe('10.0.0.8');
+    expect(parseCommandLine(serve, []).flags.lan).toBeUndefined();
+  });
+
+  it('shows the value as optional in the help', () => {
+    expect(formatCommandHelp(serve)).toMatch(/--lan \[ADDR\]\s+serve on the LAN/);
+  });
+});

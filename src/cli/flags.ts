@@ -26,6 +26,11 @@ export interface StringFlagSpec {
   help: string;
   /** Allowed values; anything else is refused with the list. */
   choices?: readonly string[];
+  /**
+   * The value when the flag stands alone (`--lan` = `--lan auto`): the value is then optional.
+   * The word after the flag is still taken as its value, so use it in commands without positionals.
+   */
+  bare?: string;
 }
 
 /** A flag with a numeric value (`--tail-ms 5000`). */
@@ -133,10 +138,12 @@ export function parseCommandLine<T extends FlagTable>(syntax: CommandSyntax<T>, 
     if (raw === undefined) {
       const next = argv[i + 1];
       if (next === undefined || (next.startsWith('-') && next !== '-' && !/^-\d/.test(next))) {
-        throw new CliUsageError(syntax.name, `${spelled} needs a value (${spec.value})`, 'CLI_MISSING_VALUE');
+        if (spec.type !== 'string' || spec.bare === undefined) throw new CliUsageError(syntax.name, `${spelled} needs a value (${spec.value})`, 'CLI_MISSING_VALUE');
+        raw = spec.bare;
+      } else {
+        raw = next;
+        i++;
       }
-      raw = next;
-      i++;
     }
     values[key] = convertValue(syntax.name, spelled, spec, raw);
   }
@@ -191,7 +198,7 @@ export function formatCommandHelp<T extends FlagTable>(syntax: CommandSyntax<T>)
   for (const p of syntax.positionals) rows.push([p.name, p.help]);
   for (const s of Object.values(syntax.flags)) {
     const short = s.short ? `-${s.short}, ` : '';
-    const value = s.type === 'boolean' ? '' : ` ${s.value}`;
+    const value = s.type === 'boolean' ? '' : s.type === 'string' && s.bare !== undefined ? ` [${s.value}]` : ` ${s.value}`;
     const choices = s.type === 'string' && s.choices ? ` (${s.choices.join('|')})` : '';
     rows.push([`${short}--${s.flag}${value}`, `${s.help}${choices}`]);
   }

@@ -1,42 +1,16 @@
 /**
- * The `specterm` command: dispatches to one module per sub-command. Bad input (flags,
- * arguments, spec references, recordings) prints one clear message on stderr and exits 2;
- * nothing a user can type produces a stack trace.
+ * The `specterm` command: dispatches to one module per sub-command, loaded only when that
+ * command runs (./command-table.ts). Bad input (flags, arguments, spec references, recordings)
+ * prints one clear message on stderr and exits 2; nothing a user can type produces a stack trace.
  *
  * @module
  */
-import type { RegisteredCommand } from './command.js';
-import { attachCommand } from './commands/attach.js';
-import { explainCommand } from './commands/explain.js';
-import { graphCommand } from './commands/graph.js';
-import { listCommand } from './commands/list.js';
-import { recordCommand } from './commands/record.js';
-import { replayCommand } from './commands/replay.js';
-import { runCommand } from './commands/run.js';
-import { schemaCommand } from './commands/schema.js';
-import { serveCommand } from './commands/serve.js';
-import { lsCommand } from './commands/ls.js';
-import { newCommand } from './commands/new.js';
-import { sendCommand } from './commands/send.js';
-import { approveCommand } from './commands/approve.js';
-import { logsCommand } from './commands/logs.js';
-import { killCommand, rmCommand } from './commands/kill.js';
-import { muteCommand } from './commands/mute.js';
-import { tokenCommand } from './commands/token.js';
-import { pairCommand } from './commands/pair.js';
-import { testCommand } from './commands/test.js';
-import { validateCommand } from './commands/validate.js';
-import { mcpCommand } from './commands/mcp.js';
-import { packageVersion } from './version.js';
+import { COMMANDS, findCommand } from './command-table.js';
 import { CliUsageError, EXIT_INTERNAL, EXIT_USAGE, SYNTAX_ERROR_CODES } from './errors.js';
 import { processIo, type CliIo } from './io.js';
+import { packageVersion } from './version.js';
 
-/** Every sub-command, in help order. */
-export const COMMANDS: readonly RegisteredCommand[] = [
-  runCommand, recordCommand, replayCommand, explainCommand, testCommand,
-  validateCommand, graphCommand, schemaCommand, listCommand, attachCommand,
-  serveCommand, lsCommand, newCommand, sendCommand, approveCommand, logsCommand, killCommand, rmCommand, muteCommand, tokenCommand, pairCommand, mcpCommand,
-];
+export { COMMANDS } from './command-table.js';
 
 /** The top-level help, generated from the command list. */
 export function formatMainHelp(): string {
@@ -68,30 +42,30 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
     return EXIT_USAGE;
   }
   if (name === '--help' || name === '-h' || name === 'help') {
-    const sub = name === 'help' ? COMMANDS.find((c) => c.name === rest[0]) : undefined;
-    io.stdout.write(sub ? sub.help() : formatMainHelp());
+    const sub = name === 'help' ? findCommand(rest[0]) : undefined;
+    io.stdout.write(sub ? (await sub.load()).help() : formatMainHelp());
     return 0;
   }
   if (name === '--version' || name === '-V') {
     io.stdout.write(`specterm ${packageVersion()}\n`);
     return 0;
   }
-  const command = COMMANDS.find((c) => c.name === name);
-  if (!command) {
+  const entry = findCommand(name);
+  if (!entry) {
     io.stderr.write(`specterm: unknown command "${name}" (commands: ${COMMANDS.map((c) => c.name).join(', ')}); run \`specterm --help\`\n`);
     return EXIT_USAGE;
   }
   try {
-    return await command.invoke(rest, io);
+    return await (await entry.load()).invoke(rest, io);
   } catch (err) {
     if (err instanceof CliUsageError) {
-      io.stderr.write(`specterm ${command.name}: ${err.message}\n`);
-      if (SYNTAX_ERROR_CODES.has(err.code)) io.stderr.write(`run \`specterm ${command.name} --help\` for usage\n`);
+      io.stderr.write(`specterm ${entry.name}: ${err.message}\n`);
+      if (SYNTAX_ERROR_CODES.has(err.code)) io.stderr.write(`run \`specterm ${entry.name} --help\` for usage\n`);
       return EXIT_USAGE;
     }
     // Not a user mistake: say so, without a stack trace unless asked for one.
     const message = err instanceof Error ? err.message : String(err);
-    io.stderr.write(`specterm ${command.name}: internal error: ${message}\n`);
+    io.stderr.write(`specterm ${entry.name}: internal error: ${message}\n`);
     if (io.env.SPECTERM_DEBUG && err instanceof Error && err.stack) io.stderr.write(`${err.stack}\n`);
     return EXIT_INTERNAL;
   }

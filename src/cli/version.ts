@@ -1,14 +1,14 @@
 /**
- * This package's version, read from its package.json (`unknown` when it cannot be read).
+ * This package's version, read from its package.json (`unknown` when it cannot be read). Read
+ * by path, not through the catalog: `specterm --version` loads nothing else.
  * @module
  */
 import * as fs from 'node:fs';
-import * as path from 'node:path';
-import { packageRoot } from '../catalog/builtin.js';
 
 export function packageVersion(): string {
   try {
-    const pkg = JSON.parse(fs.readFileSync(path.join(packageRoot(), 'package.json'), 'utf8')) as { version?: string };
+    // dist/cli/version.js and src/cli/version.ts both sit two levels under the package root.
+    const pkg = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
     return pkg.version ?? 'unknown';
   } catch {
     return 'unknown';

@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { API_PREFIX, PROTOCOL_VERSION, ROUTES, type RouteId, type RouteOutput, type Routes } from '../protocol/index.js';
 import type { z } from 'zod';
+import { createTrustedFetch, readDaemonTrust, type FetchLike } from './trusted-fetch.js';
 
 /** Why a client call failed; `code` is stable (the daemon's problem code, or one of the client's own). */
 export class ClientError extends Error {
@@ -40,20 +41,23 @@ type Input<K extends RouteId> = {
 export class DaemonClient {
   readonly url: string;
   readonly #token: string;
+  readonly #fetch: FetchLike;
 
-  constructor(url: string, token: string) {
+  /** @param options.ca - the CAs an HTTPS daemon's certificate must chain to (default: the system's). */
+  constructor(url: string, token: string, options: { ca?: readonly string[] } = {}) {
     this.url = url.replace(/\/+$/, '');
     this.#token = token;
+    this.#fetch = options.ca && this.url.startsWith('https:') ? createTrustedFetch(options.ca) : fetch;
   }
 
   /** The daemon named by `<runtime>/daemon.json`, with the token from the environment or the admin-token file. */
   static discover(options: DiscoverOptions): DaemonClient {
     const endpoint = DaemonClient.discoverEndpoint(options);
-    return new DaemonClient(endpoint.url, endpoint.token);
+    return new DaemonClient(endpoint.url, endpoint.token, { ca: endpoint.ca });
   }
 
   /** Where the daemon listens and the token to use (for clients that open their own sockets, e.g. `attach`). */
-  static discoverEndpoint(options: DiscoverOptions): { url: string; token: string } {
+  static discoverEndpoint(options: DiscoverOptions): { url: string; token: string; ca?: string[] } {
     const stateFile = path.join(options.runtimeDir, 'daemon.json');
     let state: { url?: unknown; protocol_version?: unknown; pid?: unknown; state_dir?: unknown };
     try {
@@ -69,7 +73,10 @@ export class DaemonClient {
     if (!options.env.SPECTERM_TOKEN && typeof state.state_dir === 'string' && !isSameDir(state.state_dir, options.stateDir)) {
       throw new ClientError('DAEMON_STATE_DIR_MISMATCH', `the daemon in ${options.runtimeDir} (pid ${String(state.pid)}) serves the state dir ${state.state_dir}, not ${options.stateDir}; set SPECTERM_STATE_DIR to ${state.state_dir} to use it, or SPECTERM_RUNTIME_DIR to the runtime dir of the daemon you mean`);
     }
-    return { url: state.url.replace(/\/+$/, ''), token: readToken(options) };
+    const url = state.url.replace(/\/+$/, '');
+    // `serve --lan` serves HTTPS with a self-signed certificate kept in the state dir.
+    const ca = url.startsWith('https:') ? readDaemonTrust(options.stateDir) : undefined;
+    return { url, token: readToken(options), ...(ca ? { ca } : {}) };
   }
 
   /** Calls route `id` and resolves with its typed answer. */
@@ -80,7 +87,7 @@ export class DaemonClient {
     if (query.length) target += `?${new URLSearchParams(query.map(([k, v]) => [k, String(v)])).toString()}`;
     let response: Response;
     try {
-      response = await fetch(`${this.url}${target}`, {
+      response = await this.#fetch(`${this.url}${target}`, {
         method: route.method,
         headers: { authorization: `Bearer ${this.#token}`, ...(input.body !== undefined ? { 'content-type': 'application/json' } : {}) },
         body: input.body !== undefined ? JSON.stringify(input.body) : undefined,
@@ -105,7 +112,7 @@ export class DaemonClient {
     const query = new URLSearchParams();
     if (options.since !== undefined) query.set('since', String(options.since));
     if (options.sessionId) query.set('session_id', options.sessionId);
-    const response = await fetch(`${this.url}${API_PREFIX}/events${query.size ? `?${query}` : ''}`, { headers: { authorization: `Bearer ${this.#token}` }, signal: options.signal });
+    const response = await this.#fetch(`${this.url}${API_PREFIX}/events${query.size ? `?${query}` : ''}`, { headers: { authorization: `Bearer ${this.#token}` }, signal: options.signal });
     if (!response.ok || !response.body) throw new ClientError(`HTTP_${response.status}`, `the event stream was refused (${response.status})`, response.status);
     const decoder = new TextDecoder();
     let buffer = '';

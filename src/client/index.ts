@@ -3,3 +3,4 @@
  * @module
  */
 export { ClientError, DaemonClient, type DiscoverOptions } from './daemon-client.js';
+export { LAN_CERT_FILE, LAN_KEY_FILE } from './trusted-fetch.js';

@@ -3,13 +3,13 @@
  * @module
  */
 import { defineCommand } from '../command.js';
+import { describeCommand } from '../command-table.js';
 import { CliUsageError } from '../errors.js';
 import { EXIT_REFUSED, formatTable, withDaemon } from './daemon-connection.js';
 
 export const approveCommand = defineCommand(
   {
-    name: 'approve',
-    summary: 'Answer a pending approval (by session or approval id; default button: the first), or list them with --list.',
+    ...describeCommand('approve'),
     positionals: [{ name: '[session|approval-id]', required: false, help: 'session id or name, or an approval id' }, { name: '[button]', required: false, help: 'button index or exact label (default: the first button)' }],
     flags: { list: { type: 'boolean', flag: 'list', help: 'list pending approvals across sessions' } },
   },

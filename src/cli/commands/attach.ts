@@ -9,6 +9,7 @@
 import WebSocket from 'ws';
 import { decodeTerminalFrame, WS_PATH, WS_SUBPROTOCOL, type ServerMessage } from '../../protocol/index.js';
 import { defineCommand } from '../command.js';
+import { describeCommand } from '../command-table.js';
 import { ClientError, DaemonClient } from '../../client/index.js';
 import { resolveRuntimeDir, resolveStateDir } from '../../server/index.js';
 import { EXIT_NO_DAEMON } from './daemon-connection.js';
@@ -22,8 +23,7 @@ const ENDING_SIGNALS = ['SIGTERM', 'SIGHUP', 'SIGINT'] as const;
 
 export const attachCommand = defineCommand(
   {
-    name: 'attach',
-    summary: 'Show a daemon session\'s live terminal here: type to it, Ctrl-\\ to detach; with --read-only just watch.',
+    ...describeCommand('attach'),
     positionals: [{ name: 'session', required: true, help: 'the session id (see `specterm ls`)' }],
     flags: {
       readOnly: { type: 'boolean', flag: 'read-only', help: 'watch only: no keystrokes, no resize (the size stays the controller\'s)' },
@@ -43,14 +43,14 @@ export const attachCommand = defineCommand(
   },
 );
 
-interface AttachOptions { url: string; token: string; sessionId: string; readOnly: boolean; io: CliIo }
+interface AttachOptions { url: string; token: string; ca?: string[]; sessionId: string; readOnly: boolean; io: CliIo }
 
 function attach(options: AttachOptions): Promise<number> {
   const { sessionId, readOnly, io } = options;
   const stdin = process.stdin;
   const stdout = process.stdout;
   const topic = `terminal/${sessionId}`;
-  const socket = new WebSocket(options.url.replace(/^http/, 'ws') + WS_PATH, [WS_SUBPROTOCOL], { headers: { authorization: `Bearer ${options.token}` } });
+  const socket = new WebSocket(options.url.replace(/^http/, 'ws') + WS_PATH, [WS_SUBPROTOCOL], { headers: { authorization: `Bearer ${options.token}` }, ...(options.ca ? { ca: options.ca } : {}) });
   const wasRaw = stdin.isTTY ? stdin.isRaw : false;
   let finished = false;
   let holdsLease = false;

@@ -5,6 +5,7 @@
  * @module
  */
 import { defineCommand } from '../command.js';
+import { describeCommand } from '../command-table.js';
 import { CliUsageError } from '../errors.js';
 import { readRecordingArg } from '../recording-arg.js';
 import { loadSpecArg } from '../spec-arg.js';
@@ -12,8 +13,7 @@ import { explainReplayAt, formatExplanation, formatSeconds, recordingEndMs } fro
 
 export const explainCommand = defineCommand(
   {
-    name: 'explain',
-    summary: 'Show why the spec is (not) in a state at one instant of a recording: screen, sections, state, and every transition with per-condition results and countdowns.',
+    ...describeCommand('explain'),
     positionals: [{ name: '<file.cast>', required: true, help: 'asciicast v2 recording' }],
     flags: {
       spec: { type: 'string', flag: 'spec', value: '<id|path>', help: 'built-in spec id or path to a spec.json (required)' },

@@ -5,12 +5,12 @@
  */
 import { renderGraph } from '../../core/spec/index.js';
 import { defineCommand } from '../command.js';
+import { describeCommand } from '../command-table.js';
 import { loadSpecArg } from '../spec-arg.js';
 
 export const graphCommand = defineCommand(
   {
-    name: 'graph',
-    summary: 'Print the state machine of a spec as a Mermaid (default) or Graphviz dot diagram.',
+    ...describeCommand('graph'),
     positionals: [{ name: '<spec>', required: true, help: 'built-in spec id or path to a spec.json' }],
     flags: {
       format: { type: 'string', flag: 'format', value: 'FORMAT', choices: ['mermaid', 'dot'], help: 'diagram language (default mermaid)' },

@@ -9,6 +9,7 @@ import * as fs from 'node:fs';
 import { listBuiltinSpecs, loadSpecRef } from '../../catalog/builtin.js';
 import { findBinary, isBinaryNotFound } from '../../driver/find-binary.js';
 import { defineCommand } from '../command.js';
+import { describeCommand } from '../command-table.js';
 import { extractVersion, satisfiesRange } from '../semver-range.js';
 
 /** `<binary> --version` gets this long; a CLI that waits for a login must not hang `list`. */
@@ -70,8 +71,7 @@ export function listSpecs(): SpecListing[] {
 
 export const listCommand = defineCommand(
   {
-    name: 'list',
-    summary: 'List the built-in specs: binary, whether it is on PATH, the version found, and whether cli_version_range claims it.',
+    ...describeCommand('list'),
     positionals: [],
     flags: {
       json: { type: 'boolean', flag: 'json', help: 'print a JSON array instead of a table' },

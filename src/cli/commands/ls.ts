@@ -3,10 +3,11 @@
  * @module
  */
 import { defineCommand } from '../command.js';
+import { describeCommand } from '../command-table.js';
 import { formatTable, withDaemon } from './daemon-connection.js';
 
 export const lsCommand = defineCommand(
-  { name: 'ls', summary: 'List the daemon\'s sessions: id, name, state, spec, cwd (needs `specterm serve`).', positionals: [], flags: { json: { type: 'boolean', flag: 'json', help: 'print the API\'s JSON' } } },
+  { ...describeCommand('ls'), positionals: [], flags: { json: { type: 'boolean', flag: 'json', help: 'print the API\'s JSON' } } },
   ({ flags }, io) => withDaemon('ls', io, async (client) => {
     const { sessions } = await client.call('listSessions');
     if (flags.json) { io.stdout.write(JSON.stringify(sessions, null, 2) + '\n'); return 0; }

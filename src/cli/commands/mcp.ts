@@ -7,11 +7,11 @@
  * @module
  */
 import { defineCommand } from '../command.js';
+import { describeCommand } from '../command-table.js';
 
 export const mcpCommand = defineCommand(
   {
-    name: 'mcp',
-    summary: 'Serve the Model Context Protocol on stdio: lets an agent CLI list, start and drive other sessions through the daemon.',
+    ...describeCommand('mcp'),
     positionals: [],
     flags: {},
     notes: [

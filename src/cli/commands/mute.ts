@@ -4,11 +4,12 @@
  * @module
  */
 import { defineCommand } from '../command.js';
+import { describeCommand } from '../command-table.js';
 import { withDaemon } from './daemon-connection.js';
 
 export const muteCommand = defineCommand(
   {
-    name: 'mute', summary: 'Stop a session\'s notifications (its approvals stay listed); --off notifies again.',
+    ...describeCommand('mute'),
     positionals: [{ name: '<session>', required: true, help: 'session id or name' }],
     flags: { off: { type: 'boolean', flag: 'off', help: 'unmute: notify again' } },
   },

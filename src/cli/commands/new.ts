@@ -4,12 +4,12 @@
  */
 import path from 'node:path';
 import { defineCommand } from '../command.js';
+import { describeCommand } from '../command-table.js';
 import { withDaemon } from './daemon-connection.js';
 
 export const newCommand = defineCommand(
   {
-    name: 'new',
-    summary: 'Start an agent session in the daemon; prints its id.',
+    ...describeCommand('new'),
     positionals: [{ name: '<spec>', required: true, help: 'built-in spec id or path to a spec.json' }],
     flags: {
       cwd: { type: 'string', flag: 'cwd', value: 'DIR', help: 'working directory (default: the current one)' },

@@ -5,12 +5,12 @@
  * @module
  */
 import { defineCommand } from '../command.js';
+import { describeCommand } from '../command-table.js';
 import { withDaemon } from './daemon-connection.js';
 
 export const pairCommand = defineCommand(
   {
-    name: 'pair',
-    summary: 'Print a one-time URL that signs another device (browser, phone) in to the dashboard (needs the admin token).',
+    ...describeCommand('pair'),
     positionals: [],
     flags: {
       name: { type: 'string', flag: 'name', value: 'N', help: 'the device\'s name, shown in `specterm token list` (default: device)' },

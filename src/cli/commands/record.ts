@@ -4,13 +4,13 @@
  * @module
  */
 import { defineCommand } from '../command.js';
+import { describeCommand } from '../command-table.js';
 import { CliUsageError } from '../errors.js';
 import { runInteractive } from '../interactive.js';
 
 export const recordCommand = defineCommand(
   {
-    name: 'record',
-    summary: 'Like run, and write the session as an asciicast v2 recording (output "o", input "i", resizes "r"; file mode 0600) that `specterm replay` and asciinema can play.',
+    ...describeCommand('record'),
     positionals: [{ name: '<spec-id|path>', required: true, help: 'built-in spec id or path to a spec.json' }],
     flags: {
       output: { type: 'string', flag: 'output', short: 'o', value: 'FILE.cast', help: 'where to write the recording (required)' },

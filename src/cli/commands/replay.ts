@@ -5,6 +5,7 @@
  * @module
  */
 import { defineCommand } from '../command.js';
+import { describeCommand } from '../command-table.js';
 import { CliUsageError } from '../errors.js';
 import { readRecordingArg } from '../recording-arg.js';
 import { formatChangeJson, formatChangeTable } from '../replay-format.js';
@@ -13,8 +14,7 @@ import { DEFAULT_TAIL_MS, replaySession } from '../../harness/replay-session.js'
 
 export const replayCommand = defineCommand(
   {
-    name: 'replay',
-    summary: 'Replay a recording under a spec in virtual time and print every state change (the initial state included).',
+    ...describeCommand('replay'),
     positionals: [{ name: '<file.cast>', required: true, help: 'asciicast v2 recording' }],
     flags: {
       spec: { type: 'string', flag: 'spec', value: '<id|path>', help: 'built-in spec id or path to a spec.json (required)' },

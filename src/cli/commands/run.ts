@@ -4,12 +4,12 @@
  * @module
  */
 import { defineCommand } from '../command.js';
+import { describeCommand } from '../command-table.js';
 import { runInteractive } from '../interactive.js';
 
 export const runCommand = defineCommand(
   {
-    name: 'run',
-    summary: 'Run an agent CLI in this terminal under its spec: keys, paste and resizes pass through; the last row shows the state, the modal and which key answers it. The spec reloads when its file changes.',
+    ...describeCommand('run'),
     positionals: [{ name: '<spec-id|path>', required: true, help: 'built-in spec id (see `specterm list`) or path to a spec.json' }],
     flags: {
       cwd: { type: 'string', flag: 'cwd', value: 'DIR', help: 'working directory of the agent (default: the current directory)' },

@@ -5,11 +5,11 @@
  */
 import { SPEC_JSON_SCHEMA } from '../../core/spec/index.js';
 import { defineCommand } from '../command.js';
+import { describeCommand } from '../command-table.js';
 
 export const schemaCommand = defineCommand(
   {
-    name: 'schema',
-    summary: 'Print the JSON Schema of the adhdev:cli/spec@4 format.',
+    ...describeCommand('schema'),
     positionals: [],
     flags: {},
   },

@@ -3,13 +3,13 @@
  * @module
  */
 import { defineCommand } from '../command.js';
+import { describeCommand } from '../command-table.js';
 import { CliUsageError } from '../errors.js';
 import { EXIT_BLOCKED, EXIT_REFUSED, withDaemon } from './daemon-connection.js';
 
 export const sendCommand = defineCommand(
   {
-    name: 'send',
-    summary: 'Type a message into a session and print how far it got (queued, typed, turn_started, idle, blocked, refused). Exit 4: the turn waits for a person (the prompt and its buttons are printed).',
+    ...describeCommand('send'),
     positionals: [{ name: '<session>', required: true, help: 'session id or name' }, { name: '<text>', required: true, help: 'the message' }],
     flags: {
       wait: { type: 'string', flag: 'wait', value: 'WHEN', choices: ['accepted', 'started', 'idle'], help: 'answer once accepted (default), the turn started, or the agent is idle again' },

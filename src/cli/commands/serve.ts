@@ -11,12 +11,13 @@ import { isLoopback, PrivatePathError, resolveRuntimeDir, resolveStateDir } from
 import { DaemonError } from '../../daemon/errors.js';
 import { NODE_NAME_PATTERN, ScopeSchema } from '../../protocol/index.js';
 import { defineCommand } from '../command.js';
+import { describeCommand } from '../command-table.js';
 import { CliUsageError, EXIT_INTERNAL } from '../errors.js';
+import { prepareLanServing, refuseLanConflicts } from '../lan-serving.js';
 
 export const serveCommand = defineCommand(
   {
-    name: 'serve',
-    summary: 'Run the daemon: agent sessions that outlive it, one HTTP + WebSocket API on 127.0.0.1 with tokens (docs/daemon.md).',
+    ...describeCommand('serve'),
     positionals: [],
     flags: {
       port: { type: 'number', flag: 'port', value: 'N', min: 0, help: `port to listen on (default ${DEFAULT_PORT}; 0 picks a free one)` },
@@ -24,6 +25,10 @@ export const serveCommand = defineCommand(
       allowRemote: { type: 'boolean', flag: 'allow-remote', help: 'allow a non-loopback --bind (use TLS: --tls-cert/--tls-key)' },
       tlsCert: { type: 'string', flag: 'tls-cert', value: 'FILE', help: 'PEM certificate: serve HTTPS/WSS' },
       tlsKey: { type: 'string', flag: 'tls-key', value: 'FILE', help: 'PEM private key for --tls-cert' },
+      lan: {
+        type: 'string', flag: 'lan', value: 'ADDR', bare: 'auto',
+        help: 'serve HTTPS on the local network, for phones: this computer\'s LAN address (or ADDR), a self-signed certificate kept in the state dir; prints its fingerprint',
+      },
       pairScope: { type: 'string', flag: 'pair-scope', value: 'SCOPE', help: 'scope of the device the printed pairing URL signs in: read, approve, input (default) or admin' },
       noPair: { type: 'boolean', flag: 'no-pair', help: 'do not print a pairing URL (browsers and phones sign in with one)' },
       node: { type: 'string', flag: 'node', value: 'NAME', help: 'this daemon\'s name in a fleet, stamped on its sessions, approvals and events (default: the host name; lowercase letters, digits, dashes)' },
@@ -36,6 +41,7 @@ export const serveCommand = defineCommand(
     ],
   },
   async ({ flags }, io) => {
+    if (flags.lan !== undefined) refuseLanConflicts(flags);
     const bind = flags.bind ?? '127.0.0.1';
     if (!isLoopback(bind) && !flags.allowRemote) {
       throw new CliUsageError('serve', `--bind ${bind} is not a loopback address; pass --allow-remote as well (and --tls-cert/--tls-key) to expose the API beyond this machine`, 'CLI_BAD_VALUE');
@@ -57,20 +63,24 @@ export const serveCommand = defineCommand(
     };
     const tls = flags.tlsCert && flags.tlsKey ? { cert: readPem(flags.tlsCert, '--tls-cert'), key: readPem(flags.tlsKey, '--tls-key') } : undefined;
     let daemon;
+    let lan;
     try {
+      lan = flags.lan === undefined ? undefined : prepareLanServing(flags.lan, resolveStateDir(io.env));
       const { startDaemon } = await import('../../serve/daemon.js');
       daemon = await startDaemon({
-        runtimeDir: resolveRuntimeDir(io.env), stateDir: resolveStateDir(io.env), host: bind, port: flags.port, allowNonLoopback: flags.allowRemote, tls,
+        runtimeDir: resolveRuntimeDir(io.env), stateDir: resolveStateDir(io.env), host: lan?.address ?? bind, port: flags.port,
+        allowNonLoopback: flags.allowRemote || lan !== undefined, tls: lan?.tls ?? tls,
         sessionLimit: flags.sessionLimit, node: flags.node, log: (level, message) => io.stderr.write(`specterm serve: ${level}: ${message}\n`),
       });
     } catch (error) {
-      // Another daemon holds the dirs, a settings file or a directory is wrong: a refusal that
-      // says what to fix, with its code — not an internal error.
+      // Another daemon holds the dirs, a settings file or a directory (the state dir that keeps
+      // --lan's certificate included) is wrong: a refusal that says what to fix, with its code.
       if (!(error instanceof DaemonLockError || error instanceof DaemonError || error instanceof PrivatePathError)) throw error;
       io.stderr.write(`specterm serve: ${error.code}: ${error.message}\n`);
       return EXIT_INTERNAL;
     }
     io.stdout.write(`specterm serve: listening on ${daemon.url} (${daemon.manager.list().length} sessions)\n`);
+    if (lan) io.stdout.write(lan.describe);
     if (!flags.noPair) {
       // The code rides in the URL fragment, which browsers never send: it stays out of every log.
       const pairing = daemon.createPairing({ deviceName: 'browser', scope: pairScope.data });

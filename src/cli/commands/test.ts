@@ -5,12 +5,12 @@
  */
 import { discoverSpecTests, runSpecTestCase } from '../../harness/spec-test.js';
 import { defineCommand } from '../command.js';
+import { describeCommand } from '../command-table.js';
 import { CliUsageError } from '../errors.js';
 
 export const testCommand = defineCommand(
   {
-    name: 'test',
-    summary: 'Run spec tests: every specs/<id>/recordings/<name>.cast with a <name>.expect.json is replayed in virtual time and its expectations checked. A failure prints what was expected, what happened, and the explain output at the first mismatch.',
+    ...describeCommand('test'),
     positionals: [{ name: '[spec]', required: false, variadic: true, help: 'built-in spec ids or spec.json paths (default: every built-in spec)' }],
     flags: {},
     notes: ['Exit codes: 0 all passed, 1 a test failed, 2 bad input (unknown spec).'],

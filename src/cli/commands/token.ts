@@ -3,13 +3,13 @@
  * @module
  */
 import { defineCommand } from '../command.js';
+import { describeCommand } from '../command-table.js';
 import { CliUsageError } from '../errors.js';
 import { formatTable, withDaemon } from './daemon-connection.js';
 
 export const tokenCommand = defineCommand(
   {
-    name: 'token',
-    summary: 'Manage device tokens: create (the secret is printed once), list, revoke (needs the admin token).',
+    ...describeCommand('token'),
     positionals: [{ name: '<create|list|revoke>', required: true, help: 'what to do' }, { name: '[id]', required: false, help: 'the token id (revoke)' }],
     flags: {
       scope: { type: 'string', flag: 'scope', value: 'S', choices: ['read', 'approve', 'input', 'admin'], help: 'scope of the new token (create)' },

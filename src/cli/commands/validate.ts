@@ -9,13 +9,13 @@ import { resolveSpecRef } from '../../catalog/builtin.js';
 import { loadSpec, type LoadResult } from '../../catalog/index.js';
 import { userVerdictCacheFile } from '../../catalog/verdict-store.js';
 import { defineCommand } from '../command.js';
+import { describeCommand } from '../command-table.js';
 import { CliUsageError } from '../errors.js';
 import type { CliIo } from '../io.js';
 
 export const validateCommand = defineCommand(
   {
-    name: 'validate',
-    summary: 'Check spec files (or built-in ids) against the adhdev:cli/spec@4 format: every error and warning, per file.',
+    ...describeCommand('validate'),
     positionals: [{ name: '<spec>', required: true, variadic: true, help: 'built-in spec id or path to a spec.json' }],
     flags: {
       strict: {
