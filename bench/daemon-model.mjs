@@ -34,7 +34,8 @@
  * each streaming every terminal) stays. With `--serve` the daemon and the host run with
  * bench/daemon-model/memory-probe.mjs preloaded, so heap and array buffers are reported for both
  * (after a full GC; RSS is read before it, as the user sees it); `--heap-snapshot DIR` leaves
- * heap snapshots of both, taken at the end of the window, in DIR.
+ * heap snapshots of both, taken at the end of the window, in DIR; `--window-prof DIR` leaves CPU
+ * profiles of both over the measured window only (`--cpu-prof` covers start-up as well).
  */
 import { execFileSync, fork, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -73,6 +74,7 @@ const SPEC = JSON.parse(fs.readFileSync(path.join(here, 'fixtures', 'stream-agen
 const SERVE = args.includes('--serve');
 const CPU_PROF = opt('cpu-prof', null);
 const HEAP_SNAPSHOT = opt('heap-snapshot', null);
+const WINDOW_PROF = opt('window-prof', null);
 const SPECTERM = path.join(here, '..', 'bin', 'specterm.js');
 const PROBE = pathToFileURL(path.join(here, 'daemon-model', 'memory-probe.mjs')).href;
 const FLIP = /\x1b\]777;t=(\d+);k=(busy|idle)\x07/g;
@@ -131,10 +133,11 @@ function withOverviewLags(report, flips, indexOf) {
   return { ...report, busy: summarize(lags.busy), idle: summarize(lags.idle), state: summarize([...lags.busy, ...lags.idle]), unmatched };
 }
 
-/** Heap figures of a process running memory-probe.mjs: SIGUSR2, then its answer file. */
-async function probeMemory(pid, dir) {
+/** Runs `command` in a process running memory-probe.mjs (SIGUSR2); resolves to its memory figures. */
+async function probe(pid, dir, command = 'memory') {
   const file = path.join(dir, `probe-${pid}.json`);
   fs.rmSync(file, { force: true });
+  fs.writeFileSync(path.join(dir, 'command'), command);
   process.kill(pid, 'SIGUSR2');
   return waitFor(() => readJson(file), 120_000, `the memory probe of pid ${pid}`);
 }
@@ -283,6 +286,8 @@ function print(n, { startMs, cpu, report, mem, hostRss, daemonBase, hostBase, se
   for (const [who, [before, after]] of Object.entries(heap)) {
     out(`${p}${who}_rss_after_gc_per_session_mb`, (after.rss - before.rss) / n / 2 ** 20);
     out(`${p}${who}_heap_per_session_mb`, (after.heapUsed - before.heapUsed) / n / 2 ** 20);
+    out(`${p}${who}_heap_total_per_session_mb`, (after.heapTotal - before.heapTotal) / n / 2 ** 20);
+    out(`${p}${who}_after_gc_mb`, Object.entries(after).map(([k, v]) => `${k}:${(v / 2 ** 20).toFixed(1)}`).join(','));
     out(`${p}${who}_array_buffers_per_session_mb`, (after.arrayBuffers - before.arrayBuffers) / n / 2 ** 20);
     out(`${p}${who}_external_per_session_mb`, (after.external - before.external) / n / 2 ** 20);
   }
@@ -313,7 +318,6 @@ async function runServe(n) {
   const probeDir = path.join(dir, 'probe');
   fs.mkdirSync(probeDir, { mode: 0o700 });
   env.SPECTERM_BENCH_PROBE_DIR = probeDir;
-  if (HEAP_SNAPSHOT) env.SPECTERM_BENCH_HEAP_SNAPSHOT_DIR = path.resolve(HEAP_SNAPSHOT);
   const execArgv = ['--expose-gc', '--import', PROBE, ...(CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(CPU_PROF)] : [])];
   // The host is started here (the daemon finds it running), so it runs with the probe (and under --cpu-prof) too.
   const host = await startHostProcess({ runtimeDir, env, nodeArgs: execArgv });
@@ -338,7 +342,7 @@ async function runServe(n) {
     await sleep(300);
     const daemonBase = rssBytes(daemon.pid);
     const hostBase = rssBytes(hostPid);
-    const heapBase = { daemon: await probeMemory(daemon.pid, probeDir), host: await probeMemory(hostPid, probeDir) };
+    const heapBase = { daemon: await probe(daemon.pid, probeDir), host: await probe(hostPid, probeDir) };
     const specFile = path.join(dir, 'stream-agent.spec.json');
     fs.writeFileSync(specFile, JSON.stringify({ ...SPEC, binary: 'cat', spawn_args: [] }));
     agents = startAgents(dir, n);
@@ -357,6 +361,7 @@ async function runServe(n) {
     clients.send({ type: 'start', port, token, sessions: ids, clients: CLIENTS, overview: OVERVIEW, api: base });
     await clients.next('subscribed');
     await sleep(3000);
+    if (WINDOW_PROF) for (const pid of [daemon.pid, hostPid]) await probe(pid, probeDir, 'profile-start');
     clients.send({ type: 'reset' });
     const before = { host: cpuTicks(hostPid), daemon: cpuTicks(daemon.pid), clients: cpuTicks(clients.child.pid), self: process.cpuUsage() };
     const w0 = performance.now();
@@ -368,14 +373,15 @@ async function runServe(n) {
       clients: (cpuTicks(clients.child.pid) - before.clients) / TICKS_PER_S / seconds,
       generator: ((u) => (u.user + u.system) / 1e6 / seconds)(process.cpuUsage(before.self)),
     };
+    // RSS as the user sees it: before the probe's GC.
+    const mem = { rss: rssBytes(daemon.pid), heapUsed: NaN, external: NaN, arrayBuffers: NaN };
+    const hostRss = rssBytes(hostPid);
+    if (WINDOW_PROF) for (const pid of [daemon.pid, hostPid]) await probe(pid, probeDir, `profile-stop ${path.resolve(WINDOW_PROF)}`);
     clients.send({ type: 'report' });
     let report = await clients.next('report');
     if (OVERVIEW) report = withOverviewLags(report, agents.flips, (id) => ids.indexOf(id));
-    const rss = rssBytes(daemon.pid);
-    const mem = { rss, heapUsed: NaN, external: NaN, arrayBuffers: NaN };
-    const hostRss = rssBytes(hostPid);
-    fs.writeFileSync(path.join(probeDir, 'snapshot'), '');
-    const heap = { daemon: [heapBase.daemon, await probeMemory(daemon.pid, probeDir)], host: [heapBase.host, await probeMemory(hostPid, probeDir)] };
+    const last = HEAP_SNAPSHOT ? `snapshot ${path.resolve(HEAP_SNAPSHOT)}` : 'memory';
+    const heap = { daemon: [heapBase.daemon, await probe(daemon.pid, probeDir, last)], host: [heapBase.host, await probe(hostPid, probeDir, last)] };
     if (/PTY host connection dropped/.test(stderr)) console.error(`daemon-model: n=${n}: the host dropped the daemon's connection during the run; it reconnected (see the daemon log)`);
     print(n, { startMs, cpu, report, mem, hostRss, daemonBase, hostBase, seconds, heap });
     clients.send({ type: 'stop' });
