@@ -27,15 +27,25 @@
  * clients and every measurement stay as they are (RSS of the daemon from /proc, no forced GC).
  * `--cpu-prof DIR` runs the daemon and its host (started by the benchmark then) under
  * `node --cpu-prof` and leaves both profiles in DIR.
+ * `--overview` (prefix `<prefix>_overview`): the one-overview-client case — one client
+ * subscribed to the `sessions` events only, as the dashboard's overview page (with `--serve` it
+ * also reloads `GET /sessions` after each burst of events, as that page does); the state-event
+ * lags are then worked out here, from the `k=` frames this process wrote. The default (10 clients
+ * each streaming every terminal) stays. With `--serve` the daemon and the host run with
+ * bench/daemon-model/memory-probe.mjs preloaded, so heap and array buffers are reported for both
+ * (after a full GC; RSS is read before it, as the user sees it); `--heap-snapshot DIR` leaves
+ * heap snapshots of both, taken at the end of the window, in DIR; `--window-prof DIR` leaves CPU
+ * profiles of both over the measured window only (`--cpu-prof` covers start-up as well).
  */
 import { execFileSync, fork, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startHostProcess } from '../dist/host/index.js';
 import { SPEC_READ_SCROLLBACK_ROWS } from '../dist/terminal/index.js';
+import { summarize } from './daemon-model/lag-stats.mjs';
 import { FRAME_MS, StreamAgent } from './fake-agent.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -46,10 +56,11 @@ const opt = (name, fallback) => {
 };
 const SIZES = opt('n', '10,50,100').split(',').map(Number);
 const WINDOW_MS = Number(opt('window-ms', '20000'));
-const CLIENTS = Number(opt('clients', '10'));
+const OVERVIEW = args.includes('--overview');
+const CLIENTS = OVERVIEW ? 1 : Number(opt('clients', '10'));
 /** The daemon's screens keep SPEC_READ_SCROLLBACK_ROWS (256); `--scrollback 2000` is the stand-alone default, for comparison. */
 const SCROLLBACK = Number(opt('scrollback', String(SPEC_READ_SCROLLBACK_ROWS)));
-const PREFIX = opt('prefix', 'daemon');
+const PREFIX = `${opt('prefix', 'daemon')}${OVERVIEW ? '_overview' : ''}`;
 /** Transcript printed before the first prompt: every session starts as long-running, its scrollback full. */
 const HISTORY_LINES = Number(opt('history-lines', '2500'));
 const TURN_MS = 15_000;
@@ -62,7 +73,11 @@ const WRITE_BYTES_PER_TICK = 16 * 1024;
 const SPEC = JSON.parse(fs.readFileSync(path.join(here, 'fixtures', 'stream-agent.spec.json'), 'utf8'));
 const SERVE = args.includes('--serve');
 const CPU_PROF = opt('cpu-prof', null);
+const HEAP_SNAPSHOT = opt('heap-snapshot', null);
+const WINDOW_PROF = opt('window-prof', null);
 const SPECTERM = path.join(here, '..', 'bin', 'specterm.js');
+const PROBE = pathToFileURL(path.join(here, 'daemon-model', 'memory-probe.mjs')).href;
+const FLIP = /\x1b\]777;t=(\d+);k=(busy|idle)\x07/g;
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const rssBytes = (pid) => Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) * 1024;
@@ -97,12 +112,45 @@ function helper(file, execArgv = []) {
 }
 
 /**
+ * The overview client's state lags: each `session.state` event it received against the last
+ * turn start or end this process wrote for that session before it (a flip counts once; an event
+ * whose last flip is of the other kind, or already counted, is unmatched — as in bench-clients).
+ */
+function withOverviewLags(report, flips, indexOf) {
+  const lags = { busy: [], idle: [] };
+  let unmatched = 0;
+  const used = new Set();
+  for (const ev of report.received) {
+    const list = flips[indexOf(ev.id)] ?? [];
+    const at = BigInt(ev.at);
+    let flip = null;
+    for (let j = list.length - 1; j >= 0; j--) if (list[j].t <= at) { flip = list[j]; break; }
+    if (flip && flip.kind === ev.kind && !used.has(flip)) {
+      used.add(flip);
+      lags[ev.kind].push(Number(at - flip.t) / 1e6);
+    } else unmatched += 1;
+  }
+  return { ...report, busy: summarize(lags.busy), idle: summarize(lags.idle), state: summarize([...lags.busy, ...lags.idle]), unmatched };
+}
+
+/** Runs `command` in a process running memory-probe.mjs (SIGUSR2); resolves to its memory figures. */
+async function probe(pid, dir, command = 'memory') {
+  const file = path.join(dir, `probe-${pid}.json`);
+  fs.rmSync(file, { force: true });
+  fs.writeFileSync(path.join(dir, 'command'), command);
+  process.kill(pid, 'SIGUSR2');
+  return waitFor(() => readJson(file), 120_000, `the memory probe of pid ${pid}`);
+}
+
+/**
  * Starts one StreamAgent per session writing into its FIFO, staggered in time and in phase.
  * Writes never block: what the pipe does not take now waits, in order, for the next tick (the
  * opening transcript is larger than a pipe, and `cat` may not have opened the FIFO yet).
  */
 function startAgents(dir, n) {
   const sessions = [];
+  /** Per session: the turn starts and ends written, `{kind, t}` (t = the frame's stamp, ns). */
+  const flips = [];
   const timers = [];
   const fds = [];
   for (let i = 0; i < n; i++) {
@@ -113,8 +161,11 @@ function startAgents(dir, n) {
     fds.push(fd);
     const agent = new StreamAgent({ cols: COLS, turnMs: TURN_MS, idleMs: IDLE_MS, offsetMs: Math.round((i * (TURN_MS + IDLE_MS)) / n), seed: i + 1, historyLines: HISTORY_LINES });
     let pending = Buffer.alloc(0);
+    const sessionFlips = [];
+    flips.push(sessionFlips);
     const write = () => {
       const text = agent.tick(performance.now());
+      if (OVERVIEW && text.includes(';k=')) for (const m of text.matchAll(FLIP)) sessionFlips.push({ kind: m[2], t: BigInt(m[1]) });
       if (text) pending = pending.length ? Buffer.concat([pending, Buffer.from(text)]) : Buffer.from(text);
       // At most WRITE_BYTES_PER_TICK a tick: the opening transcript arrives over a few seconds,
       // not as one burst (a burst from 10 sessions at once is not what the steady state measures).
@@ -135,7 +186,7 @@ function startAgents(dir, n) {
     timers.push(setTimeout(() => timers.push(setInterval(write, FRAME_MS)), Math.round((i * FRAME_MS) / n)));
     sessions.push({ id: `s${i}`, fifo });
   }
-  return { sessions, stop: () => { for (const t of timers) clearInterval(t); for (const fd of fds) fs.closeSync(fd); } };
+  return { sessions, flips, stop: () => { for (const t of timers) clearInterval(t); for (const fd of fds) fs.closeSync(fd); } };
 }
 
 async function runOne(n) {
@@ -152,7 +203,8 @@ async function runOne(n) {
     await daemon.next('hello');
     await sleep(300);
     daemon.send({ type: 'measure' });
-    const daemonBase = (await daemon.next('measured')).rss;
+    const daemonHeapBase = await daemon.next('measured');
+    const daemonBase = daemonHeapBase.rss;
     const hostBase = rssBytes(host.pid);
 
     agents = startAgents(dir, n);
@@ -169,7 +221,7 @@ async function runOne(n) {
     const clients = helper('bench-clients.mjs');
     helpers.push(clients);
     await clients.next('hello');
-    clients.send({ type: 'start', port, token, sessions: agents.sessions.map((s) => s.id), clients: CLIENTS });
+    clients.send({ type: 'start', port, token, sessions: agents.sessions.map((s) => s.id), clients: CLIENTS, overview: OVERVIEW });
     await clients.next('subscribed');
     await sleep(3000); // subscriptions settle
     clients.send({ type: 'reset' });
@@ -185,12 +237,13 @@ async function runOne(n) {
       generator: ((u) => (u.user + u.system) / 1e6 / seconds)(process.cpuUsage(before.self)),
     };
     clients.send({ type: 'report' });
-    const report = await clients.next('report');
+    let report = await clients.next('report');
+    if (OVERVIEW) report = withOverviewLags(report, agents.flips, (id) => Number(id.slice(1)));
     daemon.send({ type: 'measure' });
     const mem = await daemon.next('measured');
     const hostRss = rssBytes(host.pid);
     if (daemon.state.hostDropped) throw new Error('the host dropped the daemon\'s connection during the run (it fell more than the host\'s client backlog behind); the figures would be of a stalled daemon');
-    print(n, { startMs, cpu, report, mem, hostRss, daemonBase, hostBase, seconds });
+    print(n, { startMs, cpu, report, mem, hostRss, daemonBase, hostBase, seconds, heap: { daemon: [daemonHeapBase, mem] } });
     clients.send({ type: 'stop' });
     daemon.send({ type: 'stop' });
     await sleep(500);
@@ -207,7 +260,7 @@ async function runOne(n) {
   }
 }
 
-function print(n, { startMs, cpu, report, mem, hostRss, daemonBase, hostBase, seconds }) {
+function print(n, { startMs, cpu, report, mem, hostRss, daemonBase, hostBase, seconds, heap = {} }) {
   const p = `${PREFIX}_n${n}_`;
   out(`${p}sessions`, n);
   out(`${p}clients`, CLIENTS);
@@ -229,6 +282,15 @@ function print(n, { startMs, cpu, report, mem, hostRss, daemonBase, hostBase, se
     out(`${p}daemon_external_mb`, mem.external / 2 ** 20);
     out(`${p}daemon_array_buffers_mb`, mem.arrayBuffers / 2 ** 20);
   }
+  // After a full GC, growth over the process's figures before the first session.
+  for (const [who, [before, after]] of Object.entries(heap)) {
+    out(`${p}${who}_rss_after_gc_per_session_mb`, (after.rss - before.rss) / n / 2 ** 20);
+    out(`${p}${who}_heap_per_session_mb`, (after.heapUsed - before.heapUsed) / n / 2 ** 20);
+    out(`${p}${who}_heap_total_per_session_mb`, (after.heapTotal - before.heapTotal) / n / 2 ** 20);
+    out(`${p}${who}_after_gc_mb`, Object.entries(after).map(([k, v]) => `${k}:${(v / 2 ** 20).toFixed(1)}`).join(','));
+    out(`${p}${who}_array_buffers_per_session_mb`, (after.arrayBuffers - before.arrayBuffers) / n / 2 ** 20);
+    out(`${p}${who}_external_per_session_mb`, (after.external - before.external) / n / 2 ** 20);
+  }
   out(`${p}event_lag_samples`, report.state.n);
   out(`${p}event_lag_p50_ms`, report.state.p50 ?? -1);
   out(`${p}event_lag_p99_ms`, report.state.p99 ?? -1);
@@ -241,6 +303,7 @@ function print(n, { startMs, cpu, report, mem, hostRss, daemonBase, hostBase, se
   out(`${p}terminal_lag_p99_ms`, report.terminal.p99 ?? -1);
   out(`${p}terminal_lag_max_ms`, report.terminal.max ?? -1);
   out(`${p}client_mb_per_s`, report.bytes / seconds / 1e6);
+  if (report.reloads !== undefined && OVERVIEW && SERVE) out(`${p}overview_reloads_per_s`, report.reloads / seconds);
 
 }
 
@@ -252,19 +315,21 @@ async function runServe(n) {
   const stateDir = path.join(dir, 'state');
   for (const d of [runtimeDir, stateDir]) fs.mkdirSync(d, { mode: 0o700 });
   const env = { ...process.env, SPECTERM_RUNTIME_DIR: runtimeDir, SPECTERM_STATE_DIR: stateDir, HOME: dir };
-  const execArgv = CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(CPU_PROF)] : [];
-  // Profiled, the host is started here (the daemon finds it running), so it runs under --cpu-prof too.
-  if (CPU_PROF) await startHostProcess({ runtimeDir, env, nodeArgs: execArgv });
+  const probeDir = path.join(dir, 'probe');
+  fs.mkdirSync(probeDir, { mode: 0o700 });
+  env.SPECTERM_BENCH_PROBE_DIR = probeDir;
+  const execArgv = ['--expose-gc', '--import', PROBE, ...(CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(CPU_PROF)] : [])];
+  // The host is started here (the daemon finds it running), so it runs with the probe (and under --cpu-prof) too.
+  const host = await startHostProcess({ runtimeDir, env, nodeArgs: execArgv });
   const daemon = spawn(process.execPath, [...execArgv, SPECTERM, 'serve', '--port', '0', '--session-limit', String(n + 10)], { env, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   daemon.stderr.on('data', (d) => { stderr += d; });
   const exited = new Promise((resolve) => daemon.once('exit', resolve));
   const helpers = [];
   let agents;
-  let hostPid = 0;
+  const hostPid = host.pid;
   try {
     const state = await waitFor(() => readJson(path.join(runtimeDir, 'daemon.json')), 60_000, () => `the daemon's state file (stderr: ${stderr.slice(-500)})`);
-    hostPid = Number(/listening on .* \(pid (\d+),/.exec(fs.readFileSync(path.join(runtimeDir, 'host.log'), 'utf8'))?.[1]);
     const token = fs.readFileSync(path.join(stateDir, 'admin-token'), 'utf8').trim();
     const base = state.url ?? `http://127.0.0.1:${state.port}`;
     const port = Number(new URL(base).port);
@@ -277,6 +342,7 @@ async function runServe(n) {
     await sleep(300);
     const daemonBase = rssBytes(daemon.pid);
     const hostBase = rssBytes(hostPid);
+    const heapBase = { daemon: await probe(daemon.pid, probeDir), host: await probe(hostPid, probeDir) };
     const specFile = path.join(dir, 'stream-agent.spec.json');
     fs.writeFileSync(specFile, JSON.stringify({ ...SPEC, binary: 'cat', spawn_args: [] }));
     agents = startAgents(dir, n);
@@ -292,9 +358,10 @@ async function runServe(n) {
     const clients = helper('bench-clients.mjs');
     helpers.push(clients);
     await clients.next('hello');
-    clients.send({ type: 'start', port, token, sessions: ids, clients: CLIENTS });
+    clients.send({ type: 'start', port, token, sessions: ids, clients: CLIENTS, overview: OVERVIEW, api: base });
     await clients.next('subscribed');
     await sleep(3000);
+    if (WINDOW_PROF) for (const pid of [daemon.pid, hostPid]) await probe(pid, probeDir, 'profile-start');
     clients.send({ type: 'reset' });
     const before = { host: cpuTicks(hostPid), daemon: cpuTicks(daemon.pid), clients: cpuTicks(clients.child.pid), self: process.cpuUsage() };
     const w0 = performance.now();
@@ -306,12 +373,17 @@ async function runServe(n) {
       clients: (cpuTicks(clients.child.pid) - before.clients) / TICKS_PER_S / seconds,
       generator: ((u) => (u.user + u.system) / 1e6 / seconds)(process.cpuUsage(before.self)),
     };
+    // RSS as the user sees it: before the probe's GC.
+    const mem = { rss: rssBytes(daemon.pid), heapUsed: NaN, external: NaN, arrayBuffers: NaN };
+    const hostRss = rssBytes(hostPid);
+    if (WINDOW_PROF) for (const pid of [daemon.pid, hostPid]) await probe(pid, probeDir, `profile-stop ${path.resolve(WINDOW_PROF)}`);
     clients.send({ type: 'report' });
-    const report = await clients.next('report');
-    const rss = rssBytes(daemon.pid);
-    const mem = { rss, heapUsed: NaN, external: NaN, arrayBuffers: NaN };
+    let report = await clients.next('report');
+    if (OVERVIEW) report = withOverviewLags(report, agents.flips, (id) => ids.indexOf(id));
+    const last = HEAP_SNAPSHOT ? `snapshot ${path.resolve(HEAP_SNAPSHOT)}` : 'memory';
+    const heap = { daemon: [heapBase.daemon, await probe(daemon.pid, probeDir, last)], host: [heapBase.host, await probe(hostPid, probeDir, last)] };
     if (/PTY host connection dropped/.test(stderr)) console.error(`daemon-model: n=${n}: the host dropped the daemon's connection during the run; it reconnected (see the daemon log)`);
-    print(n, { startMs, cpu, report, mem, hostRss: rssBytes(hostPid), daemonBase, hostBase, seconds });
+    print(n, { startMs, cpu, report, mem, hostRss, daemonBase, hostBase, seconds, heap });
     clients.send({ type: 'stop' });
   } finally {
     agents?.stop();
@@ -320,7 +392,7 @@ async function runServe(n) {
     daemon.kill('SIGTERM');
     await Promise.race([exited, sleep(10_000)]);
     if (daemon.exitCode === null) daemon.kill('SIGKILL');
-    if (hostPid) try { process.kill(hostPid, 'SIGTERM'); } catch {}
+    try { process.kill(hostPid, 'SIGTERM'); } catch {}
     await sleep(500);
     fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -9,11 +9,18 @@
  *    session marked `k=busy|idle` whose kind the event's status matches (bytes travel before the
  *    event on the same socket, so the stamp is known when the event arrives).
  *
- * IPC in:  {type:'start', port, token, sessions, clients}; {type:'reset'}; {type:'report'}; {type:'stop'}
- * IPC out: {type:'subscribed'}; {type:'report', terminal:{…}, state:{…}, bytes, events}
+ * `overview: true` (the one-overview-client case): one connection subscribed to `sessions` only,
+ * as the dashboard's overview page (src/dashboard/app.tsx) — no terminal bytes, so no stamps
+ * here: the report carries every `session.state` event with its receipt time and the generator
+ * (which knows when it wrote each `k=` frame) works out the lags. With `api` (the real daemon)
+ * it also reloads `GET /api/v1/sessions` 100 ms after the last event of a burst, as that page does.
+ *
+ * IPC in:  {type:'start', port, token, sessions, clients, overview?, api?}; {type:'reset'}; {type:'report'}; {type:'stop'}
+ * IPC out: {type:'subscribed'}; {type:'report', terminal:{…}, state:{…}, bytes, events, received?:[{id, kind, at}], reloads?}
  */
 import { WebSocket } from 'ws';
 import { decodeTerminalFrame } from '../../dist/protocol/index.js';
+import { summarize } from './lag-stats.mjs';
 
 const STAMP_START = Buffer.from('\x1b]777;t=', 'latin1');
 const now = () => process.hrtime.bigint();
@@ -23,8 +30,26 @@ let bytes = 0;
 let events = 0;
 let unmatched = 0;
 const sockets = [];
+/** Overview mode: every `session.state` event, its kind and receipt time (ns, as a string for IPC). */
+let received = [];
+let reloads = 0;
 
-function connect(port, token, sessions) {
+/** The overview page's reload: one `GET /sessions` 100 ms after the last event of a burst. */
+function reloader(api, token) {
+  let timer;
+  const load = async () => {
+    const res = await fetch(`${api}/api/v1/sessions`, { headers: { authorization: `Bearer ${token}` } });
+    await res.arrayBuffer();
+    reloads += 1;
+  };
+  return () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => void load().catch((error) => process.send({ type: 'error', message: `GET /sessions: ${error.message}` })), 100);
+  };
+}
+
+function connect(port, token, sessions, { overview = false, api } = {}) {
+  const reloadSoon = overview && api ? reloader(api, token) : null;
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(`ws://127.0.0.1:${port}/api/v1/ws`, ['specterm.v1'], { headers: { authorization: `Bearer ${token}` } });
     /** Per session: the start of a stamp cut by a frame's end, and the last `k=` stamp. */
@@ -57,7 +82,7 @@ function connect(port, token, sessions) {
         if (esc >= 0 && buf.length - esc < STAMP_START.length && STAMP_START.subarray(0, buf.length - esc).equals(buf.subarray(esc))) tails.set(id, Buffer.from(buf.subarray(esc)));
       }
     };
-    let pending = sessions.length + 1;
+    let pending = overview ? 1 : sessions.length + 1;
     ws.on('message', (data, isBinary) => {
       const at = now();
       if (isBinary) {
@@ -73,6 +98,11 @@ function connect(port, token, sessions) {
       else if (msg.type === 'event' && msg.event.type === 'session.state') {
         events += 1;
         const kind = msg.event.state.status === 'generating' ? 'busy' : msg.event.state.id === 'idle' ? 'idle' : null;
+        if (overview) {
+          if (kind) received.push({ id: msg.event.session_id, kind, at: String(at) });
+          reloadSoon?.();
+          return;
+        }
         const flip = flips.get(msg.event.session_id);
         if (kind && flip?.kind === kind) {
           stateLag[kind].push(Number(at - flip.t) / 1e6);
@@ -82,23 +112,17 @@ function connect(port, token, sessions) {
     });
     ws.on('open', () => {
       ws.send(JSON.stringify({ type: 'subscribe', topic: 'sessions' }));
-      for (const id of sessions) ws.send(JSON.stringify({ type: 'subscribe', topic: `terminal/${id}` }));
+      if (!overview) for (const id of sessions) ws.send(JSON.stringify({ type: 'subscribe', topic: `terminal/${id}` }));
     });
     ws.on('error', reject);
   });
 }
 
-const q = (xs, p) => {
-  if (xs.length === 0) return null;
-  const s = Float64Array.from(xs).sort();
-  return s[Math.min(s.length - 1, Math.floor(p * s.length))];
-};
-const summary = (xs) => ({ n: xs.length, p50: q(xs, 0.5), p99: q(xs, 0.99), max: q(xs, 1) });
 
 process.on('message', async (msg) => {
   try {
     if (msg.type === 'start') {
-      for (let i = 0; i < msg.clients; i++) sockets.push(await connect(msg.port, msg.token, msg.sessions));
+      for (let i = 0; i < msg.clients; i++) sockets.push(await connect(msg.port, msg.token, msg.sessions, { overview: msg.overview, api: msg.api }));
       process.send({ type: 'subscribed' });
     } else if (msg.type === 'reset') {
       terminalLag = [];
@@ -106,9 +130,11 @@ process.on('message', async (msg) => {
       bytes = 0;
       events = 0;
       unmatched = 0;
+      received = [];
+      reloads = 0;
     } else if (msg.type === 'report') {
-      process.send({ type: 'report', terminal: summary(terminalLag), busy: summary(stateLag.busy), idle: summary(stateLag.idle),
-        state: summary([...stateLag.busy, ...stateLag.idle]), bytes, events, unmatched });
+      process.send({ type: 'report', terminal: summarize(terminalLag), busy: summarize(stateLag.busy), idle: summarize(stateLag.idle),
+        state: summarize([...stateLag.busy, ...stateLag.idle]), bytes, events, unmatched, received, reloads });
     } else if (msg.type === 'stop') {
       for (const ws of sockets) ws.close();
       setTimeout(() => process.exit(0), 100);

@@ -14,7 +14,7 @@ import { prescreenSpecRef } from '../catalog/prescreen.js';
 import type { CliSpecV4 } from '../core/spec/types.js';
 import { FsmDriver, type SpecSource } from '../driver/fsm-driver.js';
 import { RealScheduler } from '../driver/schedulers.js';
-import { SpawnError } from '../terminal/index.js';
+import { SPEC_READ_SCROLLBACK_ROWS, SpawnError } from '../terminal/index.js';
 import { HostError, HostTransport, type HostClient, type SessionInfo } from '../host/index.js';
 import type { SessionDetail } from '../protocol/index.js';
 import type { z } from 'zod';
@@ -243,6 +243,9 @@ export class SessionManager {
       scheduler: new RealScheduler(),
       cols: r.cols ?? 120,
       rows: r.rows ?? 40,
+      // The host's ring keeps the long history: the screen keeps what the driver reads (the
+      // driver's stand-alone 2,000 rows cost 2.9 MB of cells per session at 120 columns).
+      scrollback: SPEC_READ_SCROLLBACK_ROWS,
       extraArgs: r.args,
       // The agent (and an MCP server it starts: `specterm mcp`) knows which session it runs in.
       extraEnv: { ...session.env, SPECTERM_SESSION_ID: r.id, SPECTERM_NODE: this.#deps.node },
