@@ -57,6 +57,8 @@ export default tseslint.config(
   layer(['src/ops/**/*.ts'], outside('server', 'serve', 'cli', 'harness', 'demo', 'dashboard')),
   // The composition root (`specterm serve`): builds the daemon, the operations and the transports.
   layer(['src/serve/**/*.ts'], outside('cli', 'harness', 'demo', 'dashboard')),
+  // The NATS transport of the operations layer (a fleet node's link): like src/server, it knows the operations, never the daemon.
+  layer(['src/nats/**/*.ts'], outside('core', 'terminal', 'recording', 'catalog', 'driver', 'harness', 'cli', 'demo', 'host', 'server', 'store', 'daemon', 'serve', 'dashboard')),
   // `specterm mcp`: tools over the daemon's client (the wire protocol), never the daemon itself.
   // (src/server is named by its relative path: the MCP SDK has a `server/` folder of its own.)
   layer(['src/mcp/**/*.ts'], [...outside('core', 'terminal', 'recording', 'catalog', 'driver', 'harness', 'cli', 'demo', 'host', 'store', 'daemon', 'ops', 'serve', 'dashboard'), { group: ['../server/*'], message: 'this layer may not import src/server (see CONTRIBUTING.md).' }]),

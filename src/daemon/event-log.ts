@@ -21,7 +21,7 @@ export type DaemonEventInput = UnnumberedEvent;
 export const MAX_REPLAY_EVENTS = 10_000;
 
 /** Where the numbered events live: the store's `events` table, or a ring. */
-export type EventJournal = Pick<EventsTable, 'append' | 'after' | 'lastSeq'>;
+export type EventJournal = Pick<EventsTable, 'append' | 'after' | 'from' | 'lastSeq'>;
 
 /** The journal without a store: seqs from 1, the newest `max` events kept. */
 class RingJournal implements EventJournal {
@@ -42,6 +42,10 @@ class RingJournal implements EventJournal {
 
   after(since: number, options: { sessionId?: string; limit: number }): DaemonEvent[] {
     return this.#ring.filter((e) => e.seq > since && (options.sessionId === undefined || e.session_id === options.sessionId)).slice(-options.limit);
+  }
+
+  from(since: number, limit: number): DaemonEvent[] {
+    return this.#ring.filter((e) => e.seq > since).slice(0, limit);
   }
 
   lastSeq(): number {
@@ -86,6 +90,11 @@ export class EventLog {
   /** Kept events with a seq above `since`, oldest first (optionally of one session; at most {@link MAX_REPLAY_EVENTS}, the newest). */
   since(since: number, sessionId?: string): DaemonEvent[] {
     return this.#journal.after(since, { sessionId, limit: MAX_REPLAY_EVENTS });
+  }
+
+  /** The next `limit` kept events after `since`, oldest first: a reader pages through with it and misses none that are kept. */
+  page(since: number, limit: number): DaemonEvent[] {
+    return this.#journal.from(since, limit);
   }
 
   /** Adds a subscriber; the returned function removes it. */

@@ -23,6 +23,7 @@ export const ERROR_CODES = {
   VALIDATION_FAILED: code(422, 'The request does not match the schema'),
   LAST_EVENT_ID_INVALID: code(400, 'Invalid Last-Event-ID'),
   ROUTE_NOT_FOUND: code(404, 'No such route'),
+  OPERATION_UNKNOWN: code(404, 'No such operation'),
   METHOD_NOT_ALLOWED: code(405, 'Method not allowed'),
   FILE_NOT_FOUND: code(404, 'No such file'),
   NOT_IMPLEMENTED: code(501, 'Not served by this daemon'),

@@ -14,6 +14,8 @@ import { createApiServer, ensureAdminToken, ensurePrivateDir, type ApiServer } f
 import type { AuditEntry, WsHandlers } from '../ops/contracts.js';
 import { Operations } from '../ops/executor.js';
 import { RateLimiter } from '../ops/rate-limiter.js';
+import type { Authenticator } from '@nats-io/transport-node';
+import type { NodeLink } from '../nats/node-link.js';
 import { openStore, type Store } from '../store/index.js';
 import { writePrivateFile } from '../fs/private-file.js';
 import { ApprovalTracker } from '../daemon/approval.js';
@@ -57,6 +59,8 @@ export interface DaemonOptions {
   sessionLimit?: number;
   /** This daemon's node name (a fleet-unique name such as `laptop`); default: the host name's first label. */
   node?: string;
+  /** Join a fleet: the NATS server's URL and how to authenticate to it (docs/fleet.md). */
+  nats?: { url: string; authenticator?: Authenticator };
   version?: string;
   /** The terminal topic (`terminal/<id>`), supplied by the terminal stream module. */
   terminalTopic?: WsHandlers['subscribe'];
@@ -174,7 +178,7 @@ async function startLocked(options: DaemonOptions, locks: DaemonLocks): Promise<
     const sessionId = typeof entry.params.id === 'string' ? entry.params.id : null;
     store.audit.insert({
       t: entry.at, who: entry.who, tokenId: entry.tokenId, action: entry.what, sessionId,
-      detail: { params: entry.params, status: entry.status, code: entry.code, remoteAddress: entry.remoteAddress },
+      detail: { params: entry.params, status: entry.status, code: entry.code, remoteAddress: entry.remoteAddress, via: entry.via },
       outcome: entry.outcome, reason: entry.code,
     });
   };
@@ -225,6 +229,13 @@ async function startLocked(options: DaemonOptions, locks: DaemonLocks): Promise<
     throw error;
   }
   locks.setEndpoint(server.port, server.url);
+  // The fleet link starts in the background and retries: a node never waits for NATS to serve.
+  let link: NodeLink | undefined;
+  const linking = options.nats && linkToFleet(options.nats, () => closed, (l) => { link = l; }, {
+    node, version: options.version ?? '0.0.0', stateDir: options.stateDir, operations, events,
+    authenticate: (secret, address) => server.authenticateSecret(secret, address),
+    sessions: () => manager.list().map((s) => s.detail()), log,
+  });
   const stateFile = writeStateFile(options.runtimeDir, { pid: process.pid, port: server.port, url: server.url, protocol_version: PROTOCOL_VERSION, started_at: now(), state_dir: path.resolve(options.stateDir) });
   const pruneTimer = setInterval(() => { try { store.prune(); } catch (error) { log('warn', `prune failed: ${(error as Error).message}`); } }, 60 * 60 * 1000);
   pruneTimer.unref();
@@ -235,6 +246,8 @@ async function startLocked(options: DaemonOptions, locks: DaemonLocks): Promise<
       if (closed) return;
       closed = true;
       clearInterval(pruneTimer);
+      await linking;
+      await link?.close();
       await server.close();
       followTerminals();
       debug.close();
@@ -254,4 +267,21 @@ async function startLocked(options: DaemonOptions, locks: DaemonLocks): Promise<
   };
 }
 
+/** Links the node to its fleet, retrying every 2 s until NATS answers or the daemon closes. */
+async function linkToFleet(
+  nats: { url: string; authenticator?: Authenticator }, closed: () => boolean, linked: (link: NodeLink) => void,
+  options: Omit<import('../nats/node-link.js').NodeLinkOptions, 'url' | 'authenticator'>,
+): Promise<void> {
+  const { NodeLink, redactUrl } = await import('../nats/node-link.js');
+  for (let attempt = 0; !closed(); attempt++) {
+    try {
+      const link = await NodeLink.start({ ...options, url: nats.url, authenticator: nats.authenticator });
+      if (closed()) return void (await link.close());
+      return linked(link);
+    } catch (error) {
+      if (attempt === 0) options.log('warn', `nats: cannot reach ${redactUrl(nats.url)} (${(error as Error).message}); serving locally and retrying every 2 s`);
+      await new Promise((resolve) => setTimeout(resolve, 2_000).unref());
+    }
+  }
+}
 

@@ -11,7 +11,7 @@ import https from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { WebSocketServer } from 'ws';
 import { ROUTE_LIST, WS_PATH, WS_SUBPROTOCOL, type Pairing, type Scope } from '../protocol/index.js';
-import { refuseCredentialInUrl, type TokenStore } from './auth.js';
+import { refuseCredentialInUrl, type Principal, type TokenStore } from './auth.js';
 import { Authenticator } from './authenticator.js';
 import { builtInHandlers } from './builtin-routes.js';
 import { answerClientError, answerRaw, capConnections, DEFAULT_MAX_CONNECTIONS } from './connection-guard.js';
@@ -98,6 +98,8 @@ export interface ApiServer {
   readonly port: number;
   /** A one-time pairing code and URL (`…/#pair=CODE`) for a device named `deviceName` with `scope`. */
   createPairing(grant: { deviceName: string; scope: Scope }): Pairing;
+  /** Who a bare secret is, for another transport (NATS), counted against the same failure budget as HTTP's. */
+  authenticateSecret(secret: string | undefined, address: string): Principal;
   close(): Promise<void>;
 }
 
@@ -214,6 +216,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
     url: baseUrl.value,
     port,
     createPairing: (grant) => issuePairing(pairing, grant),
+    authenticateSecret: (secret, address) => auth.authenticateSecret(secret, address),
     close: () => new Promise<void>((resolve) => {
       hub.closeAll();
       wss.close();

@@ -61,6 +61,20 @@ export class Authenticator {
   }
 
   /**
+   * The principal of a bare secret (a transport without HTTP requests: NATS), with the same
+   * failure counting as a request from `address`; throws 401 or 429 like `authenticate`.
+   */
+  authenticateSecret(secret: string | undefined, address: string): Principal {
+    const principal = secret === undefined ? null : this.#verifySecret(secret);
+    if (principal) {
+      this.#deps.failures.recordSuccess(address);
+      return principal;
+    }
+    if (secret !== undefined) this.countFailure(address);
+    throw unauthorized(secret !== undefined);
+  }
+
+  /**
    * Counts a failed guess (a wrong token, ticket or pairing code) from `address`; throws 429
    * instead while the address is locked out or the global budget is spent (such a guess is not
    * counted: a lock is not extended by the requests it refuses).

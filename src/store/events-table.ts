@@ -19,6 +19,7 @@ export class EventsTable {
   readonly #insert: Database.Statement;
   readonly #after: Database.Statement;
   readonly #afterInSession: Database.Statement;
+  readonly #from: Database.Statement;
   readonly #last: Database.Statement;
 
   constructor(db: Database.Database) {
@@ -28,6 +29,8 @@ export class EventsTable {
     this.#after = db.prepare('SELECT seq, payload FROM (SELECT seq, payload FROM events WHERE seq > @since ORDER BY seq DESC LIMIT @limit) ORDER BY seq');
     this.#afterInSession = db.prepare(
       'SELECT seq, payload FROM (SELECT seq, payload FROM events WHERE session_id = @session_id AND seq > @since ORDER BY seq DESC LIMIT @limit) ORDER BY seq');
+    // The oldest `limit` rows after `since`: a reader that must see every event in order (a fleet publisher).
+    this.#from = db.prepare('SELECT seq, payload FROM events WHERE seq > @since ORDER BY seq LIMIT @limit');
     // sqlite_sequence remembers the highest seq ever handed out, even once retention deleted it.
     this.#last = db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'events'");
   }
@@ -44,6 +47,11 @@ export class EventsTable {
       ? this.#after.all({ since, limit: options.limit })
       : this.#afterInSession.all({ since, limit: options.limit, session_id: options.sessionId })) as EventRow[];
     return rows.map((row) => ({ ...(JSON.parse(row.payload) as object), seq: row.seq }) as DaemonEvent);
+  }
+
+  /** Up to `limit` stored events with a seq above `since` (the oldest ones), oldest first: a page of a reader that misses none. */
+  from(since: number, limit: number): DaemonEvent[] {
+    return (this.#from.all({ since, limit }) as EventRow[]).map((row) => ({ ...(JSON.parse(row.payload) as object), seq: row.seq }) as DaemonEvent);
   }
 
   /** The highest seq ever handed out (0 before the first event). */

@@ -1,0 +1,143 @@
+/**
+ * `specterm serve --nats <url>`: the node's link to a fleet. It publishes the node's events to
+ * JetStream (./event-publisher.ts), keeps the node's presence record in a KV bucket (node,
+ * version, sessions with their states, when), and answers operations by request/reply through
+ * the operations layer (./ops-service.ts). NATS going away never stops the node: it keeps
+ * serving locally, and the link reconnects for as long as the daemon runs, then catches up.
+ * @module
+ */
+import path from 'node:path';
+import { jetstream, jetstreamManager, type JetStreamClient } from '@nats-io/jetstream';
+import { Kvm, type KV } from '@nats-io/kv';
+import { connect, type Authenticator, type NatsConnection, type Subscription } from '@nats-io/transport-node';
+import type { Operations } from '../ops/executor.js';
+import type { Principal } from '../ops/principal.js';
+import type { SessionDetail } from '../protocol/index.js';
+import { EventPublisher, type EventSource } from './event-publisher.js';
+import { answerOpsRequest } from './ops-service.js';
+import { EVENTS_STREAM, eventsFilter, opsSubject, PRESENCE_BUCKET } from './subjects.js';
+
+/** How long JetStream remembers a message id (a republished event within it is stored once). */
+const DUPLICATE_WINDOW_NS = 60 * 60 * 1e9;
+/** The presence record is refreshed at least this often (a record older than 3× is a lost node). */
+export const PRESENCE_EVERY_MS = 10_000;
+
+export interface NodeLinkOptions {
+  url: string;
+  node: string;
+  version: string;
+  stateDir: string;
+  authenticator?: Authenticator;
+  operations: Operations;
+  authenticate: (secret: string | undefined, address: string) => Principal;
+  events: EventSource;
+  sessions: () => SessionDetail[];
+  log: (level: 'info' | 'warn' | 'error', message: string) => void;
+}
+
+/** What the presence bucket holds for a node. */
+export interface PresenceRecord {
+  node: string;
+  version: string;
+  at: number;
+  sessions: Array<{ id: string; name: string | null; lifecycle: string; state: string | null; status: string | null; waiting: boolean }>;
+  /** Events this node has not published yet (it was cut off). */
+  backlog: number;
+}
+
+export class NodeLink {
+  readonly #o: NodeLinkOptions;
+  readonly #nc: NatsConnection;
+  readonly #publisher: EventPublisher;
+  #kv: KV | null = null;
+  #ops: Subscription | null = null;
+  #timer: NodeJS.Timeout | null = null;
+  #closed = false;
+
+  private constructor(options: NodeLinkOptions, nc: NatsConnection, js: JetStreamClient) {
+    this.#o = options;
+    this.#nc = nc;
+    this.#publisher = new EventPublisher({
+      node: options.node, events: options.events, cursorFile: path.join(options.stateDir, 'nats-published.json'),
+      publish: async (subject, data, msgID) => { await js.publish(subject, data, { msgID, timeout: 5_000 }); },
+      log: (message) => options.log('warn', `nats: ${message}`),
+    });
+  }
+
+  /** Connects (retrying for as long as it takes once connected), sets the stream and the bucket up, and starts serving. */
+  static async start(options: NodeLinkOptions): Promise<NodeLink> {
+    const nc = await connect({
+      servers: options.url, name: `specterm-node-${options.node}`, authenticator: options.authenticator,
+      maxReconnectAttempts: -1, reconnectTimeWait: 500, waitOnFirstConnect: false,
+    });
+    const jsm = await jetstreamManager(nc);
+    const stream = { name: EVENTS_STREAM, subjects: [eventsFilter()], duplicate_window: DUPLICATE_WINDOW_NS };
+    try {
+      await jsm.streams.info(EVENTS_STREAM);
+    } catch {
+      await jsm.streams.add(stream).catch(async () => { await jsm.streams.info(EVENTS_STREAM); });
+    }
+    const link = new NodeLink(options, nc, jetstream(nc));
+    link.#kv = await new Kvm(nc).create(PRESENCE_BUCKET, { history: 1 });
+    link.#ops = nc.subscribe(opsSubject(options.node), {
+      callback: (error, msg) => {
+        if (error) return;
+        void answerOpsRequest(msg.data, { operations: options.operations, authenticate: options.authenticate, onUnexpected: (e) => options.log('error', `nats op: ${(e as Error)?.stack ?? String(e)}`) })
+          .then((reply) => msg.respond(reply));
+      },
+    });
+    link.#publisher.start();
+    link.#watchStatus();
+    link.#timer = setInterval(() => void link.announce(), PRESENCE_EVERY_MS);
+    link.#timer.unref();
+    await link.announce();
+    options.log('info', `nats: node ${options.node} linked to ${redactUrl(options.url)}`);
+    return link;
+  }
+
+  /** Events published so far (the cursor) and still waiting. */
+  get published(): { cursor: number; backlog: number } {
+    return { cursor: this.#publisher.cursor, backlog: this.#publisher.backlog };
+  }
+
+  /** Writes the presence record now. */
+  async announce(): Promise<void> {
+    if (!this.#kv || this.#closed) return;
+    const record: PresenceRecord = {
+      node: this.#o.node, version: this.#o.version, at: Date.now(), backlog: this.#publisher.backlog,
+      sessions: this.#o.sessions().map((s) => ({ id: s.id, name: s.name, lifecycle: s.lifecycle, state: s.state?.id ?? null, status: s.state?.status ?? null, waiting: s.modal !== null })),
+    };
+    try {
+      await this.#kv.put(this.#o.node, JSON.stringify(record));
+    } catch {
+      // NATS is away: the next announce (or the reconnect) writes it.
+    }
+  }
+
+  #watchStatus(): void {
+    void (async () => {
+      for await (const status of this.#nc.status()) {
+        if (status.type === 'disconnect') this.#o.log('warn', 'nats: disconnected; the node keeps working and catches up when NATS returns');
+        if (status.type === 'reconnect') {
+          this.#o.log('info', 'nats: reconnected');
+          this.#publisher.resume();
+          void this.announce();
+        }
+      }
+    })().catch(() => {});
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    if (this.#timer) clearInterval(this.#timer);
+    this.#publisher.stop();
+    this.#ops?.unsubscribe();
+    await this.#nc.close().catch(() => {});
+  }
+}
+
+/** A NATS URL without any user:password in it, for logs. */
+export function redactUrl(url: string): string {
+  return url.replace(/\/\/[^@/]*@/, '//');
+}

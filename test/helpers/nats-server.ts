@@ -1,0 +1,70 @@
+/**
+ * A real `nats-server` (Debian's) with JetStream, started by a test on a free loopback port with
+ * its store in a temp dir; `stop` and `start` again keep the port and the store (an outage).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+export interface NatsServer {
+  readonly url: string;
+  readonly port: number;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** Stops it and removes its store. */
+  dispose(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as net.AddressInfo).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+async function reachable(port: number): Promise<boolean> {
+  return await new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('connect', () => { socket.destroy(); resolve(true); });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+export async function startNatsServer(extraArgs: string[] = []): Promise<NatsServer> {
+  const port = await freePort();
+  const store = fs.mkdtempSync(path.join(os.tmpdir(), 'specterm-nats-'));
+  let child: ChildProcess | null = null;
+  let log = '';
+  const server: NatsServer = {
+    url: `nats://127.0.0.1:${port}`,
+    port,
+    async start() {
+      child = spawn('nats-server', ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', store, ...extraArgs], { stdio: ['ignore', 'pipe', 'pipe'] });
+      child.stderr!.on('data', (c: Buffer) => { log += c.toString(); });
+      const deadline = Date.now() + 30_000;
+      while (!(log.includes('Server is ready') && await reachable(port))) {
+        if (child.exitCode !== null) throw new Error(`nats-server exited: ${log}`);
+        if (Date.now() > deadline) throw new Error(`nats-server did not start: ${log}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    },
+    async stop() {
+      const c = child;
+      child = null;
+      log = '';
+      if (!c || c.exitCode !== null) return;
+      const exited = new Promise((resolve) => c.once('exit', resolve));
+      c.kill('SIGTERM');
+      await exited;
+    },
+    async dispose() {
+      await server.stop();
+      fs.rmSync(store, { recursive: true, force: true });
+    },
+  };
+  await server.start();
+  return server;
+}
