@@ -49,6 +49,7 @@ export default tseslint.config(
   layer(['src/harness/**/*.ts'], outside('cli', 'demo', 'host', 'server', 'store', 'daemon')),
   // The store may import core and protocol (types) only; nothing above it (issue 15 architecture).
   layer(['src/store/**/*.ts'], outside('terminal', 'recording', 'catalog', 'driver', 'harness', 'cli', 'demo', 'host', 'server', 'daemon')),
+  layer(['src/transcript/**/*.ts'], outside('terminal', 'recording', 'catalog', 'driver', 'harness', 'cli', 'demo', 'host', 'server', 'store', 'daemon', 'client', 'dashboard')),
   // The session manager's parts (approvals, policy, notifications); the server sits on top of it.
   layer(['src/daemon/**/*.ts'], outside('server', 'cli', 'harness', 'demo')),
   // The daemon's composition root and its route handlers sit on the server (they build it).
