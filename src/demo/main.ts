@@ -77,8 +77,11 @@ async function main(argv: string[]): Promise<number> {
     if (process.stdin.isTTY) process.stdin.setRawMode(false);
     return fail(resumed.error);
   }
-  const history = new DemoHistory(dir, options.resume ?? options.sessionId);
-  history.open(cwd, DEMO_AGENT_VERSION);
+  // A history is kept when asked for (an id, a resume) or when the agent has a home of its own:
+  // a plain run leaves nothing behind in ~/.demo-agent.
+  const keep = options.resume !== undefined || options.sessionId !== undefined || Boolean(process.env.DEMO_AGENT_HOME);
+  const history = keep ? new DemoHistory(dir, options.resume ?? options.sessionId) : undefined;
+  history?.open(cwd, DEMO_AGENT_VERSION);
   const { runTui } = await import('./tui.js');
   const code = await runTui({
     scenario: loaded.scenario,
@@ -92,7 +95,7 @@ async function main(argv: string[]): Promise<number> {
     history,
     restored: resumed.items,
   });
-  process.stdout.write(`Resume this session with: demo-agent --resume ${history.sessionId}\n`);
+  if (history) process.stdout.write(`Resume this session with: demo-agent --resume ${history.sessionId}\n`);
   return code;
 }
 
