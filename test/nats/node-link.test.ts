@@ -105,7 +105,8 @@ describe('specterm serve --nats', () => {
     await daemon.client.call('sendMessage', { params: { id: created.id }, body: { text: 'hello', wait: 'idle', timeout_ms: 45_000 } });
     await nats.start();
     const all = await waitFor(async () => {
-      const events = await streamed();
+      // Right after the restart the test's own client may still be reconnecting: ask again.
+      const events = await streamed().catch(() => []);
       return events.some((e) => e.session_id === created.id && e.type === 'turn.finished') ? events : undefined;
     }, WAIT_MS, 'the missed events on the stream');
     expect(all.length).toBeGreaterThan(before);
