@@ -14,6 +14,7 @@ import type { Approval } from '../protocol/approvals.js';
 import type { SessionDetail } from '../protocol/sessions.js';
 import { scopeAllows } from '../protocol/scopes.js';
 import { ApiProblem, call } from './api-client.js';
+import { isOpenedByPerson } from './attention.js';
 import { navigate, scope } from './state.js';
 
 /** What a card asks about: the approval as listed, or the modal a refusal said is up now. */
@@ -98,11 +99,6 @@ function ApprovalCard(props: { approval: Approval; session: SessionDetail | unde
       {props.onDismiss && <button type="button" class="dismiss" onClick={props.onDismiss}>Dismiss</button>}
     </li>
   );
-}
-
-/** Whether a person opened the modal themselves (nobody waits on it). */
-export function isOpenedByPerson(modal: { opened_by?: 'person' | 'agent' }): boolean {
-  return modal.opened_by === 'person';
 }
 
 export function Inbox(props: { sessions: SessionDetail[] | null }) {
