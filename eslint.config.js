@@ -49,6 +49,7 @@ export default tseslint.config(
   layer(['src/harness/**/*.ts'], outside('cli', 'demo', 'host', 'server', 'store', 'daemon', 'ops', 'serve')),
   // The store may import core and protocol (types) only; nothing above it (issue 15 architecture).
   layer(['src/store/**/*.ts'], outside('terminal', 'recording', 'catalog', 'driver', 'harness', 'cli', 'demo', 'host', 'server', 'daemon', 'ops', 'serve')),
+  layer(['src/transcript/**/*.ts'], outside('terminal', 'recording', 'catalog', 'driver', 'harness', 'cli', 'demo', 'host', 'server', 'store', 'daemon', 'client', 'dashboard', 'ops', 'serve')),
   // The session manager's parts (approvals, policy, notifications): no transport, no operations layer above it.
   layer(['src/daemon/**/*.ts'], outside('ops', 'server', 'serve', 'cli', 'harness', 'demo')),
   // A recording replayed on the daemon runs the harness's replay and explain (one module only).

@@ -21,6 +21,8 @@
  *   --accuracy           write docs/accuracy/claude-code.md (status accuracy, buttons, latency, flaps)
  *   --version X.Y.Z      CLI version to install (default: the pinned one)
  *   --keep               keep the temporary directory (HOME, work dir, recordings, logs)
+ *   --history-to DIR     copy the history files Claude Code wrote (its projects/ dir) into
+ *                        DIR/<scenario>/ with the server's log (server-log.json, the ground truth)
  *
  * Private everything: every run gets a fresh mode-0700 temp HOME with its own `.claude.json`; the
  * dummy API key is random, lives only in the child's environment and is never printed.
@@ -56,7 +58,7 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** Parses the lab's options; unknown options are errors (exit 2). */
 export function parseArgs(args) {
-  const o = { ci: false, mono: false, monoOnly: false, scenarios: [], sizes: [], recordTo: null, accuracy: false, version: PINNED_VERSION, keep: false };
+  const o = { ci: false, mono: false, monoOnly: false, scenarios: [], sizes: [], recordTo: null, historyTo: null, accuracy: false, version: PINNED_VERSION, keep: false };
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     const val = () => {
@@ -73,6 +75,7 @@ export function parseArgs(args) {
       if (!m) throw new Error(`--size must look like 80x24, got ${JSON.stringify(args[i])}`);
       o.sizes.push({ cols: Number(m[1]), rows: Number(m[2]) });
     } else if (a === '--record-to') o.recordTo = resolve(val());
+    else if (a === '--history-to') o.historyTo = resolve(val());
     else if (a === '--accuracy') o.accuracy = true;
     else if (a === '--version') o.version = val();
     else if (a === '--keep') o.keep = true;
@@ -116,6 +119,27 @@ function prepareHome(tmp, key, version, approveKey = true, onboarded = true) {
   };
   writeFileSync(join(configDir, '.claude.json'), JSON.stringify(config, null, 2), { mode: 0o600 });
   return { home, configDir };
+}
+
+/**
+ * Copies what Claude Code kept of a run (every file under `<config>/projects`, the folder layout
+ * kept) and the server's log into `dir`: the transcript parser's fixtures and their ground truth.
+ */
+function copyHistory(run, dir) {
+  const projects = join(run.tmp, 'home', '.claude', 'projects');
+  mkdirSync(dir, { recursive: true });
+  const walk = (from, rel) => {
+    for (const ent of existsSync(from) ? readdirSync(from, { withFileTypes: true }) : []) {
+      const src = join(from, ent.name);
+      const dst = join(dir, 'projects', rel, ent.name);
+      if (ent.isDirectory()) walk(src, join(rel, ent.name));
+      else if (ent.isFile()) { mkdirSync(dirname(dst), { recursive: true }); copyFileSync(src, dst); }
+    }
+  };
+  walk(projects, '');
+  const log = { cli: 'claude-code', version: run.version, cwd: run.realCwd, events: run.serverEvents };
+  writeFileSync(join(dir, 'server-log.json'), `${JSON.stringify(log, null, 2)}\n`);
+  process.stdout.write(`history of ${run.tag} → ${dir}\n`);
 }
 
 /** The spec as the lab runs it: the built-in file with the binary pointed at the cached install. */
@@ -795,6 +819,7 @@ export async function main(args) {
       say(`recorded ${base}.cast + ${base}.expect.json + ${base}.labels.json`);
     }
   }
+  if (opts.historyTo) for (const r of runs) copyHistory(r, join(opts.historyTo, r.sc.name));
   if (opts.accuracy) {
     const file = join(repo, 'docs', 'accuracy', `${SPEC_ID}.md`);
     writeAccuracy(runs, cli.version, file);

@@ -200,7 +200,7 @@ export async function startServer(opts = {}) {
       send('message_delta', { delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: 30 } });
       send('message_stop', {});
       res.end();
-      log('stream_end', { id, stop_reason: stop });
+      log('stream_end', { id, stop_reason: stop, preface });
       log('tool_use_pending', { id, tool_use_id: tid, name: step.tool_use.name, input });
       return;
     }
@@ -216,7 +216,7 @@ export async function startServer(opts = {}) {
     send('message_delta', { delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: Math.ceil(text.length / 4) } });
     send('message_stop', {});
     res.end();
-    log(kind === 'main' ? 'stream_end' : 'side_stream_end', { id, stop_reason: stop, chars: text.length });
+    log(kind === 'main' ? 'stream_end' : 'side_stream_end', { id, stop_reason: stop, chars: text.length, ...(kind === 'main' ? { text } : {}) });
   };
 
   const sideText = (body) => {

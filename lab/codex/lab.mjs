@@ -12,7 +12,9 @@
  *
  * Options: --version X (default the pinned version), --scenario NAME (repeatable),
  * --record-to DIR (write <name>.cast + <name>.expect.json, checked by replay first),
- * --accuracy (write docs/accuracy/codex.md), --keep (keep the temp dirs), --verbose.
+ * --accuracy (write docs/accuracy/codex.md), --keep (keep the temp dirs), --verbose,
+ * --history-to DIR (copy the rollout files Codex wrote, CODEX_HOME/sessions, into DIR/<scenario>/
+ * with the server's log as server-log.json: the transcript parser's fixtures and their ground truth).
  * Exit code 0 only when every check passed.
  *
  * Privacy: every run gets a fresh HOME and CODEX_HOME (mode 0700) under the OS temp dir; the
@@ -42,7 +44,7 @@ const BOUNDS = { generatingMs: 1000, approvalMs: 1500, idleMs: 2500, flapWindowM
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 function parseArgs(args) {
-  const o = { version: PINNED_VERSION, scenarios: [], recordTo: null, accuracy: false, keep: false, verbose: false };
+  const o = { version: PINNED_VERSION, scenarios: [], recordTo: null, historyTo: null, accuracy: false, keep: false, verbose: false };
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     const value = () => {
@@ -55,8 +57,9 @@ function parseArgs(args) {
     else if (a === '--record-to') o.recordTo = resolve(value());
     else if (a === '--accuracy') o.accuracy = true;
     else if (a === '--keep') o.keep = true;
+    else if (a === '--history-to') o.historyTo = resolve(value());
     else if (a === '--verbose') o.verbose = true;
-    else throw new Error(`unknown option ${JSON.stringify(a)} (options: --version X, --scenario NAME, --record-to DIR, --accuracy, --keep, --verbose)`);
+    else throw new Error(`unknown option ${JSON.stringify(a)} (options: --version X, --scenario NAME, --record-to DIR, --history-to DIR, --accuracy, --keep, --verbose)`);
   }
   return o;
 }
@@ -515,6 +518,25 @@ async function runScenario(scenario, ctx) {
   };
 }
 
+/** Copies the rollout files of a run (CODEX_HOME/sessions, layout kept) and the server's log into `dir`. */
+function copyHistory(result, dir) {
+  const walk = (from, rel) => {
+    for (const ent of existsSync(from) ? readdirSync(from, { withFileTypes: true }) : []) {
+      const src = join(from, ent.name);
+      if (ent.isDirectory()) walk(src, join(rel, ent.name));
+      else if (ent.isFile()) {
+        mkdirSync(join(dir, 'sessions', rel), { recursive: true });
+        copyFileSync(src, join(dir, 'sessions', rel, ent.name));
+      }
+    }
+  };
+  mkdirSync(dir, { recursive: true });
+  walk(join(result.root, 'home', '.codex', 'sessions'), '');
+  const log = { cli: 'codex', version: result.version, cwd: join(result.root, 'project'), events: result.serverLog };
+  writeFileSync(join(dir, 'server-log.json'), `${JSON.stringify(log, null, 2)}\n`);
+  process.stderr.write(`  history → ${dir}\n`);
+}
+
 /** Copies a recording into DIR with its expectation and checks that it replays to the expectation. */
 async function writeRecording(result, dir, specTest) {
   mkdirSync(dir, { recursive: true });
@@ -641,6 +663,7 @@ export async function main(args) {
         } else process.stderr.write(`  recorded ${join(opts.recordTo, `${sc.name}.cast`)}\n`);
       } else process.stderr.write(`  not recorded (live checks failed)\n`);
     }
+    if (opts.historyTo) copyHistory(r, join(opts.historyTo, sc.name));
     if (opts.keep) process.stderr.write(`  kept ${r.root}\n`);
     else {
       // Codex may still be writing its state files while it exits: retry, never fail the run on cleanup.

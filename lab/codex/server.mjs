@@ -261,13 +261,13 @@ export async function startCodexServer(opts = {}) {
       sse(res, 'response.function_call_arguments.delta', { item_id: item.id, output_index: 0, delta: item.arguments });
       sse(res, 'response.output_item.done', { output_index: 0, item });
       pending.set(callId, { name });
-      note('tool_call_pending', { id: respId, call_id: callId, tool: name, command: step.command ?? null, patch: step.kind === 'patch', mcp: step.kind === 'mcp_call' });
+      note('tool_call_pending', { id: respId, call_id: callId, tool: name, command: step.command ?? null, patch: step.kind === 'patch', mcp: step.kind === 'mcp_call', arguments: item.arguments });
     }
     sse(res, 'response.completed', {
       response: { id: respId, object: 'response', status: 'completed', output: [], usage: { input_tokens: 120, input_tokens_details: { cached_tokens: 0 }, output_tokens: 40, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 160 } },
     });
     res.end();
-    if (!side) note('stream_end', { id: respId, step: step.kind, aborted: closed });
+    if (!side) note('stream_end', { id: respId, step: step.kind, aborted: closed, ...(step.kind === 'text' ? { text: stepText(step) } : {}) });
   }
 
   async function handleResponses(req, res, body) {

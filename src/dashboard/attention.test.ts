@@ -30,6 +30,14 @@ describe('attention order', () => {
     expect(badgeOf(s('a', { state: { id: 'w', label: 'W', title: null, status: 'waiting_external' } }))).toBe('waiting');
   });
 
+  it('does not badge a modal the person opened as waiting for approval', () => {
+    const picker = { ...modal, kind: 'picker' as const, opened_by: 'person' as const };
+    const picking = { id: 'pick', label: 'Picking', title: null, status: 'approval' as const };
+    expect(badgeOf(s('a', { modal: picker, state: picking }))).toBe('idle');
+    expect(badgeOf(s('a', { modal: { ...picker, opened_by: 'agent' }, state: picking }))).toBe('approval');
+    expect(sortByAttention([s('mine', { modal: picker, state: picking, state_since: 1 }), s('agent', { modal, state_since: 2 })]).map((x) => x.id)).toEqual(['agent', 'mine']);
+  });
+
   it('labels durations', () => {
     expect([0, 59_999, 60_000, 3_600_000, 90_000_000].map(durationLabel)).toEqual(['0 s', '59 s', '1 min', '1 h', '1 d']);
   });

@@ -1,7 +1,8 @@
 /**
- * One session: its header (name, badge, time in state, the modal up, if any), the spec's
- * control bar, and a tab bar whose tabs each have a route (session-tabs.tsx). The session is
- * read once and again on every event of its `session/<id>` topic.
+ * One session: its header (name, badge, time in state), the prompt on screen, if any, with
+ * its buttons and keys (session-prompt.tsx), the spec's control bar, and a tab bar whose tabs
+ * each have a route (session-tabs.tsx). The session is read once and again on every event of
+ * its `session/<id>` topic.
  * Loaded on demand: the overview does not pay for xterm.
  */
 import { useSignal } from '@preact/signals';
@@ -14,7 +15,8 @@ import { badgeOf } from './attention.js';
 import { ControlsBar } from './controls-bar.js';
 import { MuteToggle } from './mute-toggle.js';
 import type { LiveConnection } from './live.js';
-import { BADGE_TEXT, modalSummary, timeInState, useNow } from './sessions-overview.js';
+import { BADGE_TEXT, timeInState, useNow } from './sessions-overview.js';
+import { SessionPrompt } from './session-prompt.js';
 import { SESSION_TABS, sessionTabPath } from './session-tabs.js';
 import { navigate, scope } from './state.js';
 import { takePreloadedSession } from './preload.js';
@@ -59,11 +61,7 @@ export default function SessionView(props: { sessionId: string; tab: string; liv
         <span class="session-meta">{s.spec.id} · <span class="cwd">{s.cwd}{s.branch ? ` · ${s.branch}` : ''}</span></span>
         <MuteToggle session={s} onChanged={() => void load()} />
       </header>
-      {s.modal && (
-        <p class="modal-title" role="status">
-          {modalSummary(s.modal)} · <a href="/inbox" onClick={(e) => { e.preventDefault(); navigate('/inbox'); }}>answer in the inbox</a>
-        </p>
-      )}
+      <SessionPrompt session={s} canAnswer={scope.value !== null && scopeAllows(scope.value, 'approve')} />
       <ControlsBar session={s} enabled={canInput} onChanged={() => void load()} />
       <nav class="tabs" aria-label="Session views">
         {SESSION_TABS.map((t) => (

@@ -1,9 +1,9 @@
 /**
  * The sessions overview: every session with its status badge and time in state, the modal's
- * summary and the last notification, sorted so whoever needs a person comes first; a label
- * filter; creating, killing and removing sessions (input scope); j/k to move, Enter to open,
- * `a` for the approvals inbox. An empty state when there are none, an error state with a retry
- * when the list cannot be read.
+ * summary and its buttons (session-prompt.tsx), the last notification, sorted so whoever needs a
+ * person comes first; a label filter; creating, killing and removing sessions (input scope);
+ * j/k to move, Enter to open, `a` for the approvals inbox. An empty state when there are none,
+ * an error state with a retry when the list cannot be read.
  */
 import { useSignal } from '@preact/signals';
 import { useEffect, useRef } from 'preact/hooks';
@@ -12,6 +12,9 @@ import { scopeAllows } from '../protocol/scopes.js';
 import { ApiProblem, call } from './api-client.js';
 import { badgeOf, durationLabel, sortByAttention } from './attention.js';
 import { SessionCreateForm } from './session-create-form.js';
+import { SessionPrompt } from './session-prompt.js';
+import { modalSummary } from './prompt-answer.js';
+import { isTyping } from './prompt-keys.js';
 import { matchesLabelFilter, parseLabelFilter } from './session-filter.js';
 import { lastNotification, navigate, scope } from './state.js';
 
@@ -25,12 +28,6 @@ export function useNow(periodMs: number): number {
     return () => clearInterval(timer);
   }, [periodMs]);
   return now.value;
-}
-
-/** "Run npm test? · approval · 3 choices": what a modal asks, in one line. */
-export function modalSummary(modal: NonNullable<SessionDetail['modal']>): string {
-  const kind = modal.kind === 'approval' ? 'approval' : modal.kind === null ? 'modal' : `${modal.kind}, needs you`;
-  return `${modal.title ?? 'A modal is up'} · ${kind} · ${modal.buttons.length} ${modal.buttons.length === 1 ? 'choice' : 'choices'}`;
 }
 
 /** "4 min in Idle" / "exited 2 min ago". */
@@ -86,7 +83,7 @@ export function exitReason(exit: SessionDetail['exit']): string | null {
   return by ? `Killed by ${by.name} at ${new Date(by.at).toLocaleTimeString()}` : null;
 }
 
-function SessionRow(props: { session: SessionDetail; now: number; selected: boolean; canAct: boolean; onChanged: () => void }) {
+function SessionRow(props: { session: SessionDetail; now: number; selected: boolean; canAct: boolean; canAnswer: boolean; onChanged: () => void }) {
   const { session, now } = props;
   const badge = badgeOf(session);
   const href = sessionPath(session.id);
@@ -110,15 +107,10 @@ function SessionRow(props: { session: SessionDetail; now: number; selected: bool
           ? <span class="exit-reason">{killed}</span>
           : note && <span class="last-note">Last: {note.text} · {durationLabel(now - note.at)} ago</span>}
       </a>
+      <SessionPrompt session={session} canAnswer={props.canAnswer} compact />
       {props.canAct && <RowActions session={session} onChanged={props.onChanged} />}
     </li>
   );
-}
-
-/** Whether a key press is typing (in a field) rather than a shortcut. */
-function isTyping(event: KeyboardEvent): boolean {
-  const target = event.target as HTMLElement | null;
-  return event.altKey || event.ctrlKey || event.metaKey || (target !== null && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName)));
 }
 
 export function SessionsOverview(props: { sessions: SessionDetail[] | null; error: string | null; onRetry: () => void; onChanged: () => void }) {
@@ -168,6 +160,7 @@ export function SessionsOverview(props: { sessions: SessionDetail[] | null; erro
   }
   if (props.sessions === null) return <section aria-busy="true"><h2>Sessions</h2><p role="status">Loading…</p></section>;
   const canAct = scope.value !== null && scopeAllows(scope.value, 'input');
+  const canAnswer = scope.value !== null && scopeAllows(scope.value, 'approve');
   return (
     <section aria-labelledby="overview-title">
       <h2 id="overview-title">Sessions</h2>
@@ -184,7 +177,7 @@ export function SessionsOverview(props: { sessions: SessionDetail[] | null; erro
         ? <p class="empty">No sessions yet. Start one with <code>specterm new demo-agent</code>{canAct ? ' or the form above' : ''}; it appears here at once.</p>
         : shown.length === 0
           ? <p class="empty">No session has the labels <code>{filterText.value}</code>.</p>
-          : <ul class="sessions">{shown.map((s, i) => <SessionRow key={s.id} session={s} now={now} selected={i === index} canAct={canAct} onChanged={props.onChanged} />)}</ul>}
+          : <ul class="sessions">{shown.map((s, i) => <SessionRow key={s.id} session={s} now={now} selected={i === index} canAct={canAct} canAnswer={canAnswer} onChanged={props.onChanged} />)}</ul>}
     </section>
   );
 }

@@ -3,6 +3,7 @@
  * parser and the `--help` text.
  * @module
  */
+import { checkSessionId } from './history.js';
 
 /** Parsed options. */
 export interface DemoOptions {
@@ -20,6 +21,10 @@ export interface DemoOptions {
   focusGated: boolean;
   /** Freeze the screen after a focus-out while generating, until focus-in or a key. */
   freezeOnFocusLoss: boolean;
+  /** `--session-id`: the id of a new session's history file (default: a random UUID). */
+  sessionId: string | undefined;
+  /** `--resume`: continue the session with this id (its history is shown again). */
+  resume: string | undefined;
   help: boolean;
   version: boolean;
 }
@@ -61,6 +66,14 @@ const FLAGS: FlagSpec[] = [
     name: 'settings', value: 'FILE', help: 'settings file holding trustedFolders (default $DEMO_AGENT_HOME/settings.json or ~/.demo-agent/settings.json)',
     apply: (o, v) => { o.settingsPath = v; return undefined; },
   },
+  {
+    name: 'session-id', value: 'ID', help: 'id of this session\'s history file (default: a random UUID)',
+    apply: (o, v) => { o.sessionId = v; return checkSessionId(v, 'session-id') ?? undefined; },
+  },
+  {
+    name: 'resume', value: 'ID', help: 'continue an earlier session: its conversation is shown again and the history goes on',
+    apply: (o, v) => { o.resume = v; return checkSessionId(v, 'resume') ?? undefined; },
+  },
   { name: 'no-trust-prompt', help: 'never ask whether to trust the folder', apply: (o) => { o.trustPrompt = false; return undefined; } },
   { name: 'focus-gated', help: 'enable focus reporting; ignore all input until the terminal reports focus (ESC[I)', apply: (o) => { o.focusGated = true; return undefined; } },
   { name: 'freeze-on-focus-loss', help: 'stop repainting after focus-out while generating, until focus-in or a key', apply: (o) => { o.freezeOnFocusLoss = true; return undefined; } },
@@ -78,6 +91,8 @@ export function parseDemoArgs(argv: readonly string[]): DemoArgsResult {
     trustPrompt: true,
     focusGated: false,
     freezeOnFocusLoss: false,
+    sessionId: undefined,
+    resume: undefined,
     help: false,
     version: false,
   };
@@ -97,6 +112,9 @@ export function parseDemoArgs(argv: readonly string[]): DemoArgsResult {
     }
     const error = flag.apply(options, value ?? '');
     if (error !== undefined) return { ok: false, error };
+  }
+  if (options.sessionId !== undefined && options.resume !== undefined) {
+    return { ok: false, error: '--session-id starts a new session and --resume continues one; pass only one of them' };
   }
   return { ok: true, options };
 }

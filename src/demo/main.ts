@@ -8,6 +8,7 @@
 import { readFileSync, realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { formatUsage, parseDemoArgs } from './cli-options.js';
+import { DemoHistory, historyDir, readHistoryItems } from './history.js';
 import { DEFAULT_SCENARIO_JSON } from './default-scenario.js';
 import { parseScenario, parseScenarioText, type Scenario } from './scenario.js';
 import { isFolderTrusted, resolveSettingsPath } from './trust-store.js';
@@ -70,8 +71,19 @@ async function main(argv: string[]): Promise<number> {
     delete process.env.CI;
     delete process.env.CONTINUOUS_INTEGRATION;
   }
+  const dir = historyDir(process.env);
+  const resumed = options.resume === undefined ? { items: [] } : readHistoryItems(dir, options.resume);
+  if ('error' in resumed) {
+    if (process.stdin.isTTY) process.stdin.setRawMode(false);
+    return fail(resumed.error);
+  }
+  // A history is kept when asked for (an id, a resume) or when the agent has a home of its own:
+  // a plain run leaves nothing behind in ~/.demo-agent.
+  const keep = options.resume !== undefined || options.sessionId !== undefined || Boolean(process.env.DEMO_AGENT_HOME);
+  const history = keep ? new DemoHistory(dir, options.resume ?? options.sessionId) : undefined;
+  history?.open(cwd, DEMO_AGENT_VERSION);
   const { runTui } = await import('./tui.js');
-  return runTui({
+  const code = await runTui({
     scenario: loaded.scenario,
     speed: options.speed,
     seed: options.seed,
@@ -80,7 +92,11 @@ async function main(argv: string[]): Promise<number> {
     focusGated: options.focusGated,
     freezeOnFocusLoss: options.freezeOnFocusLoss,
     settingsPath,
+    history,
+    restored: resumed.items,
   });
+  if (history) process.stdout.write(`Resume this session with: demo-agent --resume ${history.sessionId}\n`);
+  return code;
 }
 
 main(process.argv.slice(2)).then(

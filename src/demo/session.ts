@@ -42,6 +42,10 @@ export interface DemoSessionOptions {
   showTrustPrompt: boolean;
   focusGated: boolean;
   freezeOnFocusLoss: boolean;
+  /** Receives each finished transcript item (the native history); `tokens`: the turn's so far. */
+  history?: { record(item: TranscriptItem, tokens: number, model: string): void };
+  /** Items of a resumed conversation, shown under the banner. */
+  restored?: readonly TranscriptItem[];
 }
 
 /** Side effects the host performs. */
@@ -100,6 +104,7 @@ export class DemoSession {
     this.#focused = !options.focusGated;
     this.#phase = options.showTrustPrompt ? 'trust' : 'main';
     if (this.#phase === 'main') this.#commit({ kind: 'banner', id: this.#id() });
+    for (const item of options.restored ?? []) this.#committed.push({ ...item, id: this.#id() });
     this.#view = this.#buildView();
   }
 
@@ -399,6 +404,7 @@ export class DemoSession {
 
   #commit(item: TranscriptItem): void {
     this.#committed = [...this.#committed, { ...item }];
+    this.#options.history?.record(item, this.#turn?.tokens ?? 0, this.#model);
   }
 
   #notify(): void {

@@ -20,6 +20,7 @@ export * from './push.js';
 export * from './debug.js';
 export * from './recordings.js';
 export * from './spec-edit.js';
+export * from './transcripts.js';
 /** The WebSocket messages and binary terminal frames. */
 export * from './ws.js';
 export * from './terminal-frame.js';

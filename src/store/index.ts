@@ -13,6 +13,7 @@ export type { SessionExit, SessionInput, SessionRecord, SessionsTable } from './
 export type { ModalSummary, StateChangeInput, StateChangeRecord, StateChangesTable } from './state-changes-table.js';
 export type { ApprovalAnswer, ApprovalButton, ApprovalInput, ApprovalRecord, ApprovalsTable } from './approvals-table.js';
 export type { MessageInput, MessageOutcome, MessageRecord, MessagesTable } from './messages-table.js';
+export type { TranscriptsTable } from './transcripts-table.js';
 export type {
   AuditInput, AuditRecord, AuditTable, NotificationInput, NotificationKind, NotificationRecord, NotificationsTable,
 } from './event-log-tables.js';

@@ -10,6 +10,7 @@
 import type Database from 'better-sqlite3';
 import { StoreError } from './errors.js';
 import { PUSH_SUBSCRIPTIONS_FOLLOW_TOKENS, PUSH_SUBSCRIPTIONS_SCHEMA } from './push-subscriptions-table.js';
+import { TRANSCRIPTS_SCHEMA } from './transcripts-table.js';
 
 /** One schema step. `up` runs inside a transaction the runner opens. */
 export interface Migration {
@@ -160,6 +161,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 4, name: 'push subscriptions follow their token', up: (db) => db.exec(PUSH_SUBSCRIPTIONS_FOLLOW_TOKENS) },
   { version: 5, name: 'recovered sessions', up: (db) => db.exec(RECOVERED_SESSIONS) },
   { version: 6, name: 'muted sessions', up: (db) => db.exec(MUTED_SESSIONS) },
+  { version: 7, name: 'session transcripts and their search index', up: (db) => db.exec(TRANSCRIPTS_SCHEMA) },
 ];
 
 /** The schema version of a database after every migration in `migrations` has run. */

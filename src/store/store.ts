@@ -12,6 +12,7 @@ import { StoreError, type StoreErrorCode } from './errors.js';
 import { AuditTable, NotificationsTable } from './event-log-tables.js';
 import { EventsTable } from './events-table.js';
 import { MessagesTable } from './messages-table.js';
+import { TranscriptsTable } from './transcripts-table.js';
 import { PushSubscriptionsTable } from './push-subscriptions-table.js';
 import { Pruner, type PruneReport, type RetentionPolicy } from './retention.js';
 import { SessionsTable } from './sessions-table.js';
@@ -41,6 +42,7 @@ export class Store {
   readonly stateChanges: StateChangesTable;
   readonly approvals: ApprovalsTable;
   readonly messages: MessagesTable;
+  readonly transcripts: TranscriptsTable;
   readonly notifications: NotificationsTable;
   readonly audit: AuditTable;
   readonly events: EventsTable;
@@ -65,6 +67,7 @@ export class Store {
     this.stateChanges = guard(new StateChangesTable(db));
     this.approvals = guard(new ApprovalsTable(db));
     this.messages = guard(new MessagesTable(db));
+    this.transcripts = guard(new TranscriptsTable(db));
     this.notifications = guard(new NotificationsTable(db));
     this.audit = guard(new AuditTable(db));
     this.events = guard(new EventsTable(db));

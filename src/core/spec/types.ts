@@ -310,8 +310,40 @@ export interface SendMessageConfig {
   mid_generation_queue?: boolean;
 }
 
-/** Where the CLI's own transcript lives. Not used by the FSM; carried through untouched. */
-export type NativeHistoryConfig = Record<string, unknown>;
+/** The history formats specterm has a parser for (src/transcript); a spec names one. */
+export const HISTORY_FORMATS = ['claude-jsonl', 'codex-rollout-jsonl', 'gemini-json', 'qwen-jsonl', 'pi-jsonl', 'opencode-storage', 'demo-jsonl'] as const;
+export type HistoryFormat = (typeof HISTORY_FORMATS)[number];
+/**
+ * Placeholders of a history path template: the cwd as is, with `/` → `-`, as Claude Code names
+ * a project (every char outside `[A-Za-z0-9_-]` → `-`), as pi names it (`--<cwd_dashed minus its
+ * first dash>--`) and as a sha256 hex digest (Gemini CLI); the session id; the date the session started.
+ */
+export const HISTORY_PATH_PLACEHOLDERS = ['cwd', 'cwd_dashed', 'cwd_claude_project', 'cwd_pi', 'cwd_sha256', 'session_id', 'yyyy', 'mm', 'dd'] as const;
+
+/**
+ * How a session's native id is known: the launcher picks one and passes it (`launch_flag`, its
+ * `args` with `{session_id}` appended to the launch), or the CLI picks it and specterm takes the
+ * newest history file that appears for the cwd after the start (`newest_file`).
+ */
+export type HistorySessionIdRule = { from: 'launch_flag'; args: string[] } | { from: 'newest_file' };
+
+/**
+ * Where the CLI keeps its own transcript and how to read and resume it (spec-format "Around the
+ * machine"). Not used by the FSM. The reference's own keys (`reader`, `source`, `override_path`)
+ * are carried through untouched.
+ */
+export interface NativeHistoryConfig {
+  format?: HistoryFormat;
+  /** Path template from the home dir: `~`, `${VAR:-fallback}`, `{cwd…}`, `{session_id}`, `*`, `**`. */
+  path?: string;
+  session_id?: HistorySessionIdRule;
+  /** Launch arguments that resume a session, with `{session_id}`. */
+  resume_args?: string[];
+  reader?: unknown;
+  source?: unknown;
+  override_path?: unknown;
+  [docKey: `_${string}`]: unknown;
+}
 
 // ── The spec ────────────────────────────────────────────────────────────────
 

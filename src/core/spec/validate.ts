@@ -10,6 +10,7 @@ import { collectSectionIds, validateSections } from './validate-sections.js';
 import { validateInteractivePrompts, validatePreLaunchTrust, validateRefocus, validateStartupDismiss } from './validate-launch.js';
 import { lintGraph, validateStateExtracts, validateStates, validateTransitions } from './validate-states.js';
 import { validateControlBar, validateSignalRules, validateStateRules } from './validate-extras.js';
+import { validateNativeHistory } from './validate-history.js';
 import { hasKey, isRecord, joinPath, splitIssues, showGot, showValue, ValidationContext, type RegexScreen, type ValidationResult } from './validate-context.js';
 
 export type { RegexScreen, ValidationResult } from './validate-context.js';
@@ -141,9 +142,7 @@ function validateTopLevelTypes(ctx: ValidationContext, raw: Record<string, unkno
       }
     }
   }
-  if (hasKey(raw, 'native_history') && !isRecord(raw.native_history)) {
-    ctx.error('SPEC_TYPE', 'native_history', 'must be an object', showGot(raw.native_history));
-  }
+  if (hasKey(raw, 'native_history')) validateNativeHistory(ctx, raw.native_history);
   ctx.boolean(raw, 'requiresFinalAssistantBeforeIdle', '');
   ctx.boolean(raw, 'holdCompletionForTranscript', '');
   ctx.unknownKeys(raw, '', TOP_LEVEL_FIELDS, 'the spec');

@@ -1,0 +1,98 @@
+/**
+ * Real history files the real CLIs wrote under the conformance lab (`npm run lab -- <cli>
+ * --history-to DIR`, trimmed by lab/lib/trim-history.mjs) parse into transcripts that say exactly
+ * what the lab's scripted model server sent (its log, committed beside each file, is the ground
+ * truth), and each tool call's output is what the tool printed.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import type { ToolCall, Transcript } from '../../src/protocol/transcripts.js';
+import { Transcript as TranscriptSchema } from '../../src/protocol/transcripts.js';
+import { HistoryReader } from '../../src/transcript/index.js';
+
+const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/history');
+
+function read(format: 'claude-jsonl' | 'codex-rollout-jsonl', file: string): Transcript {
+  const reader = new HistoryReader({ format, path: file, homeDir: FIXTURES });
+  reader.finish();
+  const t = reader.transcript();
+  expect(TranscriptSchema.parse(t)).toEqual(t);
+  return t;
+}
+
+const texts = (t: Transcript) => t.turns.flatMap((turn) => turn.items.filter((i) => i.kind === 'text').map((i) => i.text));
+const calls = (t: Transcript) => t.turns.flatMap((turn) => turn.items.filter((i): i is ToolCall => i.kind === 'tool_call'));
+const scenarios = (cli: string, version: string) => readdirSync(path.join(FIXTURES, cli, version));
+
+interface ClaudeEvent { kind: string; text?: string; preface?: string; matched?: string; tool_use_id?: string; name?: string; input?: unknown; content?: string; is_error?: boolean }
+
+describe('Claude Code 2.1.332 (claude-jsonl)', () => {
+  it.each(scenarios('claude-code', '2.1.332'))('%s: the transcript is what the scripted server sent', (scenario) => {
+    const dir = path.join(FIXTURES, 'claude-code', '2.1.332', scenario);
+    const log = JSON.parse(readFileSync(path.join(dir, 'server-log.json'), 'utf8')) as { events: ClaudeEvent[] };
+    const t = read('claude-jsonl', path.join(dir, 'session.jsonl'));
+    const ev = log.events;
+    expect(t.warnings).toEqual([]);
+    expect(t.native_session_ids).toHaveLength(1);
+    expect(t.turns).toHaveLength(1);
+    expect(t.turns[0]?.user?.text).toBe(ev.find((e) => e.kind === 'prompt')?.matched);
+    const sent = ev.filter((e) => e.kind === 'stream_end').flatMap((e) => [e.preface, e.text]).filter((s): s is string => typeof s === 'string' && s !== '');
+    expect(texts(t)).toEqual(sent);
+    const pending = ev.filter((e) => e.kind === 'tool_use_pending');
+    expect(calls(t).map((c) => ({ id: c.id, name: c.name }))).toEqual(pending.map((e) => ({ id: e.tool_use_id, name: e.name })));
+    for (const [i, c] of calls(t).entries()) {
+      expect(c.input).toMatchObject(pending[i]?.input as object);
+      const result = ev.find((e) => e.kind === 'tool_result' && e.tool_use_id === c.id);
+      expect(c.status).toBe(result?.is_error ? 'error' : 'ok');
+      expect(c.output?.slice(0, 200)).toBe(result?.content);
+    }
+    const streams = ev.filter((e) => e.kind === 'stream_start').length;
+    expect(t.usage).toMatchObject({ input_tokens: 20 * streams });
+    expect(t.usage?.cost_usd).toBeGreaterThan(0);
+  });
+
+  it('history-bash: the Bash call\'s output is exactly what printf printed', () => {
+    const t = read('claude-jsonl', path.join(FIXTURES, 'claude-code/2.1.332/history-bash/session.jsonl'));
+    expect(calls(t)[0]).toMatchObject({ name: 'Bash', status: 'ok', output: 'history-marker-one\nhistory-marker-two' });
+    expect(calls(t)[0]?.duration_ms).toBeGreaterThanOrEqual(0);
+  });
+
+  it('history-edit: the Edit is a unified diff of the change', () => {
+    const t = read('claude-jsonl', path.join(FIXTURES, 'claude-code/2.1.332/history-edit/session.jsonl'));
+    const edit = calls(t).find((c) => c.name === 'Edit');
+    expect(edit?.edits).toHaveLength(1);
+    expect(edit?.edits[0]?.kind).toBe('edit');
+    expect(edit?.edits[0]?.diff).toMatch(/^--- a\/.*config\.txt\n\+\+\+ b\/.*config\.txt\n@@ -1,2 \+1,2 @@\n-mode = old\n\+mode = new\n level = 3\n$/);
+  });
+});
+
+interface CodexEvent { event: string; user?: string; text?: string; call_id?: string; tool?: string; arguments?: string; output?: string }
+
+describe('Codex 0.171.0 (codex-rollout-jsonl)', () => {
+  it.each(scenarios('codex', '0.171.0'))('%s: the transcript is what the scripted server sent', (scenario) => {
+    const dir = path.join(FIXTURES, 'codex', '0.171.0', scenario);
+    const log = JSON.parse(readFileSync(path.join(dir, 'server-log.json'), 'utf8')) as { events: CodexEvent[] };
+    const t = read('codex-rollout-jsonl', path.join(dir, 'rollout.jsonl'));
+    const ev = log.events;
+    expect(t.warnings).toEqual([]);
+    expect(t.native_session_ids).toHaveLength(1);
+    expect(t.turns).toHaveLength(1);
+    expect(t.turns[0]?.user?.text).toBe(ev.find((e) => e.event === 'request')?.user);
+    expect(texts(t)).toEqual(ev.filter((e) => e.event === 'stream_end' && e.text !== undefined).map((e) => e.text));
+    const pending = ev.filter((e) => e.event === 'tool_call_pending');
+    expect(calls(t).map((c) => ({ id: c.id, name: c.name, input: c.input }))).toEqual(pending.map((e) => ({ id: e.call_id, name: e.tool, input: JSON.parse(e.arguments ?? 'null') })));
+    for (const c of calls(t)) {
+      expect(c.output?.slice(0, 300)).toBe(ev.find((e) => e.event === 'tool_result' && e.call_id === c.id)?.output);
+      expect(c.status).toBe('ok');
+    }
+    const responses = ev.filter((e) => e.event === 'stream_start').length;
+    expect(t.usage).toMatchObject({ input_tokens: 120 * responses, output_tokens: 40 * responses });
+  });
+
+  it('patch-yes: the added file is a diff that creates it', () => {
+    const t = read('codex-rollout-jsonl', path.join(FIXTURES, 'codex/0.171.0/patch-yes/rollout.jsonl'));
+    expect(calls(t)[0]?.edits).toEqual([expect.objectContaining({ kind: 'create', diff: expect.stringMatching(/^--- \/dev\/null\n\+\+\+ b\/.*outside\/note\.txt\n@@ -0,0 \+1,1 @@\n\+lab note\n$/) })]);
+  });
+});
