@@ -63,6 +63,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     async () => (await import('./commands/token.js')).tokenCommand),
   entry('pair', 'Print a one-time URL that signs another device (browser, phone) in to the dashboard (needs the admin token).',
     async () => (await import('./commands/pair.js')).pairCommand),
+  entry('transcript', 'Print a session\'s conversation as text, from its CLI\'s own history: messages, answers, tool calls, edits, usage.',
+    async () => (await import('./commands/transcript.js')).transcriptCommand),
+  entry('search', 'Find words in every session\'s transcript.',
+    async () => (await import('./commands/transcript.js')).searchCommand),
+  entry('resume', 'Start an exited session\'s CLI again on the same conversation (after a reboot or a lost host).',
+    async () => (await import('./commands/transcript.js')).resumeCommand),
   entry('mcp', 'Serve the Model Context Protocol on stdio: lets an agent CLI list, start and drive other sessions through the daemon.',
     async () => (await import('./commands/mcp.js')).mcpCommand),
 ];

@@ -254,6 +254,11 @@ export class ManagedSession {
     return this.policy && decideApproval(this.policy, approval).verdict === 'allow' ? null : approval;
   }
 
+  /** Whether the CLI can be started again on the same conversation: exited, its id known, its spec says how. */
+  get resumable(): boolean {
+    return this.record.exitedAt !== null && Boolean(this.record.nativeSessionId && this.spec.native_history?.resume_args);
+  }
+
   /** Reads the modal on screen now, as the executor and stale checks need it. */
   liveModal(): ApprovalModal | null {
     const view = this.runtime?.driver.getCurrentView();
@@ -363,6 +368,8 @@ export class ManagedSession {
       created_at: r.createdAt, started_at: this.startedAt, exited_at: r.exitedAt, state_since: this.stateSince,
       recovered: r.recoveredAt !== null,
       muted: r.muted,
+      native_session_id: r.nativeSessionId,
+      resumable: this.resumable,
     };
   }
 }

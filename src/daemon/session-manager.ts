@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { loadSpecRef } from '../catalog/builtin.js';
 import { prescreenSpecRef } from '../catalog/prescreen.js';
+import type { SessionTranscripts } from './session-transcripts.js';
 import type { CliSpecV4 } from '../core/spec/types.js';
 import { FsmDriver, type SpecSource } from '../driver/fsm-driver.js';
 import { RealScheduler } from '../driver/schedulers.js';
@@ -45,6 +46,8 @@ export interface SessionManagerOptions {
   store: Store;
   /** This daemon's node name, stamped on its sessions and approvals (`local` when not said). */
   node?: string;
+  /** Transcripts from each CLI's own history (none when not given). */
+  transcripts?: SessionTranscripts;
   host: HostClient;
   /** A live host connection (the supervisor's: a dead host is replaced); default: `host` as is. */
   ensureHost?: () => Promise<HostClient>;
@@ -209,6 +212,7 @@ export class SessionManager {
     this.#watchHost(session, transport.inner);
     session.bind({ driver, transport: transport.inner }, last ? stateViewOf(session.spec, last.state) : null);
     driver.start();
+    this.#o.transcripts?.follow(session);
   }
 
   /**
@@ -234,7 +238,7 @@ export class SessionManager {
     }
   }
 
-  #driver(session: ManagedSession, transport: HostTransport | ResumedTransport, extra: { resumeFrom?: { state: string; enteredAt: number } }): FsmDriver {
+  #driver(session: ManagedSession, transport: HostTransport | ResumedTransport, extra: { resumeFrom?: { state: string; enteredAt: number }; launchArgs?: string[] }): FsmDriver {
     const r = session.record;
     return new FsmDriver({
       spec: session.spec,
@@ -246,20 +250,23 @@ export class SessionManager {
       // The host's ring keeps the long history: the screen keeps what the driver reads (the
       // driver's stand-alone 2,000 rows cost 2.9 MB of cells per session at 120 columns).
       scrollback: SPEC_READ_SCROLLBACK_ROWS,
-      extraArgs: r.args,
+      extraArgs: [...r.args, ...(extra.launchArgs ?? [])],
       // The agent (and an MCP server it starts: `specterm mcp`) knows which session it runs in.
       extraEnv: { ...session.env, SPECTERM_SESSION_ID: r.id, SPECTERM_NODE: this.#deps.node },
       specSource: this.#o.specSource?.(session),
-      ...extra,
+      resumeFrom: extra.resumeFrom,
     });
   }
 
-  #startFresh(session: ManagedSession): void {
+  /** Starts the agent; `resume`: with the spec's resume arguments, to continue its conversation. */
+  #startFresh(session: ManagedSession, resume = false): void {
     const transport = new HostTransport({ client: this.#host, target: { mode: 'spawn', id: session.id, meta: sessionMetaOf(session.record) } });
     this.#watchHost(session, transport);
-    const driver = this.#driver(session, transport, {});
+    const launchArgs = this.#o.transcripts?.launchArgs(session, resume) ?? [];
+    const driver = this.#driver(session, transport, { launchArgs });
     session.bind({ driver, transport }, null);
     driver.start();
+    this.#o.transcripts?.follow(session);
   }
 
   /** Starts a new session. */
@@ -340,7 +347,24 @@ export class SessionManager {
   }
 
   /** Ends the agent (if running) and starts it again with the same spec, cwd, args and env. */
+  /**
+   * Starts an exited session's CLI again on the same conversation (the spec's resume arguments
+   * and the CLI's own id): after the host or the machine went away, the work goes on.
+   */
+  async resume(idOrName: string): Promise<SessionDetail> {
+    const session = this.get(idOrName);
+    if (session.record.exitedAt === null) throw new DaemonError('SESSION_RUNNING', `session ${session.id} is running; only an exited session is resumed`);
+    if (!session.resumable || !this.#o.transcripts) {
+      throw new DaemonError('SESSION_NOT_RESUMABLE', `session ${session.id} cannot be resumed: its spec (${session.spec.id}) says no resume arguments, or the CLI's conversation id was never known; restart it afresh instead (the dashboard's Restart, or POST …/restart)`);
+    }
+    return this.#restartWith(idOrName, true);
+  }
+
   async restart(idOrName: string): Promise<SessionDetail> {
+    return this.#restartWith(idOrName, false);
+  }
+
+  async #restartWith(idOrName: string, resume: boolean): Promise<SessionDetail> {
     const running = this.get(idOrName).driver;
     // The size it runs at now (a WS lease holder may have resized it): the new run keeps it.
     if (running) this.get(idOrName).rememberSize(running.screen.cols, running.screen.rows);
@@ -348,7 +372,7 @@ export class SessionManager {
     await this.#useLiveHost();
     session.resetForRestart();
     this.#o.store.sessions.markRestarted(session.id);
-    this.#startFresh(session);
+    this.#startFresh(session, resume);
     return session.detail();
   }
 

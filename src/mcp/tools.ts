@@ -105,6 +105,16 @@ export const TOOLS = [
     },
   }),
   tool({
+    name: 'read_transcript',
+    description: 'A session\'s conversation as text, from its CLI\'s own history: the last N turns with the messages, answers, tool calls (input, output, status) and edits.',
+    input: { session: SessionRef, last: z.number().int().min(1).max(1000).default(5).describe('how many of the last turns') },
+    run: async (input, { client }) => {
+      const { session_id: id, transcript } = await client.call('getTranscript', { params: { id: input.session }, query: { last: input.last } });
+      if (!transcript) throw new ToolRefusal('NO_TRANSCRIPT', `session ${id} keeps no transcript (its spec names no history this daemon reads); read_screen shows its screen`);
+      return { session_id: id, source: transcript.source, turns: transcript.turns };
+    },
+  }),
+  tool({
     name: 'read_screen',
     description: 'The session\'s terminal screen as text, as the daemon\'s terminal emulator holds it now.',
     input: { session: SessionRef },

@@ -64,6 +64,7 @@ export const ERROR_CODES = {
   SESSION_LIMIT_REACHED: code(429, 'Session limit reached'),
   SESSION_NOT_RUNNING: code(409, 'The agent is not running'),
   SESSION_RUNNING: code(409, 'The agent is running'),
+  SESSION_NOT_RESUMABLE: code(409, 'The session cannot be resumed'),
   SPEC_NOT_FOUND: code(422, 'Unknown spec'),
   SPEC_PATH_NOT_ALLOWED: code(422, 'The spec path is not allowed'),
   SPEC_INVALID: code(422, 'The spec has errors'),

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { EpochMs, Id } from './common.js';
 import { NodeName } from './node.js';
+import { Turn } from './transcripts.js';
 import { Approval } from './approvals.js';
 import { KilledBy, ModalView, SessionDetail, StateView } from './sessions.js';
 
@@ -24,6 +25,7 @@ export const DaemonEvent = z.discriminatedUnion('type', [
   z.strictObject({ ...base, type: z.literal('session.exited'), ...muted, code: z.number().int().nullable(), signal: z.string().nullable(), killed_by: KilledBy.optional() }),
   z.strictObject({ ...base, type: z.literal('session.error'), ...muted, code: z.string(), message: z.string() }),
   z.strictObject({ ...base, type: z.literal('spec.error'), ...muted, errors: z.array(z.string()) }),
+  z.strictObject({ ...base, type: z.literal('transcript.turn'), turn: Turn }),
 ]);
 export type DaemonEvent = z.infer<typeof DaemonEvent>;
 /** Whether `event` comes from a muted session: shown where it belongs, but it interrupts nobody. */

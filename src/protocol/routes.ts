@@ -21,6 +21,7 @@ import { AttachImageRequest, AttachImageResult } from './images.js';
 import { CreateTokenRequest, CreateTokenResult, Health, RevokeTokenResult, TokenList, TokenParams, WsTicket } from './tokens.js';
 import { PushKey, PushSubscribeRequest, PushSubscriptionList, PushSubscriptionView, PushUnsubscribeRequest, PushUnsubscribeResult } from './push.js';
 import { API_PREFIX } from './version.js';
+import { SearchQuery, SearchResult, SessionTranscript, TranscriptQuery } from './transcripts.js';
 
 const S = `${API_PREFIX}/sessions/:id`;
 const OpenApiDocument = z.looseObject({ openapi: z.string(), paths: z.record(z.string(), z.unknown()) });
@@ -71,6 +72,9 @@ export const ROUTES = {
   validateSessionSpec: defineRoute({ id: 'validateSessionSpec', method: 'POST', path: `${S}/spec/validate`, scope: 'read', summary: 'Validate spec text as `specterm validate` does (nothing is written)', params: SessionParams, body: ValidateSpecRequest, response: SpecValidation }),
   previewSpecCondition: defineRoute({ id: 'previewSpecCondition', method: 'POST', path: `${S}/spec/preview`, scope: 'read', summary: 'Evaluate one condition against the live screen with the running spec\'s sections', params: SessionParams, body: PreviewConditionRequest, response: ConditionPreview }),
   saveSessionSpec: defineRoute({ id: 'saveSessionSpec', method: 'PUT', path: `${S}/spec`, scope: 'input', summary: 'Save the session\'s spec (a built-in one to a session-local override) and hot-reload it; 422 with the errors unless force', params: SessionParams, body: SaveSpecRequest, response: SpecSaved }),
+  getTranscript: defineRoute({ id: 'getTranscript', method: 'GET', path: `${S}/transcript`, scope: 'read', summary: 'The conversation as text, from the CLI\'s own history: turns, tool calls with input and output, edits as diffs, usage', params: SessionParams, query: TranscriptQuery, response: SessionTranscript }),
+  searchTranscripts: defineRoute({ id: 'searchTranscripts', method: 'GET', path: `${API_PREFIX}/search`, scope: 'read', summary: 'Find words in every session\'s transcript, newest first', query: SearchQuery, response: SearchResult }),
+  resumeSession: defineRoute({ id: 'resumeSession', method: 'POST', path: `${S}/resume`, scope: 'input', summary: 'Start an exited session\'s CLI again on the same conversation (the spec\'s resume arguments)', params: SessionParams, response: SessionDetail, keystrokes: true }),
   listSpecs: defineRoute({ id: 'listSpecs', method: 'GET', path: `${API_PREFIX}/specs`, scope: 'read', summary: 'The built-in specs by id (what `specterm list` names), for picking one', response: SpecList }),
   getSpecSchema: defineRoute({ id: 'getSpecSchema', method: 'GET', path: `${API_PREFIX}/spec-schema`, scope: 'read', summary: 'The JSON Schema of the spec format (what `specterm schema` prints), for editor completion', response: SpecJsonSchema }),
 } as const;

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { ModalKind as CoreModalKind, StateStatus as CoreStateStatus } from '../core/spec/types.js';
 import { ByteSeq, Cols, EpochMs, Id, Rows } from './common.js';
 import { NodeName } from './node.js';
+import { Turn } from './transcripts.js';
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const LABEL_KEY = /^[A-Za-z0-9_.-]{1,64}$/;
@@ -130,6 +131,8 @@ export const SessionDetail = z.strictObject({
   /** True when the daemon re-adopted the session from the PTY host after its database lost it (docs/daemon.md). */
   recovered: z.boolean().optional(),
   muted: z.boolean().optional().meta({ description: 'true: the session raises no notifications (toast, push, desktop, webhook); its approvals are still listed' }),
+  native_session_id: z.string().nullable().optional().meta({ description: 'the CLI\'s own conversation id (its history file), when its spec says how to know it' }),
+  resumable: z.boolean().optional().meta({ description: 'true: exited, and POST …/resume starts its CLI again on the same conversation' }),
 }).meta({ examples: [{
   id: 's_7f3a9c', name: 'refactor', labels: {}, lifecycle: 'running',
   state: { id: 'idle', label: 'Idle', title: null, status: 'idle' }, modal: null, controls: [],
@@ -165,6 +168,10 @@ export const MessageOutcome = z.strictObject({
     approval_id: Id, title: z.string().nullable(), kind: ModalKind.nullable(),
     buttons: z.array(z.strictObject({ index: z.number().int().nonnegative(), label: z.string() })),
   }).optional().meta({ description: 'delivery `blocked`: the prompt that waits for a person before the turn can go on (answer it with POST /api/v1/approvals/:id)' }),
+  answer: z.strictObject({
+    text: z.string().meta({ description: 'what the agent answered: its text of the turn, in order' }),
+    turn: Turn,
+  }).optional().meta({ description: 'delivery `idle`, when the session keeps a transcript: the turn the message started' }),
 }).meta({ examples: [{ message_id: 'm_1', delivery: 'turn_started', reason: null, duplicate: false }] });
 
 /** `GET …/screen` query. */

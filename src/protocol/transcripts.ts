@@ -132,3 +132,15 @@ export const TranscriptSearchHit = z.strictObject({
   at: EpochMs.nullable(),
 });
 export type TranscriptSearchHit = z.infer<typeof TranscriptSearchHit>;
+
+/** `GET /api/v1/search`: words to find in every session's transcript. */
+export const SearchQuery = z.strictObject({
+  q: z.string().max(500, 'a search is at most 500 characters: the words you look for').default('').meta({ description: 'the words to find (the last one as a prefix); none finds nothing' }),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+export const SearchResult = z.strictObject({ hits: z.array(TranscriptSearchHit) });
+
+/** `GET …/transcript`: the session's conversation so far (`turns`: at most the last N). */
+export const TranscriptQuery = z.strictObject({ last: z.coerce.number().int().min(1).max(10_000).optional() });
+/** A session's transcript; `null` source when it keeps none (its spec names no history this daemon can read). */
+export const SessionTranscript = z.strictObject({ session_id: z.string(), transcript: Transcript.nullable() });

@@ -12,8 +12,8 @@ import { ScopeSchema } from './tokens.js';
  * A topic: `sessions` (the session list and every event), `session/<id>` (one session's events)
  * or `terminal/<id>` (one session's terminal: a snapshot, then raw bytes).
  */
-export const Topic = z.string().regex(/^(sessions|session\/[A-Za-z0-9_-]{1,64}|terminal\/[A-Za-z0-9_-]{1,64})$/,
-  'a topic is "sessions", "session/<id>" or "terminal/<id>"');
+export const Topic = z.string().regex(/^(sessions|(?:session|terminal|transcript)\/[A-Za-z0-9_-]{1,64})$/,
+  'a topic is "sessions", "session/<id>", "transcript/<id>" or "terminal/<id>"');
 export type Topic = z.infer<typeof Topic>;
 
 /**

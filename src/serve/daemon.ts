@@ -41,6 +41,8 @@ import { Recordings } from '../daemon/recordings.js';
 import { specRoutes } from '../ops/handlers/spec-routes.js';
 import { SessionSpecFiles } from '../daemon/spec-files.js';
 import { SessionManager } from '../daemon/session-manager.js';
+import { SessionTranscripts } from '../daemon/session-transcripts.js';
+import { transcriptRoutes } from '../ops/handlers/transcript-routes.js';
 
 /** The file clients find the daemon by (in the runtime dir). */
 export const DAEMON_STATE_FILE = 'daemon.json';
@@ -168,8 +170,9 @@ async function startLocked(options: DaemonOptions, locks: DaemonLocks): Promise<
   const tracker = new ApprovalTracker({ firstSeq: nextApprovalSeq(store) });
   const answers = new ApprovalAnswers({ manager: () => manager, tracker, store, events, now, log });
   const specFiles = new SessionSpecFiles(options.stateDir);
+  const transcripts = new SessionTranscripts({ store, events, now, log });
   const manager: SessionManager = new SessionManager({
-    store, node, host: host.client, ensureHost: () => host.ready(), events, tracker, now, specSource: (session) => specFiles.source(session), envSeal: openEnvSeal(options.stateDir), sessionLimit: options.sessionLimit ?? settings.session_limit,
+    store, node, transcripts, host: host.client, ensureHost: () => host.ready(), events, tracker, now, specSource: (session) => specFiles.source(session), envSeal: openEnvSeal(options.stateDir), sessionLimit: options.sessionLimit ?? settings.session_limit,
     defaultPolicies: settings.approval_policies, onApprovalOpened: (session, approval) => answers.autoAnswer(session, approval), log,
   });
   await manager.recover();
@@ -195,13 +198,16 @@ async function startLocked(options: DaemonOptions, locks: DaemonLocks): Promise<
   });
   const followTerminals = events.subscribe((event) => {
     if (event.type === 'session.created') terminals.follow(event.session_id);
-    else if (event.type === 'session.removed') { terminals.forget(event.session_id); specFiles.forget(event.session_id); }
+    else if (event.type === 'session.removed') { terminals.forget(event.session_id); specFiles.forget(event.session_id); transcripts.stop(event.session_id); }
+    // A turn's end is read at once (the answer is there right after the idle); an exit reads the rest.
+    else if (event.type === 'turn.finished') transcripts.poll(event.session_id);
+    else if (event.type === 'session.exited') transcripts.stop(event.session_id);
   });
   const debug = debugRoutes({ manager, events, now });
   const recordings = new Recordings(options.stateDir, now, events);
   // One executor for every transport: the same scopes, rate limits and audit however a call arrives.
   const operations = new Operations({
-    handlers: { ...sessionRoutes({ manager, store, now }), ...approvalRoutes(answers, node), ...imageRoutes({ manager }), ...pushRoutes(push, store.pushSubscriptions, now), ...debug.handlers, ...recordingRoutes(manager, recordings), ...specRoutes({ manager, files: specFiles, now }) },
+    handlers: { ...sessionRoutes({ manager, store, now, transcripts }), ...transcriptRoutes({ manager, transcripts, store }), ...approvalRoutes(answers, node), ...imageRoutes({ manager }), ...pushRoutes(push, store.pushSubscriptions, now), ...debug.handlers, ...recordingRoutes(manager, recordings), ...specRoutes({ manager, files: specFiles, now }) },
     events: eventsRoute(events, manager),
     live: {
       subscribe: eventTopics(events, manager, options.terminalTopic ?? terminals.subscribe),
@@ -253,6 +259,7 @@ async function startLocked(options: DaemonOptions, locks: DaemonLocks): Promise<
       debug.close();
       recordings.close();
       terminals.close();
+      transcripts.close();
       push.close();
       await sinks.close();
       manager.detachAll();

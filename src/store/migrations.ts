@@ -152,6 +152,8 @@ const RECOVERED_SESSIONS = 'ALTER TABLE sessions ADD COLUMN recovered_at INTEGER
 
 /** A muted session raises no notifications (issue 27 item 8); kept so a daemon restart keeps it quiet. */
 const MUTED_SESSIONS = 'ALTER TABLE sessions ADD COLUMN muted INTEGER NOT NULL DEFAULT 0;';
+/** The CLI's own id of the conversation a session runs (its history file; `--resume` takes it). */
+const NATIVE_SESSION_IDS = 'ALTER TABLE sessions ADD COLUMN native_session_id TEXT;';
 
 /** Every schema step, in order. The last one's version is the schema this code writes. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -162,6 +164,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 5, name: 'recovered sessions', up: (db) => db.exec(RECOVERED_SESSIONS) },
   { version: 6, name: 'muted sessions', up: (db) => db.exec(MUTED_SESSIONS) },
   { version: 7, name: 'session transcripts and their search index', up: (db) => db.exec(TRANSCRIPTS_SCHEMA) },
+  { version: 8, name: 'native session ids', up: (db) => db.exec(NATIVE_SESSION_IDS) },
 ];
 
 /** The schema version of a database after every migration in `migrations` has run. */

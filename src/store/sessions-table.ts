@@ -51,6 +51,8 @@ export interface SessionRecord {
   recoveredAt: number | null;
   /** True: the session raises no notifications (its approvals are still listed). */
   muted: boolean;
+  /** The CLI's own conversation id (from the spec's native_history), once known. */
+  nativeSessionId: string | null;
   exitedAt: number | null;
   exitCode: number | null;
   signal: string | null;
@@ -66,7 +68,7 @@ export interface SessionExit {
 interface SessionRow {
   id: string; name: string | null; spec_id: string | null; spec_path: string | null; cwd: string;
   branch: string | null; worktree: string | null; args: string; labels: string; env_keys: string;
-  cols: number | null; rows: number | null; policy: string | null; env_sealed: Buffer | null; created_at: number; recovered_at?: number | null; muted?: number; exited_at: number | null;
+  cols: number | null; rows: number | null; policy: string | null; env_sealed: Buffer | null; created_at: number; recovered_at?: number | null; muted?: number; native_session_id?: string | null; exited_at: number | null;
   exit_code: number | null; signal: string | null;
 }
 
@@ -82,6 +84,7 @@ export class SessionsTable {
   readonly #db: Database.Database;
   #recovered: Database.Statement | undefined;
   #muted: Database.Statement | undefined;
+  #nativeId: Database.Statement | undefined;
 
   constructor(db: Database.Database) {
     this.#db = db;
@@ -160,6 +163,12 @@ export class SessionsTable {
   }
 
   /** Mutes (or unmutes) the session's notifications; false when unknown. Prepared on first use, as {@link markRecovered}. */
+  /** Records the CLI's own conversation id of a session (prepared on first use: older schemas lack the column). */
+  setNativeSessionId(id: string, nativeId: string): boolean {
+    this.#nativeId ??= this.#db.prepare('UPDATE sessions SET native_session_id = @nativeId WHERE id = @id');
+    return this.#nativeId.run({ id, nativeId }).changes > 0;
+  }
+
   setMuted(id: string, muted: boolean): boolean {
     this.#muted ??= this.#db.prepare('UPDATE sessions SET muted = @muted WHERE id = @id');
     return this.#muted.run({ id, muted: muted ? 1 : 0 }).changes > 0;
@@ -190,6 +199,7 @@ function toSession(row: SessionRow): SessionRecord {
     createdAt: row.created_at,
     recoveredAt: row.recovered_at ?? null,
     muted: row.muted === 1,
+    nativeSessionId: row.native_session_id ?? null,
     exitedAt: row.exited_at,
     exitCode: row.exit_code,
     signal: row.signal,

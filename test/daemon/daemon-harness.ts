@@ -111,3 +111,14 @@ export async function startDaemonWithIdleSession(waitMs: number): Promise<{ dirs
   await waitFor(async () => (await daemon.client.call('getSession', { params: { id: sessionId } })).state?.id === 'idle', waitMs, 'idle');
   return { dirs, daemon, sessionId };
 }
+
+/** Runs the real `specterm` CLI against the daemon of `d` (in its work dir); resolves with its exit and output. */
+export function runCli(d: DaemonDirs, args: string[]): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env: d.env, cwd: d.work });
+    let out = ''; let err = '';
+    child.stdout!.on('data', (c: Buffer) => { out += c; });
+    child.stderr!.on('data', (c: Buffer) => { err += c; });
+    child.on('exit', (code) => resolve({ code, out, err }));
+  });
+}

@@ -41,7 +41,7 @@ afterAll(async () => {
 describe('specterm mcp', () => {
   it('offers its tools and drives another session: list, send and wait, read the screen, answer its prompt', async () => {
     const mcp = await connect();
-    expect((await mcp.listTools()).tools.map((t) => t.name).sort()).toEqual(['answer_approval', 'list_approvals', 'list_sessions', 'read_screen', 'send_message', 'start_session', 'stop_session']);
+    expect((await mcp.listTools()).tools.map((t) => t.name).sort()).toEqual(['answer_approval', 'list_approvals', 'list_sessions', 'read_screen', 'read_transcript', 'send_message', 'start_session', 'stop_session']);
     const listed = await call(mcp, 'list_sessions');
     expect(listed.structuredContent.sessions).toEqual([expect.objectContaining({ id: worker, name: 'worker', spec: 'demo-agent', state: { id: 'idle', status: 'idle' } })]);
     const hello = await call(mcp, 'send_message', { session: 'worker', text: 'hello', wait: 'idle', timeout_ms: 45_000 });

@@ -6,15 +6,13 @@
  * what `specterm explain` prints for it, and names that could leave the dir are refused at the
  * edge with problem+json.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DaemonClient } from '../../src/client/index.js';
-import { startDaemonWithIdleSession, stopAll, waitFor, type DaemonDirs, type RunningDaemon } from './daemon-harness.js';
+import { startDaemonWithIdleSession, stopAll, waitFor, type DaemonDirs, type RunningDaemon, runCli } from './daemon-harness.js';
 
 const WAIT_MS = 60_000;
-const BIN = path.resolve('bin/specterm.js');
 let dirs: DaemonDirs;
 let daemon: RunningDaemon;
 let client: DaemonClient;
@@ -23,16 +21,6 @@ let sessionId: string;
 function adminFetch(pathname: string, init: RequestInit = {}): Promise<Response> {
   const token = fs.readFileSync(path.join(dirs.stateDir, 'admin-token'), 'utf8').trim();
   return fetch(`${daemon.url}${pathname}`, { ...init, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...(init.headers ?? {}) } });
-}
-
-function cli(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: dirs.env, cwd: dirs.work });
-    let out = ''; let err = '';
-    child.stdout.on('data', (c: Buffer) => { out += c; });
-    child.stderr.on('data', (c: Buffer) => { err += c; });
-    child.on('exit', (code) => resolve({ code, out, err }));
-  });
 }
 
 beforeAll(async () => {
@@ -78,7 +66,7 @@ describe('recordings through the daemon', () => {
     expect(typed.map((e) => e[2]).join('')).toContain('hello there');
     expect(events.findIndex((e) => e[1] === 'i')).toBeGreaterThan(events.findIndex((e) => e[1] === 'm' && e[2] === 'live'));
     // `specterm replay` reads such a cast as before: the input is not replayed as output.
-    const replayed = await cli(['replay', path.join(dir, 'greeting.cast'), '--spec', 'demo-agent', '--json']);
+    const replayed = await runCli(dirs, ['replay', path.join(dir, 'greeting.cast'), '--spec', 'demo-agent', '--json']);
     expect(replayed.code, replayed.err).toBe(0);
     expect(replayed.out.trim().split('\n').map((l) => (JSON.parse(l) as { state: string }).state)).toEqual(expect.arrayContaining(['idle', 'busy', 'done']));
 
@@ -101,7 +89,7 @@ describe('recordings through the daemon', () => {
     expect(explained.screen.join('\n')).toContain('hello there');
     expect(explained.transitions.map((t) => t.to)).toContain('done');
     expect(explained.sections.map((s) => s.id)).toEqual(expect.arrayContaining(['status', 'footer']));
-    const printed = await cli(['explain', path.join(dirs.stateDir, 'recordings', 'greeting.cast'), '--spec', 'demo-agent', '--at', String(at / 1000)]);
+    const printed = await runCli(dirs, ['explain', path.join(dirs.stateDir, 'recordings', 'greeting.cast'), '--spec', 'demo-agent', '--at', String(at / 1000)]);
     expect(printed.code, printed.err).toBe(0);
     expect(printed.out.split('\n').slice(1).join('\n')).toBe(explained.text);
 

@@ -3,24 +3,11 @@
  * buttons, exit 4 — instead of timing out with `last: turn_started` (issue 26 item 5). A prompt
  * the session's auto-approve policy presses blocks nothing.
  */
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { makeDirs, startDaemon, stopAll, waitFor, type DaemonDirs } from './daemon-harness.js';
+import { makeDirs, startDaemon, stopAll, waitFor, runCli } from './daemon-harness.js';
 
 const WAIT_MS = 60_000;
-const BIN = path.resolve('bin/specterm.js');
 afterAll(stopAll, 60_000);
-
-function cli(dirs: DaemonDirs, args: string[]): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: dirs.env, cwd: dirs.work });
-    let out = ''; let err = '';
-    child.stdout.on('data', (c: Buffer) => { out += c; });
-    child.stderr.on('data', (c: Buffer) => { err += c; });
-    child.on('exit', (code) => resolve({ code, out, err }));
-  });
-}
 
 describe('specterm send --wait, blocked by a prompt for a person', () => {
   it('exits 4 at once with the approval and its buttons; answered, the next wait reaches idle', async () => {
@@ -29,7 +16,7 @@ describe('specterm send --wait, blocked by a prompt for a person', () => {
     const created = await client.call('createSession', { body: { spec: 'demo-agent', cwd: dirs.work, cols: 100, rows: 30, name: 'worker' } });
     await waitFor(async () => (await client.call('getSession', { params: { id: created.id } })).state?.id === 'idle', WAIT_MS, 'idle');
     const started = Date.now();
-    const sent = await cli(dirs, ['send', 'worker', 'run the tests', '--wait', 'idle', '--timeout-ms', '90000']);
+    const sent = await runCli(dirs, ['send', 'worker', 'run the tests', '--wait', 'idle', '--timeout-ms', '90000']);
     expect(Date.now() - started, 'answered long before the 90 s timeout').toBeLessThan(60_000);
     expect(sent.code, sent.err).toBe(4);
     const [approval] = (await client.call('listApprovals')).approvals;

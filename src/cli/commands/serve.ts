@@ -101,6 +101,12 @@ export const serveCommand = defineCommand(
     }
     io.stdout.write(`specterm serve: listening on ${daemon.url} (${daemon.manager.list().length} sessions)\n`);
     if (lan) io.stdout.write(lan.describe);
+    // After a reboot (or a lost PTY host) the agents are gone but their conversations are not.
+    const resumable = daemon.manager.list().filter((s) => s.resumable);
+    if (resumable.length > 0) {
+      io.stdout.write(`specterm serve: ${resumable.length} session(s) can be resumed on their conversation:\n`);
+      for (const s of resumable) io.stdout.write(`  ${s.record.name ?? s.id} (${s.id}, ${s.spec.id}): specterm resume ${s.record.name ?? s.id}\n`);
+    }
     if (!flags.noPair) {
       // The code rides in the URL fragment, which browsers never send: it stays out of every log.
       const pairing = daemon.createPairing({ deviceName: 'browser', scope: pairScope.data });

@@ -32,7 +32,9 @@ export function eventTopics(events: EventLog, manager: SessionManager, terminalT
       if (!terminalTopic) throw new SpectermError({ code: 'TOPIC_UNAVAILABLE', title: 'Topic not served', detail: 'terminal topics are not served by this daemon build yet' });
       return terminalTopic(message, ctx, sink);
     }
-    const sessionId = topic.startsWith('session/') ? topic.slice('session/'.length) : undefined;
+    // `transcript/<id>`: the session's `transcript.turn` events only (each turn as it grows).
+    const transcriptOnly = topic.startsWith('transcript/');
+    const sessionId = topic.startsWith('session/') || transcriptOnly ? topic.slice(topic.indexOf('/') + 1) : undefined;
     if (sessionId !== undefined) {
       manager.get(sessionId);
     }
@@ -41,7 +43,7 @@ export function eventTopics(events: EventLog, manager: SessionManager, terminalT
     // Until the backlog has gone out, live events wait in the log: they are part of the replay.
     let replayed = false;
     const forward = (event: Parameters<Parameters<EventLog['subscribe']>[0]>[0]) => {
-      if (event.seq <= last || (sessionId !== undefined && event.session_id !== sessionId)) return;
+      if (event.seq <= last || (sessionId !== undefined && event.session_id !== sessionId) || (transcriptOnly && event.type !== 'transcript.turn')) return;
       last = event.seq;
       sink.send({ type: 'event', topic, event });
     };

@@ -14,6 +14,7 @@ import { DaemonError } from '../../daemon/errors.js';
 import type { ManagedSession } from '../../daemon/managed-session.js';
 import { stateViewOf } from '../../daemon/managed-session.js';
 import { deliverMessage } from '../../daemon/message-delivery.js';
+import { answerTo, type SessionTranscripts } from '../../daemon/session-transcripts.js';
 import { SessionKills } from '../../daemon/session-kills.js';
 import type { SessionManager } from '../../daemon/session-manager.js';
 import { checkSpecPath, resolveUserSpecsDir, type SpecPathPlaces } from '../../daemon/spec-path-rule.js';
@@ -22,6 +23,8 @@ export interface SessionRouteDeps {
   manager: SessionManager;
   store: Store;
   now: () => number;
+  /** Where a waited-for turn's answer is read (none: outcomes carry no answer). */
+  transcripts?: SessionTranscripts;
 }
 
 /** The running driver of a session, or a 409 that says the agent is not running. */
@@ -51,7 +54,14 @@ export function sessionRoutes(d: SessionRouteDeps): RouteHandlers {
     removeSession: async (input) => { await manager.remove(input.params.id, input.query.force === 'true'); return { ok: true }; },
     killSession: (input, ctx) => kills.kill(input.params.id, ctx.principal),
     restartSession: (input) => manager.restart(input.params.id),
-    sendMessage: (input) => deliverMessage(manager.get(input.params.id), store, input.body, d.now),
+    sendMessage: async (input) => {
+      const session = manager.get(input.params.id);
+      const outcome = await deliverMessage(session, store, input.body, d.now);
+      // A turn waited to its end answers with what the agent said (from the CLI's own history).
+      if (outcome.delivery !== 'idle' || !d.transcripts || outcome.duplicate) return outcome;
+      const answer = await answerTo(d.transcripts, session.id, input.body.text);
+      return answer ? { ...outcome, answer } : outcome;
+    },
     getScreen: (input) => {
       const session = manager.get(input.params.id);
       const driver = runningDriver(session);
