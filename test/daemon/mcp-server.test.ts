@@ -41,7 +41,7 @@ afterAll(async () => {
 describe('specterm mcp', () => {
   it('offers its tools and drives another session: list, send and wait, read the screen, answer its prompt', async () => {
     const mcp = await connect();
-    expect((await mcp.listTools()).tools.map((t) => t.name).sort()).toEqual(['answer_approval', 'list_approvals', 'list_sessions', 'read_screen', 'read_transcript', 'send_message', 'start_session', 'stop_session']);
+    expect((await mcp.listTools()).tools.map((t) => t.name).sort()).toEqual(['answer_approval', 'handoff', 'list_approvals', 'list_sessions', 'read_screen', 'read_transcript', 'send_message', 'start_session', 'stop_session']);
     const listed = await call(mcp, 'list_sessions');
     expect(listed.structuredContent.sessions).toEqual([expect.objectContaining({ id: worker, name: 'worker', spec: 'demo-agent', state: { id: 'idle', status: 'idle' } })]);
     const hello = await call(mcp, 'send_message', { session: 'worker', text: 'hello', wait: 'idle', timeout_ms: 45_000 });
@@ -84,5 +84,31 @@ describe('specterm mcp', () => {
     expect(limited.length).toBeGreaterThan(100);
     expect(answers.length - limited.length).toBeGreaterThan(0);
     expect((await daemon.client.call('health')).status).toBe('ok');
+  }, 120_000);
+
+  it('hands a task to a new session and answers with what it said; a prompt for a person waits for the person', async () => {
+    const mcp = await connect();
+    const first = await call(mcp, 'handoff', { spec: 'demo-agent', cwd: dirs.work, task: 'hello', timeout_ms: 90_000 });
+    expect(first.isError, text(first)).toBeFalsy();
+    expect(first.structuredContent).toMatchObject({ delivery: 'idle', waited_for_person: false, answer: expect.stringMatching(/^Hello! I'm Demo Agent/) });
+    const child = first.structuredContent.session_id as string;
+    // The worker asks a person: the handoff waits while a person (here the test) answers.
+    const pending = call(mcp, 'handoff', { session: child, task: 'run the tests', timeout_ms: 90_000 });
+    const approval = await waitFor(async () => (await daemon.client.call('listApprovals')).approvals.find((a) => a.session_id === child), WAIT_MS, 'the worker\'s approval');
+    await daemon.client.call('answerApproval', { params: { id: approval.id }, body: { button: approval.buttons[0]!.index, fingerprint: approval.fingerprint } });
+    const second = await pending;
+    expect(second.isError, text(second)).toBeFalsy();
+    expect(second.structuredContent).toMatchObject({ delivery: 'idle', waited_for_person: true, tool_calls: [expect.objectContaining({ status: 'ok' })] });
+  }, 240_000);
+
+  it('keeps agents that start agents bounded: not itself, no cycle, not too deep', async () => {
+    const deep = await daemon.client.call('createSession', { body: { spec: 'demo-agent', cwd: dirs.work, labels: { 'specterm.depth': '3' } } });
+    const fromDeep = await connect({ SPECTERM_SESSION_ID: deep.id });
+    expect(text(await call(fromDeep, 'handoff', { spec: 'demo-agent', cwd: dirs.work, task: 'hello' }))).toMatch(/^HANDOFF_TOO_DEEP: you are 3 handoffs deep/);
+    expect(text(await call(fromDeep, 'handoff', { session: deep.id, task: 'hello' }))).toMatch(/^SELF_TARGET: /);
+    const child = await daemon.client.call('createSession', { body: { spec: 'demo-agent', cwd: dirs.work, labels: { 'specterm.parent': worker, 'specterm.depth': '1' } } });
+    const fromChild = await connect({ SPECTERM_SESSION_ID: child.id });
+    expect(text(await call(fromChild, 'handoff', { session: worker, task: 'hello' }))).toMatch(/^HANDOFF_CYCLE: session .* handed work down to you/);
+    for (const s of [deep, child]) await daemon.client.call('removeSession', { params: { id: s.id }, query: { force: 'true' } });
   }, 120_000);
 });
