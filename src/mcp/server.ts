@@ -10,7 +10,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ClientError } from '../client/index.js';
-import { HANDOFF_TOOL, TOOLS, ToolRefusal, type DaemonCaller, type McpCaller } from './tools.js';
+import { HANDOFF_TOOL, TASK_TOOLS, TOOLS, ToolRefusal, type DaemonCaller, type McpCaller } from './tools.js';
 
 export interface McpServerOptions {
   client: DaemonCaller;
@@ -41,7 +41,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     if (bucket.tokens >= 1) { bucket.tokens -= 1; return 0; }
     return Math.ceil((1 - bucket.tokens) / perMs);
   };
-  for (const def of [...TOOLS, HANDOFF_TOOL]) {
+  for (const def of [...TOOLS, HANDOFF_TOOL, ...TASK_TOOLS]) {
     server.registerTool(def.name, { description: def.description, inputSchema: def.input }, (async (input: never): Promise<ToolResult> => {
       const waitMs = take();
       if (waitMs > 0) return refusal('RATE_LIMITED', `too many tool calls; wait ${waitMs} ms and call again (at most ${options.perSecond ?? 10} a second)`);

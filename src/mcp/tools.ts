@@ -234,3 +234,37 @@ export const HANDOFF_TOOL = tool({
     };
   },
 });
+
+/** `assign`, `task_status`, `list_tasks`: asynchronous work; the daemon runs the task and types its result into the caller's session. */
+export const TASK_TOOLS = [
+  tool({
+    name: 'assign',
+    description: 'Hand a task to another agent without waiting: answers a task id at once. When the task ends its result is typed into your session as a message starting "[specterm task <id> done by <worker>]". Give an existing session, or a spec and cwd for a new one.',
+    input: {
+      task: z.string().min(1).max(100_000),
+      session: SessionRef.optional(),
+      spec: z.string().min(1).max(4096).optional(),
+      cwd: z.string().min(1).max(4096).optional().describe('the new session\'s absolute working directory (default: yours)'),
+      timeout_ms: z.number().int().min(1_000).max(86_400_000).default(1_800_000),
+    },
+    run: async (input, { client, caller }) => {
+      const target = input.session ? { session: (await notSelf(client, caller, input.session, 'handing work to')).id } : input.spec ? { spec: input.spec, cwd: input.cwd ?? process.cwd() } : null;
+      if (!target) throw new ToolRefusal('VALIDATION_FAILED', 'name the worker: an existing "session", or a "spec" (and "cwd") to start one');
+      return client.call('createTask', { body: { text: input.task, worker: target, timeout_ms: input.timeout_ms, ...(caller.sessionId ? { parent_session_id: caller.sessionId } : {}) } });
+    },
+  }),
+  tool({
+    name: 'task_status',
+    description: 'Where a task is (queued, running, waiting_for_person, done, failed, cancelled, timed_out) and its result.',
+    input: { task_id: z.string().min(1).max(128) },
+    run: async (input, { client }) => client.call('getTask', { params: { id: input.task_id } }),
+  }),
+  tool({
+    name: 'list_tasks',
+    description: 'Every task, newest first: who asked whom for what, where it is, its result.',
+    input: {},
+    run: async (_input, { client, caller }) => ({
+      tasks: (await client.call('listTasks')).tasks.map((t) => ({ ...t, yours: caller.sessionId !== null && t.parent_session_id === caller.sessionId })),
+    }),
+  }),
+] as const;

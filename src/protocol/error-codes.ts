@@ -79,6 +79,7 @@ export const ERROR_CODES = {
   ENV_UNSEALABLE: code(500, 'The environment cannot be sealed'),
   // Approvals
   APPROVAL_NOT_FOUND: code(404, 'Unknown approval'),
+  TASK_NOT_FOUND: code(404, 'Unknown task'),
   APPROVAL_STALE: code(409, 'The approval is stale'),
   APPROVAL_BUTTON_UNKNOWN: code(422, 'No such button'),
   APPROVAL_CLAIMED: code(409, 'The approval is being answered'),

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { EpochMs, Id } from './common.js';
 import { NodeName } from './node.js';
 import { Turn } from './transcripts.js';
+import { Task } from './tasks.js';
 import { Approval } from './approvals.js';
 import { KilledBy, ModalView, SessionDetail, StateView } from './sessions.js';
 
@@ -26,6 +27,7 @@ export const DaemonEvent = z.discriminatedUnion('type', [
   z.strictObject({ ...base, type: z.literal('session.error'), ...muted, code: z.string(), message: z.string() }),
   z.strictObject({ ...base, type: z.literal('spec.error'), ...muted, errors: z.array(z.string()) }),
   z.strictObject({ ...base, type: z.literal('transcript.turn'), turn: Turn }),
+  z.strictObject({ ...base, type: z.literal('task.updated'), task: Task }),
 ]);
 export type DaemonEvent = z.infer<typeof DaemonEvent>;
 /** Whether `event` comes from a muted session: shown where it belongs, but it interrupts nobody. */

@@ -32,4 +32,5 @@ export * from './openapi.js';
 /** Refusal codes (the one code → HTTP status table) and the one error base. */
 export * from './error-codes.js';
 export * from './node.js';
+export * from './tasks.js';
 export * from './coded-error.js';

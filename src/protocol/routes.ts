@@ -22,6 +22,7 @@ import { CreateTokenRequest, CreateTokenResult, Health, RevokeTokenResult, Token
 import { PushKey, PushSubscribeRequest, PushSubscriptionList, PushSubscriptionView, PushUnsubscribeRequest, PushUnsubscribeResult } from './push.js';
 import { API_PREFIX } from './version.js';
 import { SearchQuery, SearchResult, SessionTranscript, TranscriptQuery } from './transcripts.js';
+import { CreateTaskRequest, Task, TaskList, TaskParams } from './tasks.js';
 
 const S = `${API_PREFIX}/sessions/:id`;
 const OpenApiDocument = z.looseObject({ openapi: z.string(), paths: z.record(z.string(), z.unknown()) });
@@ -75,6 +76,10 @@ export const ROUTES = {
   getTranscript: defineRoute({ id: 'getTranscript', method: 'GET', path: `${S}/transcript`, scope: 'read', summary: 'The conversation as text, from the CLI\'s own history: turns, tool calls with input and output, edits as diffs, usage', params: SessionParams, query: TranscriptQuery, response: SessionTranscript }),
   searchTranscripts: defineRoute({ id: 'searchTranscripts', method: 'GET', path: `${API_PREFIX}/search`, scope: 'read', summary: 'Find words in every session\'s transcript, newest first', query: SearchQuery, response: SearchResult }),
   resumeSession: defineRoute({ id: 'resumeSession', method: 'POST', path: `${S}/resume`, scope: 'input', summary: 'Start an exited session\'s CLI again on the same conversation (the spec\'s resume arguments)', params: SessionParams, response: SessionDetail, keystrokes: true }),
+  createTask: defineRoute({ id: 'createTask', method: 'POST', path: `${API_PREFIX}/tasks`, scope: 'input', summary: 'Hand a task to a session (existing, or new from a spec): answers at once; the result lands on the task (and, with parent_session_id, is typed into that session)', body: CreateTaskRequest, response: Task, status: 201, keystrokes: true }),
+  listTasks: defineRoute({ id: 'listTasks', method: 'GET', path: `${API_PREFIX}/tasks`, scope: 'read', summary: 'Tasks, newest first: who asked whom for what, where each is, its result', response: TaskList }),
+  getTask: defineRoute({ id: 'getTask', method: 'GET', path: `${API_PREFIX}/tasks/:id`, scope: 'read', summary: 'One task', params: TaskParams, response: Task }),
+  cancelTask: defineRoute({ id: 'cancelTask', method: 'POST', path: `${API_PREFIX}/tasks/:id/cancel`, scope: 'input', summary: 'Stop following a task (the worker\'s turn itself goes on: interrupt it on its session)', params: TaskParams, response: Task }),
   listSpecs: defineRoute({ id: 'listSpecs', method: 'GET', path: `${API_PREFIX}/specs`, scope: 'read', summary: 'The built-in specs by id (what `specterm list` names), for picking one', response: SpecList }),
   getSpecSchema: defineRoute({ id: 'getSpecSchema', method: 'GET', path: `${API_PREFIX}/spec-schema`, scope: 'read', summary: 'The JSON Schema of the spec format (what `specterm schema` prints), for editor completion', response: SpecJsonSchema }),
 } as const;

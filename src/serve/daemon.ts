@@ -43,6 +43,8 @@ import { SessionSpecFiles } from '../daemon/spec-files.js';
 import { SessionManager } from '../daemon/session-manager.js';
 import { SessionTranscripts } from '../daemon/session-transcripts.js';
 import { transcriptRoutes } from '../ops/handlers/transcript-routes.js';
+import { taskRoutes } from '../ops/handlers/task-routes.js';
+import { TaskRunner } from '../daemon/task-runner.js';
 
 /** The file clients find the daemon by (in the runtime dir). */
 export const DAEMON_STATE_FILE = 'daemon.json';
@@ -176,6 +178,7 @@ async function startLocked(options: DaemonOptions, locks: DaemonLocks): Promise<
     defaultPolicies: settings.approval_policies, onApprovalOpened: (session, approval) => answers.autoAnswer(session, approval), log,
   });
   await manager.recover();
+  const tasks = new TaskRunner({ manager: () => manager, store, events, transcripts, now, node, log });
 
   const audit = (entry: AuditEntry) => {
     const sessionId = typeof entry.params.id === 'string' ? entry.params.id : null;
@@ -207,7 +210,7 @@ async function startLocked(options: DaemonOptions, locks: DaemonLocks): Promise<
   const recordings = new Recordings(options.stateDir, now, events);
   // One executor for every transport: the same scopes, rate limits and audit however a call arrives.
   const operations = new Operations({
-    handlers: { ...sessionRoutes({ manager, store, now, transcripts }), ...transcriptRoutes({ manager, transcripts, store }), ...approvalRoutes(answers, node), ...imageRoutes({ manager }), ...pushRoutes(push, store.pushSubscriptions, now), ...debug.handlers, ...recordingRoutes(manager, recordings), ...specRoutes({ manager, files: specFiles, now }) },
+    handlers: { ...sessionRoutes({ manager, store, now, transcripts }), ...transcriptRoutes({ manager, transcripts, store }), ...taskRoutes(tasks), ...approvalRoutes(answers, node), ...imageRoutes({ manager }), ...pushRoutes(push, store.pushSubscriptions, now), ...debug.handlers, ...recordingRoutes(manager, recordings), ...specRoutes({ manager, files: specFiles, now }) },
     events: eventsRoute(events, manager),
     live: {
       subscribe: eventTopics(events, manager, options.terminalTopic ?? terminals.subscribe),

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { TASKS_SCHEMA } from './tasks-table.js';
 import type Database from 'better-sqlite3';
 import { StoreError } from './errors.js';
 import { PUSH_SUBSCRIPTIONS_FOLLOW_TOKENS, PUSH_SUBSCRIPTIONS_SCHEMA } from './push-subscriptions-table.js';
@@ -165,6 +166,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 6, name: 'muted sessions', up: (db) => db.exec(MUTED_SESSIONS) },
   { version: 7, name: 'session transcripts and their search index', up: (db) => db.exec(TRANSCRIPTS_SCHEMA) },
   { version: 8, name: 'native session ids', up: (db) => db.exec(NATIVE_SESSION_IDS) },
+  { version: 9, name: 'tasks handed between sessions', up: (db) => db.exec(TASKS_SCHEMA) },
 ];
 
 /** The schema version of a database after every migration in `migrations` has run. */

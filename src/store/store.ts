@@ -13,6 +13,7 @@ import { AuditTable, NotificationsTable } from './event-log-tables.js';
 import { EventsTable } from './events-table.js';
 import { MessagesTable } from './messages-table.js';
 import { TranscriptsTable } from './transcripts-table.js';
+import { TasksTable } from './tasks-table.js';
 import { PushSubscriptionsTable } from './push-subscriptions-table.js';
 import { Pruner, type PruneReport, type RetentionPolicy } from './retention.js';
 import { SessionsTable } from './sessions-table.js';
@@ -43,6 +44,7 @@ export class Store {
   readonly approvals: ApprovalsTable;
   readonly messages: MessagesTable;
   readonly transcripts: TranscriptsTable;
+  readonly tasks: TasksTable;
   readonly notifications: NotificationsTable;
   readonly audit: AuditTable;
   readonly events: EventsTable;
@@ -68,6 +70,7 @@ export class Store {
     this.approvals = guard(new ApprovalsTable(db));
     this.messages = guard(new MessagesTable(db));
     this.transcripts = guard(new TranscriptsTable(db));
+    this.tasks = guard(new TasksTable(db));
     this.notifications = guard(new NotificationsTable(db));
     this.audit = guard(new AuditTable(db));
     this.events = guard(new EventsTable(db));

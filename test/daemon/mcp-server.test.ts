@@ -41,7 +41,7 @@ afterAll(async () => {
 describe('specterm mcp', () => {
   it('offers its tools and drives another session: list, send and wait, read the screen, answer its prompt', async () => {
     const mcp = await connect();
-    expect((await mcp.listTools()).tools.map((t) => t.name).sort()).toEqual(['answer_approval', 'handoff', 'list_approvals', 'list_sessions', 'read_screen', 'read_transcript', 'send_message', 'start_session', 'stop_session']);
+    expect((await mcp.listTools()).tools.map((t) => t.name).sort()).toEqual(['answer_approval', 'assign', 'handoff', 'list_approvals', 'list_sessions', 'list_tasks', 'read_screen', 'read_transcript', 'send_message', 'start_session', 'stop_session', 'task_status']);
     const listed = await call(mcp, 'list_sessions');
     expect(listed.structuredContent.sessions).toEqual([expect.objectContaining({ id: worker, name: 'worker', spec: 'demo-agent', state: { id: 'idle', status: 'idle' } })]);
     const hello = await call(mcp, 'send_message', { session: 'worker', text: 'hello', wait: 'idle', timeout_ms: 45_000 });
@@ -111,4 +111,34 @@ describe('specterm mcp', () => {
     expect(text(await call(fromChild, 'handoff', { session: worker, task: 'hello' }))).toMatch(/^HANDOFF_CYCLE: session .* handed work down to you/);
     for (const s of [deep, child]) await daemon.client.call('removeSession', { params: { id: s.id }, query: { force: 'true' } });
   }, 120_000);
+
+  it('assigns a task: answers at once, runs it in the daemon, types the result into the caller; a worker that dies fails its task', async () => {
+    const boss = await daemon.client.call('createSession', { body: { spec: 'demo-agent', cwd: dirs.work, name: 'boss', cols: 100, rows: 30 } });
+    await waitFor(async () => (await daemon.client.call('getSession', { params: { id: boss.id } })).state?.id === 'idle', WAIT_MS, 'the boss idle');
+    const mcp = await connect({ SPECTERM_SESSION_ID: boss.id });
+    const assigned = await call(mcp, 'assign', { spec: 'demo-agent', cwd: dirs.work, task: 'hello' });
+    expect(assigned.isError, text(assigned)).toBeFalsy();
+    expect(assigned.structuredContent).toMatchObject({ status: 'queued', parent_session_id: boss.id });
+    const id = assigned.structuredContent.id as string;
+    await waitFor(async () => (await daemon.client.call('getTask', { params: { id } })).status === 'done', WAIT_MS, 'the task done');
+    const done = (await call(mcp, 'task_status', { task_id: id })).structuredContent;
+    expect(done.result.text).toMatch(/^Hello! I'm Demo Agent/);
+    const typed = await waitFor(async () => {
+      const { transcript } = await daemon.client.call('getTranscript', { params: { id: boss.id } });
+      return transcript?.turns.find((t) => t.user?.text.startsWith(`[specterm task ${id} done by`));
+    }, WAIT_MS, 'the result typed into the boss');
+    expect(typed.user!.text).toContain("Hello! I'm Demo Agent");
+    expect((await call(mcp, 'list_tasks')).structuredContent.tasks[0]).toMatchObject({ id, yours: true, status: 'done' });
+
+    const worker2 = (await daemon.client.call('createSession', { body: { spec: 'demo-agent', cwd: dirs.work, cols: 100, rows: 30 } })).id;
+    const doomed = (await call(mcp, 'assign', { session: worker2, task: 'run the tests' })).structuredContent.id as string;
+    await waitFor(async () => (await daemon.client.call('getTask', { params: { id: doomed } })).status === 'waiting_for_person', WAIT_MS, 'the task waiting for a person');
+    await daemon.client.call('killSession', { params: { id: worker2 } });
+    const failed = await waitFor(async () => {
+      const t = await daemon.client.call('getTask', { params: { id: doomed } });
+      return t.status === 'failed' ? t : undefined;
+    }, WAIT_MS, 'the task failed');
+    expect(failed.reason).toBe(`the worker session ${worker2} ended while it waited for a person`);
+    expect(text(await call(mcp, 'assign', { session: boss.id, task: 'hello' }))).toMatch(/^SELF_TARGET: /);
+  }, 240_000);
 });

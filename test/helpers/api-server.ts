@@ -6,7 +6,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { SpectermError } from '../../src/protocol/index.js';
 import { createApiServer, type ApiServer, type ApiServerOptions, type AuditEntry, type RouteHandlers, type TokenRecord, type TokenStore } from '../../src/server/index.js';
-import type { Scope, SessionDetail } from '../../src/protocol/index.js';
+import type { Scope, SessionDetail, Task } from '../../src/protocol/index.js';
 
 export class MemoryTokenStore implements TokenStore {
   readonly #byHash = new Map<string, TokenRecord>();
@@ -53,6 +53,11 @@ export const SESSION: SessionDetail = {
   pid: 42, cols: 120, rows: 40, exit: null, created_at: 1, started_at: 2, exited_at: null, state_since: 3,
 };
 
+const TASK: Task = {
+  id: 't_1', text: 'run the tests', parent_session_id: null, requested_by: 'admin', worker_session_id: KNOWN_SESSION, status: 'queued',
+  result: null, reason: null, timeout_ms: 60000, created_at: 1, updated_at: 1,
+};
+
 /** The daemon's refusal for an id that names nothing (`kind`: session, approval). */
 export function notFound(kind: 'session' | 'approval', id: string): SpectermError {
   return new SpectermError({
@@ -81,6 +86,10 @@ export function fixtureHandlers(): RouteHandlers {
     getTranscript: ({ params }) => (session(params.id), { session_id: params.id, transcript: null }),
     searchTranscripts: () => ({ hits: [] }),
     resumeSession: ({ params }) => (session(params.id), SESSION),
+    createTask: ({ body }) => ({ ...TASK, text: body.text }),
+    listTasks: () => ({ tasks: [TASK] }),
+    getTask: () => TASK,
+    cancelTask: () => ({ ...TASK, status: 'cancelled' as const }),
     sendKeys: ({ params, body }) => (session(params.id), { written_bytes: Buffer.byteLength(body.data) }),
     resizeSession: ({ params, body }) => (session(params.id), body),
     muteSession: ({ params, body }) => ({ ...session(params.id), muted: body.muted }),

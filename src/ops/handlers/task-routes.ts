@@ -1,0 +1,15 @@
+/**
+ * Tasks handed between sessions (`assign`; src/daemon/task-runner.ts).
+ * @module
+ */
+import type { TaskRunner } from '../../daemon/task-runner.js';
+import type { RouteHandlers } from '../contracts.js';
+
+export function taskRoutes(tasks: TaskRunner): RouteHandlers {
+  return {
+    createTask: (input, ctx) => tasks.create(input.body, ctx.principal.name),
+    listTasks: () => ({ tasks: tasks.list() }),
+    getTask: (input) => tasks.get(input.params.id),
+    cancelTask: (input) => tasks.cancel(input.params.id),
+  };
+}
