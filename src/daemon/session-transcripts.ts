@@ -82,10 +82,23 @@ export class SessionTranscripts {
       return;
     }
     if (f.changed.length === 0) return;
-    const turns = f.changed.splice(0);
-    const transcript = f.reader.transcript();
-    this.#store.transcripts.append(sessionId, transcript, turns, this.#now());
-    for (const turn of turns) this.#events.append({ type: 'transcript.turn', session_id: sessionId, at: this.#now(), turn });
+    const turns = [...f.changed];
+    try {
+      this.#store.transcripts.append(sessionId, f.reader.transcript(), turns, this.#now());
+    } catch (error) {
+      // A full disk (or a store fault) must not end the daemon from a timer: the turns stay
+      // pending and are stored by the next poll that can.
+      this.#log('warn', `transcript of ${sessionId} not stored yet: ${(error as Error).message}`);
+      return;
+    }
+    f.changed.splice(0, turns.length);
+    for (const turn of turns) {
+      try {
+        this.#events.append({ type: 'transcript.turn', session_id: sessionId, at: this.#now(), turn });
+      } catch (error) {
+        this.#log('warn', `transcript event of ${sessionId} not sent: ${(error as Error).message}`);
+      }
+    }
   }
 
   /** The session's transcript as stored (what was read so far). */

@@ -61,6 +61,8 @@ export class TaskRunner {
       id: `t_${randomBytes(6).toString('base64url')}`, node: this.#d.node, text: input.text, parent_session_id: parent?.id ?? null, requested_by: requestedBy,
       worker_session_id: worker.id, status: 'queued', result: null, reason: null, timeout_ms: input.timeout_ms, created_at: now, updated_at: now,
     };
+    // Stored before it is answered: a full disk refuses the request (507) rather than losing the task.
+    this.#d.store.tasks.put(task);
     this.#save(task);
     void this.#run(task, worker, parent).catch((error: unknown) => this.#update(task, { status: 'failed', reason: (error as Error).message }));
     return task;
@@ -144,7 +146,12 @@ export class TaskRunner {
   }
 
   #save(task: Task): void {
-    this.#d.store.tasks.put(task);
-    this.#d.events.append({ type: 'task.updated', session_id: task.worker_session_id ?? task.parent_session_id ?? 'none', at: this.#d.now(), task });
+    try {
+      this.#d.store.tasks.put(task);
+      this.#d.events.append({ type: 'task.updated', session_id: task.worker_session_id ?? task.parent_session_id ?? 'none', at: this.#d.now(), task });
+    } catch (error) {
+      // Called from a task's own course too (no caller to answer): a full disk is logged, never fatal.
+      this.#d.log('warn', `task ${task.id} (${task.status}) not stored: ${(error as Error).message}`);
+    }
   }
 }

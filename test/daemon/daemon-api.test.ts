@@ -94,7 +94,9 @@ describe('specterm serve: API and CLI verbs', () => {
     const id = made.out.trim();
     await waitFor(async () => (await client.call('getSession', { params: { id } })).state?.id === 'idle', WAIT_MS, 'idle');
     const sent = await cli(['send', 'first', 'hello there', '--wait', 'idle', '--key', 'greet']);
-    expect(sent.out.trim()).toBe('idle');
+    // The answer is what a script reads (stdout); how far the message got goes to stderr.
+    expect(sent.out).toMatch(/^Hello! I'm Demo Agent/);
+    expect(sent.err.trim()).toBe('specterm send: idle');
     const again = await cli(['send', 'first', 'hello there', '--key', 'greet']);
     expect(again.out).toMatch(/duplicate: not typed again/);
     // `--wait idle` returns at the first idle-status state after the turn (the demo's `done`);
