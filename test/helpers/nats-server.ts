@@ -2,7 +2,7 @@
  * A real `nats-server` (Debian's) with JetStream, started by a test on a free loopback port with
  * its store in a temp dir; `stop` and `start` again keep the port and the store (an outage).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -34,6 +34,7 @@ async function reachable(port: number): Promise<boolean> {
 }
 
 export async function startNatsServer(extraArgs: string[] = []): Promise<NatsServer> {
+  if (spawnSync('nats-server', ['--version']).error) throw new Error('the fleet tests need Debian\'s nats-server: apt-get install nats-server (.ci/run installs it)');
   const port = await freePort();
   const store = fs.mkdtempSync(path.join(os.tmpdir(), 'specterm-nats-'));
   let child: ChildProcess | null = null;
