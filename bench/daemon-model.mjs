@@ -35,7 +35,12 @@
  * bench/daemon-model/memory-probe.mjs preloaded, so heap and array buffers are reported for both
  * (after a full GC; RSS is read before it, as the user sees it); `--heap-snapshot DIR` leaves
  * heap snapshots of both, taken at the end of the window, in DIR; `--window-prof DIR` leaves CPU
- * profiles of both over the measured window only (`--cpu-prof` covers start-up as well).
+ * profiles of both over the measured window only (`--cpu-prof` covers start-up as well);
+ * `--window-alloc DIR` sampling heap profiles of every allocation in the window, garbage included.
+ * `--daemon-node-args "FLAGS"` / `--host-node-args "FLAGS"` (with `--serve`): extra Node/V8 flags
+ * for the daemon or the host process (e.g. `--max-semi-space-size=1`), to measure a flag before
+ * shipping it; `--ring-bytes N`: the host's ring per session (default: the host's own default).
+ * `--help` prints this text.
  */
 import { execFileSync, fork, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -50,6 +55,12 @@ import { FRAME_MS, StreamAgent } from './fake-agent.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
+if (args.includes('--help') || args.includes('-h')) {
+  // The usage is this file's opening comment: one text to keep right.
+  const source = fs.readFileSync(fileURLToPath(import.meta.url), 'utf8');
+  console.log(/\/\*\*\n([\s\S]*?)\*\//.exec(source)[1].replace(/^ \* ?/gm, ''));
+  process.exit(0);
+}
 const opt = (name, fallback) => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? args[i + 1] : fallback;
@@ -75,8 +86,12 @@ const SERVE = args.includes('--serve');
 const CPU_PROF = opt('cpu-prof', null);
 const HEAP_SNAPSHOT = opt('heap-snapshot', null);
 const WINDOW_PROF = opt('window-prof', null);
+const WINDOW_ALLOC = opt('window-alloc', null);
 const SPECTERM = path.join(here, '..', 'bin', 'specterm.js');
 const PROBE = pathToFileURL(path.join(here, 'daemon-model', 'memory-probe.mjs')).href;
+const DAEMON_NODE_ARGS = (opt('daemon-node-args', '') ?? '').split(' ').filter(Boolean);
+const HOST_NODE_ARGS = (opt('host-node-args', '') ?? '').split(' ').filter(Boolean);
+const RING_BYTES = opt('ring-bytes', null) === null ? undefined : Number(opt('ring-bytes'));
 const FLIP = /\x1b\]777;t=(\d+);k=(busy|idle)\x07/g;
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -194,7 +209,7 @@ async function runOne(n) {
   fs.chmodSync(dir, 0o700);
   const token = randomBytes(32).toString('base64url');
   const hostLog = path.join(os.tmpdir(), `specterm-bench-host-${process.pid}.log`);
-  const host = await startHostProcess({ runtimeDir: dir, logFile: hostLog });
+  const host = await startHostProcess({ runtimeDir: dir, logFile: hostLog, ringBytes: RING_BYTES });
   const helpers = [];
   let agents;
   try {
@@ -320,8 +335,8 @@ async function runServe(n) {
   env.SPECTERM_BENCH_PROBE_DIR = probeDir;
   const execArgv = ['--expose-gc', '--import', PROBE, ...(CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(CPU_PROF)] : [])];
   // The host is started here (the daemon finds it running), so it runs with the probe (and under --cpu-prof) too.
-  const host = await startHostProcess({ runtimeDir, env, nodeArgs: execArgv });
-  const daemon = spawn(process.execPath, [...execArgv, SPECTERM, 'serve', '--port', '0', '--session-limit', String(n + 10)], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const host = await startHostProcess({ runtimeDir, env, nodeArgs: [...execArgv, ...HOST_NODE_ARGS], ringBytes: RING_BYTES });
+  const daemon = spawn(process.execPath, [...execArgv, ...DAEMON_NODE_ARGS, SPECTERM, 'serve', '--port', '0', '--session-limit', String(n + 10)], { env, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   daemon.stderr.on('data', (d) => { stderr += d; });
   const exited = new Promise((resolve) => daemon.once('exit', resolve));
@@ -362,6 +377,7 @@ async function runServe(n) {
     await clients.next('subscribed');
     await sleep(3000);
     if (WINDOW_PROF) for (const pid of [daemon.pid, hostPid]) await probe(pid, probeDir, 'profile-start');
+    if (WINDOW_ALLOC) for (const pid of [daemon.pid, hostPid]) await probe(pid, probeDir, 'alloc-start');
     clients.send({ type: 'reset' });
     const before = { host: cpuTicks(hostPid), daemon: cpuTicks(daemon.pid), clients: cpuTicks(clients.child.pid), self: process.cpuUsage() };
     const w0 = performance.now();
@@ -377,6 +393,7 @@ async function runServe(n) {
     const mem = { rss: rssBytes(daemon.pid), heapUsed: NaN, external: NaN, arrayBuffers: NaN };
     const hostRss = rssBytes(hostPid);
     if (WINDOW_PROF) for (const pid of [daemon.pid, hostPid]) await probe(pid, probeDir, `profile-stop ${path.resolve(WINDOW_PROF)}`);
+    if (WINDOW_ALLOC) for (const pid of [daemon.pid, hostPid]) await probe(pid, probeDir, `alloc-stop ${path.resolve(WINDOW_ALLOC)}`);
     clients.send({ type: 'report' });
     let report = await clients.next('report');
     if (OVERVIEW) report = withOverviewLags(report, agents.flips, (id) => ids.indexOf(id));

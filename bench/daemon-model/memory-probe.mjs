@@ -5,7 +5,9 @@
  *  - `memory` (or no file): a full GC, then `process.memoryUsage()` to `probe-<pid>.json`;
  *  - `snapshot <dir>`: the same, after writing a heap snapshot into <dir> (`--heap-snapshot`);
  *  - `profile-start` / `profile-stop <dir>`: a CPU profile of the measured window only
- *    (`--window-prof`), written into <dir> as `specterm-<pid>.cpuprofile`; answered like `memory`.
+ *    (`--window-prof`), written into <dir> as `specterm-<pid>.cpuprofile`; answered like `memory`;
+ *  - `alloc-start` / `alloc-stop <dir>`: the same for a sampling heap profile of every allocation
+ *    in the window, garbage included (`--window-alloc`), as `specterm-<pid>.heapprofile`.
  * Benchmark-only: nothing in specterm loads it.
  */
 import fs from 'node:fs';
@@ -23,25 +25,38 @@ function answer() {
   fs.renameSync(`${file}.tmp`, file);
 }
 
+/** Starts a profiler of the inspector domain `domain` (`Profiler`, `HeapProfiler`), then answers. */
+function startProfile(domain, method, options = {}) {
+  profiler = new Session();
+  profiler.connect();
+  profiler.post(`${domain}.enable`, () => profiler.post(`${domain}.${method}`, options, () => answer()));
+}
+
+/** Stops the running profiler with `method`, writes its profile into `dir` as specterm-<pid>.<ext>, then answers. */
+function stopProfile(method, dir, ext) {
+  const session = profiler;
+  profiler = null;
+  session.post(method, (error, result) => {
+    if (!error) fs.writeFileSync(path.join(dir, `specterm-${process.pid}.${ext}`), JSON.stringify(result.profile));
+    session.disconnect();
+    answer();
+  });
+}
+
 function run(command) {
   const [verb, arg] = command.trim().split(' ');
   if (verb === 'snapshot') {
     if (global.gc) global.gc();
     v8.writeHeapSnapshot(path.join(arg, `specterm-${process.pid}.heapsnapshot`));
   } else if (verb === 'profile-start') {
-    profiler = new Session();
-    profiler.connect();
-    profiler.post('Profiler.enable', () => profiler.post('Profiler.start', () => answer()));
-    return;
+    return startProfile('Profiler', 'start');
+  } else if (verb === 'alloc-start') {
+    // Garbage included: what the window allocates, not only what it keeps (the GC's work).
+    return startProfile('HeapProfiler', 'startSampling', { samplingInterval: 16384, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
   } else if (verb === 'profile-stop' && profiler) {
-    const session = profiler;
-    profiler = null;
-    session.post('Profiler.stop', (error, result) => {
-      if (!error) fs.writeFileSync(path.join(arg, `specterm-${process.pid}.cpuprofile`), JSON.stringify(result.profile));
-      session.disconnect();
-      answer();
-    });
-    return;
+    return stopProfile('Profiler.stop', arg, 'cpuprofile');
+  } else if (verb === 'alloc-stop' && profiler) {
+    return stopProfile('HeapProfiler.stopSampling', arg, 'heapprofile');
   }
   answer();
 }

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ByteRing } from './byte-ring.js';
 
 describe('ByteRing', () => {
@@ -36,14 +36,37 @@ describe('ByteRing', () => {
     expect(read).toEqual({ from: 4, bytes: Buffer.from('efgh'), missedBytes: 3 });
   });
 
-  it('allocates storage as output arrives, never past the capacity', () => {
+  it('allocates storage as output arrives, 16 KiB at a time, never past the capacity', () => {
     const ring = new ByteRing(1024 * 1024);
-    expect(ring.allocatedBytes).toBe(16 * 1024);
+    expect(ring.allocatedBytes).toBe(0);
     ring.append(Buffer.alloc(40_000, 1));
-    expect(ring.allocatedBytes).toBe(64 * 1024);
+    expect(ring.allocatedBytes).toBe(48 * 1024);
     ring.append(Buffer.alloc(3 * 1024 * 1024, 2));
     expect(ring.allocatedBytes).toBe(1024 * 1024);
     expect(ring.readSince(0).bytes.every((b) => b === 2)).toBe(true);
+  });
+
+  it('allocates its capacity once over its life: growing never copies what it holds into a larger buffer', () => {
+    // Pass-through spies: every buffer the ring allocates, by size (its reads allocate too, none here).
+    const sizes: number[] = [];
+    const spies = (['alloc', 'allocUnsafe', 'allocUnsafeSlow'] as const).map((name) => {
+      const original = Buffer[name].bind(Buffer);
+      return vi.spyOn(Buffer, name).mockImplementation(((size: number, ...rest: never[]) => {
+        sizes.push(size);
+        return original(size, ...rest);
+      }) as never);
+    });
+    try {
+      const ring = new ByteRing(512 * 1024);
+      const chunk = Buffer.alloc(8000, 7);
+      sizes.length = 0;
+      // A session streaming 8 KB chunks until its ring has wrapped twice.
+      for (let i = 0; i < 140; i++) ring.append(chunk);
+      expect(sizes.reduce((a, b) => a + b, 0)).toBe(512 * 1024);
+      expect(Math.max(...sizes)).toBe(16 * 1024);
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+    }
   });
 
   it('refuses a capacity that is not a positive integer', () => {

@@ -16,25 +16,36 @@ export interface RingRead {
   missedBytes: number;
 }
 
-/** First allocation: a quiet session never costs its full capacity in memory. */
-const INITIAL_BYTES = 16 * 1024;
+/**
+ * Storage comes in chunks of this size, each allocated once when output first reaches it and
+ * kept until the ring goes. Growing by doubling instead allocated (and freed) about twice the
+ * capacity per ring: with 100 sessions the freed 128/256 KiB buffers stayed as holes in the
+ * host's malloc heap, ~0.4 MB of RSS per session on top of the ring (docs/performance.md).
+ * 16 KiB: a quiet session costs one chunk, and chunks stay below malloc's mmap threshold.
+ */
+export const RING_CHUNK_BYTES = 16 * 1024;
 
-/** Fixed-capacity ring of the most recent output bytes; storage grows to the capacity on demand. */
+/** Fixed-capacity ring of the most recent output bytes; storage is allocated on demand, chunk by chunk. */
 export class ByteRing {
-  /** Holds seq `0..length` linearly until it reaches the capacity; wraps only from then on. */
-  #buffer: Buffer;
+  /** Byte `seq` lives at ring offset `seq % capacity`, i.e. in chunk `offset / chunkBytes`. */
+  readonly #chunks: Buffer[] = [];
+  readonly #chunkBytes: number;
   /** Total bytes ever appended (= seq of the next byte). */
   #seq = 0;
+  #allocated = 0;
 
   /**
    * @param capacityBytes - bytes kept; a positive integer.
-   * @param initialBytes - storage allocated up front (it doubles as output arrives).
+   * @param chunkBytes - size of each storage chunk (default {@link RING_CHUNK_BYTES}).
    */
-  constructor(readonly capacityBytes: number, initialBytes = INITIAL_BYTES) {
+  constructor(readonly capacityBytes: number, chunkBytes = RING_CHUNK_BYTES) {
     if (!Number.isSafeInteger(capacityBytes) || capacityBytes < 1) {
       throw new RangeError(`ring capacityBytes must be a positive integer, got ${capacityBytes}`);
     }
-    this.#buffer = Buffer.alloc(Math.max(1, Math.min(capacityBytes, initialBytes)));
+    if (!Number.isSafeInteger(chunkBytes) || chunkBytes < 1) {
+      throw new RangeError(`ring chunkBytes must be a positive integer, got ${chunkBytes}`);
+    }
+    this.#chunkBytes = Math.min(chunkBytes, capacityBytes);
   }
 
   /** Total bytes appended so far. */
@@ -47,38 +58,24 @@ export class ByteRing {
     return Math.max(0, this.#seq - this.capacityBytes);
   }
 
+  /** Bytes of storage allocated now (at most the capacity; never freed while the ring lives). */
+  get allocatedBytes(): number {
+    return this.#allocated;
+  }
+
   /** Appends bytes; the oldest fall out when the ring is full. */
   append(bytes: Uint8Array): void {
-    this.#grow(this.#seq + bytes.length);
-    const cap = this.capacityBytes;
-    // Only the last `cap` bytes of a huge chunk can survive: copy just those.
-    const src = bytes.length > cap ? bytes.subarray(bytes.length - cap) : bytes;
-    const skipped = bytes.length - src.length;
-    let at = (this.#seq + skipped) % cap;
-    let offset = 0;
-    while (offset < src.length) {
-      const n = Math.min(src.length - offset, cap - at);
-      this.#buffer.set(src.subarray(offset, offset + n), at);
+    // Only the last `capacity` bytes of a huge chunk can survive: copy just those.
+    const src = bytes.length > this.capacityBytes ? bytes.subarray(bytes.length - this.capacityBytes) : bytes;
+    let at = this.#seq + (bytes.length - src.length);
+    for (let offset = 0; offset < src.length;) {
+      const { chunk, index, room } = this.#slot(at, true);
+      const n = Math.min(src.length - offset, room);
+      chunk.set(src.subarray(offset, offset + n), index);
       offset += n;
-      at = (at + n) % cap;
+      at += n;
     }
     this.#seq += bytes.length;
-  }
-
-  /** Bytes of storage allocated now (at most the capacity). */
-  get allocatedBytes(): number {
-    return this.#buffer.length;
-  }
-
-  /** Before the ring is full it is linear (seq = offset): growing is a copy of the prefix. */
-  #grow(needed: number): void {
-    const length = this.#buffer.length;
-    if (needed <= length || length === this.capacityBytes) return;
-    let size = length;
-    while (size < needed) size *= 2;
-    const grown = Buffer.alloc(Math.min(this.capacityBytes, size));
-    this.#buffer.copy(grown, 0, 0, this.#seq);
-    this.#buffer = grown;
   }
 
   /**
@@ -88,17 +85,30 @@ export class ByteRing {
   readSince(since: number): RingRead {
     const wanted = Math.min(Math.max(0, Math.floor(since)), this.#seq);
     const from = Math.max(wanted, this.start);
-    const length = this.#seq - from;
-    const out = Buffer.alloc(length);
-    const cap = this.capacityBytes;
-    let at = from % cap;
-    let offset = 0;
-    while (offset < length) {
-      const n = Math.min(length - offset, cap - at);
-      this.#buffer.copy(out, offset, at, at + n);
+    const out = Buffer.allocUnsafe(this.#seq - from);
+    for (let offset = 0; offset < out.length;) {
+      const { chunk, index, room } = this.#slot(from + offset, false);
+      const n = Math.min(out.length - offset, room);
+      chunk.copy(out, offset, index, index + n);
       offset += n;
-      at = (at + n) % cap;
     }
     return { from, bytes: out, missedBytes: from - wanted };
+  }
+
+  /** Where byte `seq` goes: its chunk (allocated when `create`), its index there and the room after it. */
+  #slot(seq: number, create: boolean): { chunk: Buffer; index: number; room: number } {
+    const offset = seq % this.capacityBytes;
+    const n = Math.floor(offset / this.#chunkBytes);
+    const first = n * this.#chunkBytes;
+    let chunk = this.#chunks[n];
+    if (!chunk) {
+      if (!create) throw new RangeError(`ring chunk ${n} read before it was written`);
+      // Unzeroed: a chunk's bytes are only read after they were written.
+      chunk = Buffer.allocUnsafeSlow(Math.min(this.#chunkBytes, this.capacityBytes - first));
+      this.#chunks[n] = chunk;
+      this.#allocated += chunk.length;
+    }
+    const index = offset - first;
+    return { chunk, index, room: chunk.length - index };
   }
 }

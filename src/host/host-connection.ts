@@ -8,6 +8,7 @@
 import type net from 'node:net';
 import type { Disposable } from '../terminal/index.js';
 import { HostError, messageOf } from './errors.js';
+import { FrameBatcher } from './frame-batcher.js';
 import { DAEMON_CLIENT_NAME, type HostServer } from './host-server.js';
 import type { HostSession } from './host-session.js';
 import {
@@ -34,6 +35,8 @@ export class ClientConnection {
   readonly #host: HostServer;
   readonly #socket: net.Socket;
   readonly #decoder = new FrameDecoder();
+  /** Every frame to this client goes through it: one socket write per event-loop turn. */
+  readonly #out: FrameBatcher;
   /** Per attached session id: its output and exit subscriptions. */
   readonly #attached = new Map<string, Disposable[]>();
   #greeted = false;
@@ -46,6 +49,7 @@ export class ClientConnection {
     this.#host = host;
     this.#socket = socket;
     this.#maxBacklogBytes = host.maxClientBacklogBytes;
+    this.#out = new FrameBatcher(socket, (unsent) => this.#checkBacklog(unsent));
     socket.on('data', (chunk: Buffer) => this.#receive(chunk));
     // ECONNRESET from a client that crashed is normal; the close event cleans up.
     socket.on('error', () => {});
@@ -65,6 +69,7 @@ export class ClientConnection {
 
   #release(): void {
     this.#closed = true;
+    this.#out.clear();
     for (const id of [...this.#attached.keys()]) this.detach(id);
   }
 
@@ -174,12 +179,14 @@ export class ClientConnection {
 
   #sendRaw(frame: Buffer): void {
     if (this.#closed || this.#socket.destroyed) return;
-    this.#socket.write(frame);
-    // A client that does not read would make the host hold its output without bound.
-    if (this.#socket.writableLength > this.#maxBacklogBytes) {
-      this.#host.log(`dropping a client (${JSON.stringify(this.#name)}): ${this.#socket.writableLength} unread bytes (limit ${this.#maxBacklogBytes}); it may reattach with since`);
-      this.destroy();
-    }
+    this.#out.push(frame);
+  }
+
+  /** After a turn's write: a client that does not read would make the host hold its output without bound. */
+  #checkBacklog(unsent: number): void {
+    if (unsent <= this.#maxBacklogBytes || this.#closed) return;
+    this.#host.log(`dropping a client (${JSON.stringify(this.#name)}): ${unsent} unread bytes (limit ${this.#maxBacklogBytes}); it may reattach with since`);
+    this.destroy();
   }
 
   /** Answers an error; a protocol error also closes the connection (after the peer can read it). */
@@ -190,6 +197,7 @@ export class ClientConnection {
     if (!known) this.#host.log(`internal error on a request: ${error instanceof Error ? error.stack : String(error)}`);
     this.#send({ type: 'error', req, code, message, ...(known && error.detail ? { detail: error.detail } : {}) });
     if (!FATAL_CODES.has(code)) return;
+    this.#out.flush();
     this.#closed = true;
     this.#socket.end();
     setTimeout(() => this.#socket.destroy(), CLOSE_GRACE_MS).unref();

@@ -16,12 +16,13 @@ import { HostSession } from './host-session.js';
 import type { SpawnParams } from './wire.js';
 
 /**
- * Output bytes kept per session (512 KiB). A full repaint of a 200×60 TUI is 12–40 KB, so this
- * is still a dozen or more repaints (a restart rebuilds the screen from the last one), and the
- * host's share of RSS per session halves against 1 MiB: a streaming session fills its ring in
- * minutes, after which the host holds the whole capacity (docs/performance.md, daemon section).
+ * Output bytes kept per session (256 KiB): what a restarted daemon rebuilds its screen from. A
+ * full repaint of a 200×60 TUI is 12–40 KB, and for an Ink-style agent streaming ~13 KB/s the last
+ * 256 KiB rebuild the viewport and all 256 scrollback rows the daemon keeps
+ * (test/host/ring-rebuild.test.ts; 96 KiB does not). A streaming session fills its ring within a
+ * minute and then holds it whole, so the size is the host's RSS per session (docs/performance.md).
  */
-export const DEFAULT_RING_BYTES = 512 * 1024;
+export const DEFAULT_RING_BYTES = 256 * 1024;
 
 /** Unread bytes queued to one client before it is dropped (8 MiB): it reattaches with `since`. */
 export const DEFAULT_MAX_CLIENT_BACKLOG_BYTES = 8 * 1024 * 1024;
