@@ -8,6 +8,7 @@ import { signal } from '@preact/signals';
 import { lazy, Suspense } from 'preact/compat';
 import { useEffect, useMemo } from 'preact/hooks';
 import { ApiProblem, call } from './api-client.js';
+import { noteTranscriptEvent } from './last-lines.js';
 import { LiveConnection } from './live.js';
 import { NotifyButton } from './notify-button.js';
 import { notifyHiddenPage } from './notify-page.js';
@@ -63,8 +64,10 @@ function SignedIn() {
     const unsubscribe = live.subscribe('sessions', {
       message: (message) => {
         if (message.type !== 'event' && message.type !== 'subscribed') return;
-        if (message.type === 'event') noteEvent(message.event);
+        if (message.type === 'event') { noteEvent(message.event); noteTranscriptEvent(message.event); }
         if (message.type === 'event' && isNewEvent(message.event)) { toastEvent(message.event); void notifyHiddenPage(message.event); }
+        // A turn's text grows several times a second and changes nothing in the list.
+        if (message.type === 'event' && message.event.type === 'transcript.turn') return;
         clearTimeout(pending);
         pending = setTimeout(() => void loadSessions(), 100);
       },

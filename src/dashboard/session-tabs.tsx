@@ -1,6 +1,6 @@
 /**
- * The tabs of the session view, one route each (`/sessions/<id>` is the first,
- * `/sessions/<id>/<tab>` the others). A view that belongs to one session (the debugger, the
+ * The tabs of the session view, one route each (`/sessions/<id>` is the screen's default one —
+ * the Terminal, or the Transcript on a phone — `/sessions/<id>/<tab>` any). A view that belongs to one session (the debugger, the
  * spec editor) adds one entry here; `render` gets what every tab may need.
  * @module
  */
@@ -11,6 +11,8 @@ import type { SessionDetail } from '../protocol/sessions.js';
 import { HistoryView } from './history-view.js';
 import type { LiveConnection } from './live.js';
 import { TerminalTab } from './session-terminal-tab.js';
+import { TranscriptTab } from './session-transcript-tab.js';
+import { defaultSessionTab } from './state.js';
 
 export interface SessionTabContext {
   session: SessionDetail;
@@ -29,6 +31,7 @@ export interface SessionTab { id: string; label: string; render: (ctx: SessionTa
 
 export const SESSION_TABS: readonly SessionTab[] = [
   { id: 'terminal', label: 'Terminal', render: (ctx) => <TerminalTab {...ctx} /> },
+  { id: 'transcript', label: 'Transcript', render: (ctx) => <TranscriptTab {...ctx} /> },
   { id: 'history', label: 'History', render: (ctx) => <HistoryView sessionId={ctx.session.id} /> },
   {
     id: 'debug', label: 'Debugger',
@@ -37,8 +40,8 @@ export const SESSION_TABS: readonly SessionTab[] = [
   { id: 'spec', label: 'Spec', render: (ctx) => <Suspense fallback={<p role="status">Loading the spec editor…</p>}><SpecEditor sessionId={ctx.session.id} onSaved={ctx.reload} /></Suspense> },
 ];
 
-/** The path of tab `tab` of session `id` (the first tab is the session's own path). */
+/** The path of tab `tab` of session `id` (the screen's default tab is the session's own path). */
 export function sessionTabPath(id: string, tab: string): string {
   const base = `/sessions/${encodeURIComponent(id)}`;
-  return tab === SESSION_TABS[0]!.id ? base : `${base}/${tab}`;
+  return tab === defaultSessionTab() ? base : `${base}/${tab}`;
 }

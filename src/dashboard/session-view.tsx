@@ -41,7 +41,8 @@ export default function SessionView(props: { sessionId: string; tab: string; liv
       message: (message) => {
         if (message.type !== 'event') return;
         lastEvent.value = message.event;
-        void load();
+        // A turn's text grows several times a second and changes nothing the header shows.
+        if (message.event.type !== 'transcript.turn') void load();
       },
     });
   }, [props.sessionId, props.live]);

@@ -1,7 +1,8 @@
 /**
  * The sessions overview: every session with its status badge and time in state, the modal's
  * summary and its buttons (session-prompt.tsx), the last notification, sorted so whoever needs a
- * person comes first; a label filter; creating, killing and removing sessions (input scope);
+ * person comes first, and the last line its agent said (last-lines.ts); a label filter; a search
+ * across every transcript (transcript-search.tsx); creating, killing and removing sessions (input scope);
  * j/k to move, Enter to open, `a` for the approvals inbox. An empty state when there are none,
  * an error state with a retry when the list cannot be read.
  */
@@ -16,7 +17,9 @@ import { SessionPrompt } from './session-prompt.js';
 import { modalSummary } from './prompt-answer.js';
 import { isTyping } from './prompt-keys.js';
 import { matchesLabelFilter, parseLabelFilter } from './session-filter.js';
+import { lastLines, readLastLines } from './last-lines.js';
 import { lastNotification, navigate, scope } from './state.js';
+import { TranscriptSearch } from './transcript-search.js';
 
 export const BADGE_TEXT = { approval: 'needs approval', idle: 'idle', generating: 'generating', waiting: 'waiting', starting: 'starting', exited: 'exited', failed: 'failed' } as const;
 
@@ -88,6 +91,7 @@ function SessionRow(props: { session: SessionDetail; now: number; selected: bool
   const badge = badgeOf(session);
   const href = sessionPath(session.id);
   const note = lastNotification.value.get(session.id);
+  const said = lastLines.value.get(session.id);
   const labels = Object.entries(session.labels);
   const killed = exitReason(session.exit);
   return (
@@ -101,6 +105,7 @@ function SessionRow(props: { session: SessionDetail; now: number; selected: bool
           <span class="time-in-state">{timeInState(session, now)}</span>
           {labels.length > 0 && <span class="labels">{labels.map(([k, v]) => (v ? `${k}=${v}` : k)).join(' ')}</span>}
         </span>
+        {said !== undefined && <span class="last-line" title={said}><span class="visually-hidden">The agent said: </span>{said}</span>}
         {session.modal && <span class="modal-title">{modalSummary(session.modal)}</span>}
         {/* A kill's last note would be its signal ("exited on SIGHUP"): who killed it says more. */}
         {killed !== null
@@ -125,6 +130,8 @@ export function SessionsOverview(props: { sessions: SessionDetail[] | null; erro
   // The key handler reads the list as last rendered, so two quick presses never act on a stale one.
   const latest = useRef(shown);
   latest.current = shown;
+  const shownIds = shown.map((s) => s.id).join(' ');
+  useEffect(() => { if (shownIds !== '') readLastLines(shownIds.split(' ')); }, [shownIds]);
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -173,6 +180,7 @@ export function SessionsOverview(props: { sessions: SessionDetail[] | null; erro
         </label>
         {canAct && <SessionCreateForm onCreated={props.onChanged} />}
       </div>
+      {props.sessions.length > 0 && <TranscriptSearch sessions={props.sessions} />}
       {props.sessions.length === 0
         ? <p class="empty">No sessions yet. Start one with <code>specterm new demo-agent</code>{canAct ? ' or the form above' : ''}; it appears here at once.</p>
         : shown.length === 0

@@ -17,6 +17,19 @@ describe('routes', () => {
     expect(routeOf('/recordings/../x')).toEqual({ view: 'overview' });
     expect(routeOf('/sessions/../etc')).toEqual({ view: 'overview' });
   });
+
+  it('opens a session on its transcript on a phone, on its terminal elsewhere', () => {
+    const widths: string[] = [];
+    for (const [query, tab] of [['(max-width: 600px)', 'transcript'], ['(min-width: 601px)', 'terminal']] as const) {
+      vi.stubGlobal('matchMedia', (q: string) => { widths.push(q); return { matches: q === query }; });
+      expect(routeOf('/sessions/s_1')).toEqual({ view: 'session', id: 's_1', tab });
+      expect(routeOf('/sessions/s_1/terminal')).toEqual({ view: 'session', id: 's_1', tab: 'terminal' });
+    }
+    vi.unstubAllGlobals();
+    vi.stubGlobal('location', { pathname: '/' });
+    vi.stubGlobal('addEventListener', () => {});
+    expect(widths).toContain('(max-width: 600px)');
+  });
 });
 
 describe('last notifications', () => {

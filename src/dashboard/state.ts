@@ -2,7 +2,7 @@
  * The dashboard's state as signals: who is signed in (and with which scope), the sessions, the
  * last notification of each, the live connection's status, the error shown, and the route
  * (path-based: `/` overview, `/inbox` the approvals inbox, `/sessions/<id>[/<tab>]` one session,
- * `/recordings[/<name>]`, `/devices`).
+ * `/recordings[/<name>]`, `/devices`); a session's first tab depends on the screen (defaultSessionTab).
  * @module
  */
 import { signal } from '@preact/signals';
@@ -37,13 +37,24 @@ export function routeOf(pathname: string): Route {
   const recordings = /^\/recordings(?:\/([A-Za-z0-9_-]{1,64}))?$/.exec(pathname);
   if (recordings) return { view: 'recordings', name: recordings[1] ?? null };
   const match = /^\/sessions\/([A-Za-z0-9_-]{1,64})(?:\/([a-z-]{1,32}))?$/.exec(pathname);
-  return match ? { view: 'session', id: match[1]!, tab: match[2] ?? 'terminal' } : { view: 'overview' };
+  return match ? { view: 'session', id: match[1]!, tab: match[2] ?? defaultSessionTab() } : { view: 'overview' };
+}
+
+/** A phone, by the width the stylesheet's phone rules use. */
+export const PHONE_QUERY = '(max-width: 600px)';
+
+/**
+ * The tab `/sessions/<id>` opens: on a phone the Transcript (a 120-column terminal is
+ * unreadable there; the terminal is one tap away), elsewhere the Terminal.
+ */
+export function defaultSessionTab(): 'transcript' | 'terminal' {
+  return typeof matchMedia === 'function' && matchMedia(PHONE_QUERY).matches ? 'transcript' : 'terminal';
 }
 
 /** Goes to `path` in the app (pushState) without a page load. */
 export function navigate(path: string): void {
   history.pushState(null, '', path);
-  route.value = routeOf(path);
+  route.value = routeOf(location.pathname);
 }
 
 /** The words a notification event shows in the overview; null for events that are not one. */

@@ -16,7 +16,8 @@ import { nextApproval } from './notify-fixture.js';
 const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function openSession(e: DashboardE2e, page: Page, id: string): Promise<void> {
-  await page.goto(`${e.url}/sessions/${id}`);
+  // The terminal tab by name: a phone opens a session on its transcript.
+  await page.goto(`${e.url}/sessions/${id}/terminal`);
   await page.waitForFunction((sid) => (globalThis as any).specterm?.terminals?.get(sid)?.seq.next > 0, id, { timeout: E2E_WAIT_MS });
 }
 

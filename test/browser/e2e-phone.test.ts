@@ -1,6 +1,6 @@
 /**
  * A 390×844 phone viewport against the real daemon: the overview, the approvals inbox and the
- * session's terminal (view and send) are usable — nothing scrolls the page sideways, the
+ * session's terminal (one tap from the transcript a phone opens on; view and send) are usable — nothing scrolls the page sideways, the
  * controls a thumb needs are inside the screen and big enough, and they work.
  */
 import type { Locator, Page } from 'playwright-core';
@@ -52,6 +52,8 @@ describe('on a 390×844 phone', () => {
 
   it('shows the terminal fitted to the screen and sends a message from the send box', async () => {
     const page = e.page;
+    // A phone opens a session on its transcript; the terminal is one tap away.
+    await page.getByRole('navigation', { name: 'Session views' }).getByRole('link', { name: 'Terminal' }).tap();
     await page.waitForFunction((id) => (globalThis as any).specterm?.terminals?.get(id)?.seq.next > 0, session.id, { timeout: E2E_WAIT_MS });
     await expectNoSidewaysScroll(page);
     const terminal = page.locator(`[data-terminal-for="${session.id}"]`);

@@ -19,7 +19,8 @@ beforeAll(async () => {
 afterAll(async () => { await e?.close(); }, 60_000);
 
 async function openSession(page: Page): Promise<void> {
-  await page.goto(`${e.url}/sessions/${session.id}`);
+  // The terminal tab by name: a phone-sized viewer would open the transcript.
+  await page.goto(`${e.url}/sessions/${session.id}/terminal`);
   await page.waitForFunction((id) => (globalThis as any).specterm?.terminals?.get(id)?.seq.next > 0, session.id, { timeout: E2E_WAIT_MS });
 }
 

@@ -29,7 +29,8 @@ afterAll(async () => { await e?.close(); }, 60_000);
 
 async function openSession(page: Page, size: { width: number; height: number }, tab = ''): Promise<void> {
   await page.setViewportSize(size);
-  await page.goto(`${e.url}/sessions/${session.id}${tab}`);
+  // The terminal tab by name: a phone opens a session on its transcript.
+  await page.goto(`${e.url}/sessions/${session.id}${tab || '/terminal'}`);
   if (tab === '') await page.waitForFunction((id) => (globalThis as any).specterm?.terminals?.get(id)?.seq.next > 0, session.id, { timeout: E2E_WAIT_MS });
 }
 
