@@ -17,7 +17,8 @@ import { PromptButtons, PromptOutcome, usePromptAnswer } from './prompt-answer.j
 import { navigate, scope } from './state.js';
 
 function ApprovalCard(props: { approval: Approval; session: SessionDetail | undefined; canAnswer: boolean; onAnswered: () => void; onDismiss: (() => void) | null }) {
-  const answer = usePromptAnswer(props.approval, props.onAnswered);
+  // A card kept after its approval left the list (onDismiss set) is answered: never pressable again.
+  const answer = usePromptAnswer(props.approval, props.onAnswered, props.onDismiss !== null);
   const a = answer.asked;
   const sessionName = props.session?.name ?? props.approval.session_id;
   const needsYou = a.kind !== 'approval';

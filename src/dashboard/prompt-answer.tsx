@@ -59,7 +59,7 @@ export interface PromptAnswer {
  * caller's prompt becomes another modal, the outcome of the last one is dropped — unless it is
  * the modal a refusal already swapped in, whose refusal stays readable.
  */
-export function usePromptAnswer(prompt: Prompt, onAnswered?: (answered: Prompt) => void): PromptAnswer {
+export function usePromptAnswer(prompt: Prompt, onAnswered?: (answered: Prompt) => void, gone = false): PromptAnswer {
   const replaced = useSignal<Prompt | null>(null);
   const outcome = useSignal<Outcome | null>(null);
   const shownId = useRef(prompt.id);
@@ -88,7 +88,11 @@ export function usePromptAnswer(prompt: Prompt, onAnswered?: (answered: Prompt) 
       }
     }
   };
-  return { asked, outcome: o, inert: o?.kind === 'cleared' || o?.kind === 'pressing', press };
+  // A press answered "still shown" (the modal had not cleared yet when the daemon looked), and
+  // the prompt has since left (`gone`): it cleared after all — on a loaded machine that is the
+  // common case, and the card must not stay clickable.
+  const settled: Outcome | null = gone && o?.kind === 'still_shown' ? { kind: 'cleared', label: o.label } : o;
+  return { asked, outcome: settled, inert: gone || settled?.kind === 'cleared' || o?.kind === 'pressing', press };
 }
 
 /**

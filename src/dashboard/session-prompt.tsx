@@ -23,10 +23,9 @@ interface PanelProps {
 }
 
 function PromptPanel(props: PanelProps) {
-  const answer = usePromptAnswer(props.prompt);
-  const dismissed = useSignal<string | null>(null);
   // A modal gone from the screen can no longer be pressed, whatever the last press said.
-  const shown = props.live ? answer : { ...answer, inert: true };
+  const shown = usePromptAnswer(props.prompt, undefined, !props.live);
+  const dismissed = useSignal<string | null>(null);
   usePromptKeys(shown, !props.compact && props.canAnswer && props.live);
   const { asked, outcome } = shown;
   if (!props.live && (outcome === null || dismissed.value === asked.id)) return null;
