@@ -10,7 +10,8 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ClientError } from '../client/index.js';
-import { HANDOFF_TOOL, TASK_TOOLS, TOOLS, ToolRefusal, type DaemonCaller, type McpCaller } from './tools.js';
+import { HANDOFF_TOOL, TASK_TOOLS } from './delegation.js';
+import { TOOLS, ToolRefusal, type DaemonCaller, type McpCaller } from './tools.js';
 
 export interface McpServerOptions {
   client: DaemonCaller;
