@@ -8,7 +8,7 @@ const { Terminal } = xtermHeadless;
 /** Pieces that exercise every cell kind: ASCII, wide CJK, astral emoji, combining marks, blanks, SGR, cursor moves. */
 const PIECES = [
   'a', 'hello world', '  ', '\t', '日本語', '😀', '👍🏽', 'e\u0301', 'a\u0300\u0301', '❯ 1. Yes', '✻ Thinking…', '─'.repeat(12),
-  '\u00a0', '\u3000', '\x1b[31mred\x1b[0m', '\x1b[7m \x1b[0m', '\x1b[5G', '\x1b[K', '\x1b[2P', '\x1b[3@', '\x1b[1;70H', '\x1b[X',
+  '\u00a0', '\u3000', 'café', 'ÿ', '\u2003', '\u205f', 'x\u2028', '\u1680', '\x1b[31mred\x1b[0m', '\x1b[7m \x1b[0m', '\x1b[5G', '\x1b[K', '\x1b[2P', '\x1b[3@', '\x1b[1;70H', '\x1b[X',
 ];
 
 function lineOf(term: InstanceType<typeof Terminal>, y: number): CellLine {

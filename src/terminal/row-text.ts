@@ -11,6 +11,8 @@
  * @module
  */
 
+import { Buffer } from 'node:buffer';
+
 /** xterm 6.0.0 content word: bits 0–20 code point, bit 21 "combined string", bits 22–23 width. */
 const CODEPOINT_MASK = 0x1fffff;
 const IS_COMBINED_MASK = 0x200000;
@@ -26,13 +28,24 @@ export interface CellLine {
   translateToString(trimRight: boolean): string;
 }
 
-/** Code units of the row being built (reused: translation is synchronous). */
-let units = new Uint16Array(512);
-/** `units.subarray(0, n)` by n, made once per length (a view per row was measurable garbage). */
-let views: Uint16Array[] = [];
+/**
+ * The row being built, reused (translation is synchronous): one byte a character while every
+ * code unit fits in Latin-1 (nearly every row: a one-byte string), two from the first that does
+ * not. The string is sliced straight out of these bytes: `String.fromCharCode.apply` over a view
+ * first copies the units into an argument list of 8 bytes each — at 100 streaming sessions the
+ * row window's largest allocation (3.6 MB/s, docs/performance.md).
+ */
+let latin1 = Buffer.alloc(512);
+let utf16 = Buffer.alloc(1024);
+const utf16Units = () => new Uint16Array(utf16.buffer, utf16.byteOffset, utf16.length >> 1);
+let units = utf16Units();
 
-function unitsView(n: number): Uint16Array {
-  return (views[n] ??= units.subarray(0, n));
+/** JavaScript's `trimEnd` whitespace among UTF-16 code units (ECMA-262 WhiteSpace and LineTerminator). */
+function isTrimmedSpace(u: number): boolean {
+  if (u <= 0x20) return u === 0x20 || (u >= 0x09 && u <= 0x0d);
+  if (u < 0xa0) return false;
+  return u === 0xa0 || u === 0x1680 || (u >= 0x2000 && u <= 0x200a) || u === 0x2028 || u === 0x2029
+    || u === 0x202f || u === 0x205f || u === 0x3000 || u === 0xfeff;
 }
 
 /** `line.translateToString(true).trimEnd()`, built from the cell words when they are readable. */
@@ -64,26 +77,40 @@ export function cellText(line: CellLine): string | null {
     }
   }
   if (end === 0) return '';
-  if (units.length < 2 * end) {
-    units = new Uint16Array(2 * end);
-    views = [];
+  if (latin1.length < end) {
+    latin1 = Buffer.alloc(2 * end);
+    utf16 = Buffer.alloc(4 * end);
+    units = utf16Units();
   }
+  let wide = false; // writing two bytes a unit into `units`, not one into `latin1`
   let n = 0;
+  let kept = 0; // units up to the last that trimEnd keeps
   for (let c = 0; c < end; ) {
     const w = data[c * CELL_WORDS]!;
     // A combined character's text lives outside the cell words.
     if (w & IS_COMBINED_MASK) return null;
     const cp = w & CODEPOINT_MASK;
-    if (cp === 0) {
-      units[n++] = 0x20; // an empty cell reads as a space, as in xterm
-    } else if (cp > 0xffff) {
+    c += w >> WIDTH_SHIFT || 1;
+    if (cp === 0 || cp === 0x20) {
+      // An empty cell reads as a space, as in xterm.
+      if (wide) units[n++] = 0x20;
+      else latin1[n++] = 0x20;
+      continue;
+    }
+    if (!wide && cp > 0xff) {
+      for (let i = 0; i < n; i++) units[i] = latin1[i]!;
+      wide = true;
+    }
+    if (cp > 0xffff) {
       const v = cp - 0x10000;
       units[n++] = 0xd800 + (v >> 10);
       units[n++] = 0xdc00 + (v & 0x3ff);
-    } else {
+    } else if (wide) {
       units[n++] = cp;
+    } else {
+      latin1[n++] = cp;
     }
-    c += w >> WIDTH_SHIFT || 1;
+    if (!isTrimmedSpace(cp)) kept = n;
   }
-  return String.fromCharCode.apply(null, unitsView(n) as unknown as number[]).trimEnd();
+  return wide ? utf16.toString('utf16le', 0, 2 * kept) : latin1.toString('latin1', 0, kept);
 }
