@@ -1,5 +1,6 @@
 /**
- * Each session's transcript, read from its CLI's own history (the spec's `native_history`):
+ * Each session's transcript, read from its CLI's own history (the spec's `native_history`) — or,
+ * when there is none to follow, off the screen (./screen-transcripts.ts):
  * the launch picks the CLI's conversation id (`session_id.from: "launch_flag"`) and passes it,
  * the history file is followed incrementally while the session runs (a poll every
  * {@link POLL_MS}, and at once when a turn ends, so an answer is there right after the idle),
@@ -15,6 +16,7 @@ import { HistoryReader } from '../transcript/history-reader.js';
 import { resolveHistoryPath } from '../transcript/history-path.js';
 import type { EventLog } from './event-log.js';
 import type { ManagedSession } from './managed-session.js';
+import { ScreenTranscripts } from './screen-transcripts.js';
 
 /** How often a running session's history is read for what the CLI appended. */
 export const POLL_MS = 250;
@@ -27,12 +29,36 @@ export class SessionTranscripts {
   readonly #now: () => number;
   readonly #log: (level: 'warn', message: string) => void;
   readonly #followed = new Map<string, Followed>();
+  /** Sessions whose history is not followed get their transcript from the screen. */
+  readonly #screen: ScreenTranscripts;
 
   constructor(deps: { store: Store; events: EventLog; now: () => number; log: (level: 'warn', message: string) => void }) {
     this.#store = deps.store;
     this.#events = deps.events;
     this.#now = deps.now;
     this.#log = deps.log;
+    this.#screen = new ScreenTranscripts(deps);
+  }
+
+  /** The person's message for the session's next turn (a screen transcript's `user`). */
+  noteMessage(sessionId: string, text: string): void {
+    this.#screen.noteMessage(sessionId, text);
+  }
+
+  /** The session's state moved (`session.state`): a session without a followed history reads its screen. */
+  onState(session: ManagedSession, status: string): void {
+    const screen = session.driver?.screen;
+    if (screen && !this.#followed.has(session.id)) this.#screen.onState(session.id, status, screen);
+  }
+
+  /** A turn ended: its answer is read at once, from the history or from the screen. */
+  onTurnFinished(session: ManagedSession): void {
+    if (this.#followed.has(session.id)) {
+      this.poll(session.id);
+      return;
+    }
+    const screen = session.driver?.screen;
+    if (screen) this.#screen.onTurnFinished(session.id, screen);
   }
 
   /**
@@ -113,6 +139,12 @@ export class SessionTranscripts {
     if (!turn) return null;
     const text = turn.items.flatMap((i) => (i.kind === 'text' ? [i.text] : [])).join('\n\n').trim();
     return { text, turn };
+  }
+
+  /** The session is gone: nothing of it is followed any more. */
+  forget(sessionId: string): void {
+    this.stop(sessionId);
+    this.#screen.forget(sessionId);
   }
 
   stop(sessionId: string): void {

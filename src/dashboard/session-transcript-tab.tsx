@@ -85,7 +85,7 @@ export function TranscriptTab(ctx: SessionTabContext) {
     <div class="transcript-tab">
       {error.value !== null && <p class="problem" role="alert">The transcript could not be read: {error.value}</p>}
       {t === undefined && error.value === null && <p role="status">Loading the transcript…</p>}
-      {t === null && <p class="empty">This agent's history is not read: its spec ({session.spec.id}) names none. The Terminal tab shows what it does.</p>}
+      {t === null && <p class="empty">No transcript yet: the agent's first answer shows here when its turn ends{session.native_session_id ? '' : ' (read off its screen: its spec names no history this daemon reads)'}. The Terminal tab shows what it does now.</p>}
       {t && (
         <>
           <p class="transcript-source note">

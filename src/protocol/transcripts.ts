@@ -101,6 +101,7 @@ export const TRANSCRIPT_WARNING_CODES = {
   HISTORY_PERMISSION_DENIED: 'the file cannot be read (permissions)',
   HISTORY_OUTSIDE_HOME: 'the path leads outside the home directory (a symlink); it is not read',
   HISTORY_READ_FAILED: 'the file could not be read for another reason',
+  SCREEN_TURN_CUT: 'the start of an answer read off the screen had already scrolled away (the answer is its end)',
 } as const;
 export type TranscriptWarningCode = keyof typeof TRANSCRIPT_WARNING_CODES;
 

@@ -41,6 +41,7 @@ import { Recordings } from '../daemon/recordings.js';
 import { specRoutes } from '../ops/handlers/spec-routes.js';
 import { SessionSpecFiles } from '../daemon/spec-files.js';
 import { SessionManager } from '../daemon/session-manager.js';
+import type { ManagedSession } from '../daemon/managed-session.js';
 import { SessionTranscripts } from '../daemon/session-transcripts.js';
 import { transcriptRoutes } from '../ops/handlers/transcript-routes.js';
 import { taskRoutes } from '../ops/handlers/task-routes.js';
@@ -199,11 +200,17 @@ async function startLocked(options: DaemonOptions, locks: DaemonLocks): Promise<
       }
     },
   });
+  const withSession = (id: string, use: (session: ManagedSession) => void) => {
+    let session: ManagedSession;
+    try { session = manager.get(id); } catch { return; }
+    use(session);
+  };
   const followTerminals = events.subscribe((event) => {
     if (event.type === 'session.created') terminals.follow(event.session_id);
-    else if (event.type === 'session.removed') { terminals.forget(event.session_id); specFiles.forget(event.session_id); transcripts.stop(event.session_id); }
+    else if (event.type === 'session.removed') { terminals.forget(event.session_id); specFiles.forget(event.session_id); transcripts.forget(event.session_id); }
     // A turn's end is read at once (the answer is there right after the idle); an exit reads the rest.
-    else if (event.type === 'turn.finished') transcripts.poll(event.session_id);
+    else if (event.type === 'session.state') withSession(event.session_id, (s) => transcripts.onState(s, event.state.status));
+    else if (event.type === 'turn.finished') withSession(event.session_id, (s) => transcripts.onTurnFinished(s));
     else if (event.type === 'session.exited') transcripts.stop(event.session_id);
   });
   const debug = debugRoutes({ manager, events, now });

@@ -84,6 +84,11 @@ export class RowWindow {
     return readActiveType(this.#term, this.#internals);
   }
 
+  /** Rows scrollback overflow has trimmed off the top so far: a row's id is its buffer row plus this. */
+  trimmedRows(): number {
+    return this.#trimmed;
+  }
+
   /** Buffer rows in the active buffer (scrollback + viewport). */
   lineCount(): number {
     return this.#internals ? this.#internals.buffers.active.lines.length : this.#term.buffer.active.length;

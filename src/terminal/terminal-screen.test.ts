@@ -338,3 +338,25 @@ describe('TerminalScreen cell widths (unicode 11, as the browser xterm)', () => 
     expect(screen.viewportLines()[1]).toBe(`ab${wide}cZ`);
   });
 });
+
+describe('row ids (reading what was added between two moments)', () => {
+  it('name the same row however far it scrolls, and say when a row was trimmed away', () => {
+    const screen = new TerminalScreen({ cols: 20, rows: 5, scrollback: 10 });
+    screen.write('\r\n\r\nfirst\r\nsecond');
+    // Two blank rows on top are dropped from viewportLines(): the top id is that of 'first'.
+    expect(screen.viewportLines()).toEqual(['first', 'second']);
+    const top = screen.viewportTopId()!;
+    expect(screen.rowsById(top, top + 2)).toEqual({ lines: ['first', 'second'], cut: false });
+    for (let i = 0; i < 8; i++) screen.write(`\r\nrow ${i}`);
+    expect(screen.rowsById(top, top + 4)).toEqual({ lines: ['first', 'second', 'row 0', 'row 1'], cut: false });
+    // 10 rows of scrollback: after 20 more rows, 'first' and what came soon after it are gone.
+    for (let i = 8; i < 28; i++) screen.write(`\r\nrow ${i}`);
+    const later = screen.rowsById(top, top + 16);
+    expect(later.cut).toBe(true);
+    expect(later.lines[0]).toMatch(/^row /);
+    expect(screen.rowsById(screen.viewportTopId()!, screen.viewportTopId()! + 5).lines).toEqual(screen.viewportLines());
+    screen.write('\x1b[?1049h');
+    expect(screen.viewportTopId()).toBeNull();
+    screen.dispose();
+  });
+});

@@ -269,6 +269,24 @@ export class TerminalScreen implements Disposable {
     return lines;
   }
 
+  /**
+   * The id of `viewportLines()[0]` — its buffer row plus the rows scrollback overflow trimmed off
+   * the top, so an id names the same row however far it scrolls — or null on the alternate
+   * screen, whose rows have no history. For reading what was added between two moments.
+   */
+  viewportTopId(): number | null {
+    if (this.isAltScreen()) return null;
+    return this.#rowWindow.baseY() + this.#rowWindow.trimmedRows() + this.leadingBlankRows();
+  }
+
+  /** Rows with ids `[fromId, toId)` of the normal buffer; `cut` when some were trimmed away already. */
+  rowsById(fromId: number, toId: number): { lines: string[]; cut: boolean } {
+    const trimmed = this.#rowWindow.trimmedRows();
+    const from = Math.max(0, fromId - trimmed);
+    const to = Math.min(this.#rowWindow.lineCount(), Math.max(from, toId - trimmed));
+    return { lines: this.#rowWindow.translateRows(from, to), cut: fromId < trimmed };
+  }
+
   /** `scrollbackLines()` joined with `\n`. */
   scrollbackText(): string {
     return this.scrollbackLines().join('\n');

@@ -56,6 +56,7 @@ export function sessionRoutes(d: SessionRouteDeps): RouteHandlers {
     restartSession: (input) => manager.restart(input.params.id),
     sendMessage: async (input) => {
       const session = manager.get(input.params.id);
+      d.transcripts?.noteMessage(session.id, input.body.text);
       const outcome = await deliverMessage(session, store, input.body, d.now);
       // A turn waited to its end answers with what the agent said (from the CLI's own history).
       if (outcome.delivery !== 'idle' || !d.transcripts || outcome.duplicate) return outcome;
