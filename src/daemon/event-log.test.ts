@@ -42,6 +42,18 @@ describe('EventLog', () => {
     expect(got).toEqual([first.seq]);
   });
 
+  it('an event appended by a subscriber reaches every subscriber after the one being told, in seq order', () => {
+    // The daemon's transcripts append `transcript.turn` while `turn.finished` is being told; a
+    // stream that sends in seq order (and skips what it already passed) lost `turn.finished`.
+    const log = new EventLog();
+    log.subscribe((e) => { if (e.seq === 1) log.append(removed('a', 2)); });
+    const told: number[] = [];
+    log.subscribe((e) => told.push(e.seq));
+    const first = log.append(removed('a', 1));
+    expect(first.seq).toBe(1);
+    expect(told).toEqual([1, 2]);
+  });
+
   it('over the store: a reopened store replays what the previous run appended and numbers on above it', () => {
     const { store, dir } = tempStore();
     const log = new EventLog({ journal: store.events });

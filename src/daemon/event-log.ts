@@ -56,6 +56,9 @@ class RingJournal implements EventJournal {
 export class EventLog {
   readonly #journal: EventJournal;
   readonly #listeners = new Set<(event: DaemonEvent) => void>();
+  /** Events numbered but not yet told to every subscriber, oldest first. */
+  readonly #untold: DaemonEvent[] = [];
+  #telling = false;
 
   readonly #node: string | undefined;
 
@@ -65,15 +68,29 @@ export class EventLog {
     this.#node = options.node;
   }
 
-  /** Numbers `input`, keeps it and tells every subscriber. Returns the numbered event. */
+  /**
+   * Numbers `input`, keeps it and tells every subscriber. Returns the numbered event. An event
+   * appended by a subscriber while another is being told waits until every subscriber has had
+   * that one: each subscriber gets events in seq order (a stream that skips a seq it has passed
+   * would otherwise lose the event being told).
+   */
   append(input: DaemonEventInput): DaemonEvent {
     const event = this.#journal.append(this.#node === undefined ? input : { ...input, node: this.#node } as DaemonEventInput);
-    for (const listener of [...this.#listeners]) {
-      try {
-        listener(event);
-      } catch {
-        // A failing subscriber (a closed socket) must not stop the others.
+    this.#untold.push(event);
+    if (this.#telling) return event;
+    this.#telling = true;
+    try {
+      for (let next = this.#untold.shift(); next; next = this.#untold.shift()) {
+        for (const listener of [...this.#listeners]) {
+          try {
+            listener(next);
+          } catch {
+            // A failing subscriber (a closed socket) must not stop the others.
+          }
+        }
       }
+    } finally {
+      this.#telling = false;
     }
     return event;
   }
