@@ -135,7 +135,9 @@ export class SessionTranscripts {
 
   /** The last turn's answer: the agent's text, in order, after the person's message. */
   lastAnswer(sessionId: string): { text: string; turn: Turn } | null {
-    const turn = this.get(sessionId)?.turns.at(-1);
+    this.poll(sessionId);
+    // One row, not the whole transcript: answerTo asks every 25 ms.
+    const turn = this.#store.transcripts.lastTurn(sessionId);
     if (!turn) return null;
     const text = turn.items.flatMap((i) => (i.kind === 'text' ? [i.text] : [])).join('\n\n').trim();
     return { text, turn };

@@ -35,6 +35,8 @@ describe('TranscriptsTable', () => {
     expect(t?.turns.map((x) => x.items.length)).toEqual([2, 1]);
     expect(t).toMatchObject({ source: meta.source, native_session_ids: ['n1'], usage: meta.usage, warnings: [] });
     expect(store.transcripts.get('s2')).toBeNull();
+    expect(store.transcripts.lastTurn('s1')).toMatchObject({ index: 1, items: [{ text: 'welcome' }] });
+    expect(store.transcripts.lastTurn('s2')).toBeNull();
   });
 
   it('searches every session by words, says where the match is, and finds nothing stale after a turn changed', () => {

@@ -99,6 +99,12 @@ export class TranscriptsTable {
     };
   }
 
+  /** The session's last turn as stored (one row, whatever the transcript's length), or null. */
+  lastTurn(sessionId: string): Turn | null {
+    const row = this.#sql.lastTurn.get(sessionId) as TurnRow | undefined;
+    return row ? (JSON.parse(row.body) as Turn) : null;
+  }
+
   /**
    * Turns whose words contain every word of `text` (prefixes of the last one too), newest first
    * (the index then stops at `limit`; ranking by relevance would score every match of a common word),
@@ -132,6 +138,7 @@ function prepare(db: Database.Database) {
        ON CONFLICT (session_id) DO UPDATE SET source = excluded.source, native_session_ids = excluded.native_session_ids, usage = excluded.usage,
          warnings = excluded.warnings, updated_at = excluded.updated_at`),
     turns: db.prepare('SELECT body FROM transcript_turns WHERE session_id = ? ORDER BY turn_index'),
+    lastTurn: db.prepare('SELECT body FROM transcript_turns WHERE session_id = ? ORDER BY turn_index DESC LIMIT 1'),
     meta: db.prepare('SELECT source, native_session_ids, usage, warnings FROM transcript_meta WHERE session_id = ?'),
     search: db.prepare(
       `SELECT t.session_id, t.turn_index, t.started_at,
