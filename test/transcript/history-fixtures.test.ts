@@ -8,13 +8,13 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { ToolCall, Transcript } from '../../src/protocol/transcripts.js';
+import type { HistoryFormat, ToolCall, Transcript } from '../../src/protocol/transcripts.js';
 import { Transcript as TranscriptSchema } from '../../src/protocol/transcripts.js';
 import { HistoryReader } from '../../src/transcript/index.js';
 
 const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/history');
 
-function read(format: 'claude-jsonl' | 'codex-rollout-jsonl', file: string): Transcript {
+function read(format: HistoryFormat, file: string): Transcript {
   const reader = new HistoryReader({ format, path: file, homeDir: FIXTURES });
   reader.finish();
   const t = reader.transcript();
@@ -94,5 +94,53 @@ describe('Codex 0.171.0 (codex-rollout-jsonl)', () => {
   it('patch-yes: the added file is a diff that creates it', () => {
     const t = read('codex-rollout-jsonl', path.join(FIXTURES, 'codex/0.171.0/patch-yes/rollout.jsonl'));
     expect(calls(t)[0]?.edits).toEqual([expect.objectContaining({ kind: 'create', diff: expect.stringMatching(/^--- \/dev\/null\n\+\+\+ b\/.*outside\/note\.txt\n@@ -0,0 \+1,1 @@\n\+lab note\n$/) })]);
+  });
+});
+
+/** The log of lab/lib/openai-chat-server.mjs (pi, OpenCode, Kilo Code): what it sent and got. */
+interface ChatEvent { event: string; text?: string; name?: string; call_id?: string; arguments?: unknown; id?: string; output?: string }
+
+/** Checks a chat-lab transcript against its server log: the person's words, every answer, every call and its result, the tokens. */
+function expectChatLog(t: Transcript, ev: ChatEvent[], deniedCalls: string[] = []): void {
+  expect(t.native_session_ids).toHaveLength(1);
+  expect(t.turns).toHaveLength(1);
+  expect(t.turns[0]?.user?.text).toBe(ev.find((e) => e.event === 'prompt')?.text);
+  expect(texts(t)).toEqual(ev.filter((e) => e.event === 'stream_end' && e.text).map((e) => e.text));
+  const pending = ev.filter((e) => e.event === 'tool_call_pending');
+  expect(calls(t).map((c) => ({ id: c.id, name: c.name, input: c.input }))).toEqual(pending.map((e) => ({ id: e.call_id, name: e.name, input: e.arguments })));
+  for (const c of calls(t)) {
+    const result = ev.find((e) => e.event === 'tool_result' && e.id === c.id);
+    if (deniedCalls.includes(c.id)) {
+      expect(result).toBeUndefined();
+      expect(c.status).toBe('denied');
+      continue;
+    }
+    expect(c.output?.slice(0, 200)).toBe(result?.output);
+    expect(c.status).toBe('ok');
+  }
+  const responses = ev.filter((e) => e.event === 'stream_start').length;
+  expect(t.usage).toMatchObject({ input_tokens: 120 * responses, output_tokens: 40 * responses });
+}
+
+const chatLog = (dir: string) => (JSON.parse(readFileSync(path.join(dir, 'server-log.json'), 'utf8')) as { events: ChatEvent[] }).events;
+
+describe('pi 0.73.1 (pi-jsonl)', () => {
+  it.each(scenarios('pi', '0.73.1'))('%s: the transcript is what the scripted server sent', (scenario) => {
+    const dir = path.join(FIXTURES, 'pi', '0.73.1', scenario);
+    const t = read('pi-jsonl', path.join(dir, 'session.jsonl'));
+    expect(t.warnings).toEqual([]);
+    expectChatLog(t, chatLog(dir));
+    expect(t.usage?.cost_usd).toBe(0);
+    expect(t.turns[0]?.model).toBe('lab-model');
+  });
+
+  it('edit-unasked: the edit is a unified diff of the change', () => {
+    const t = read('pi-jsonl', path.join(FIXTURES, 'pi/0.73.1/edit-unasked/session.jsonl'));
+    expect(calls(t)[0]?.edits).toEqual([{ kind: 'edit', path: expect.stringMatching(/README\.md$/), diff: expect.stringMatching(/^--- a\/.*README\.md\n\+\+\+ b\/.*README\.md\n@@ -1,1 \+1,1 @@\n-# lab workspace\n\+# lab workspace \(edited\)\n$/) }]);
+  });
+
+  it('write-unasked: the written file is a diff that creates it', () => {
+    const t = read('pi-jsonl', path.join(FIXTURES, 'pi/0.73.1/write-unasked/session.jsonl'));
+    expect(calls(t)[0]?.edits).toEqual([{ kind: 'create', path: expect.stringMatching(/notes\.txt$/), diff: expect.stringMatching(/^--- \/dev\/null\n\+\+\+ b\/.*notes\.txt\n@@ -0,0 \+1,2 @@\n\+lab notes\n\+second line\n$/) }]);
   });
 });

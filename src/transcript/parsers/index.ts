@@ -7,11 +7,13 @@ import type { HistoryParser } from '../events.js';
 import { createClaudeParser } from './claude.js';
 import { createCodexParser } from './codex.js';
 import { createDemoParser } from './demo.js';
+import { createPiParser } from './pi.js';
 
 const PARSERS: Partial<Record<HistoryFormat, () => HistoryParser>> = {
   'claude-jsonl': createClaudeParser,
   'codex-rollout-jsonl': createCodexParser,
   'demo-jsonl': createDemoParser,
+  'pi-jsonl': createPiParser,
 };
 
 /** The formats that have a parser today. */
