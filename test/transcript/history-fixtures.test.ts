@@ -11,11 +11,12 @@ import { describe, expect, it } from 'vitest';
 import type { HistoryFormat, ToolCall, Transcript } from '../../src/protocol/transcripts.js';
 import { Transcript as TranscriptSchema } from '../../src/protocol/transcripts.js';
 import { HistoryReader } from '../../src/transcript/index.js';
+import { findNewestOpenCodeSession } from '../../src/transcript/opencode-db-follower.js';
 
 const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/history');
 
-function read(format: HistoryFormat, file: string): Transcript {
-  const reader = new HistoryReader({ format, path: file, homeDir: FIXTURES });
+function read(format: HistoryFormat, file: string, sessionId?: string): Transcript {
+  const reader = new HistoryReader({ format, path: file, homeDir: FIXTURES, sessionId });
   reader.finish();
   const t = reader.transcript();
   expect(TranscriptSchema.parse(t)).toEqual(t);
@@ -98,10 +99,10 @@ describe('Codex 0.171.0 (codex-rollout-jsonl)', () => {
 });
 
 /** The log of lab/lib/openai-chat-server.mjs (pi, OpenCode, Kilo Code): what it sent and got. */
-interface ChatEvent { event: string; text?: string; name?: string; call_id?: string; arguments?: unknown; id?: string; output?: string }
+interface ChatEvent { t?: number; event: string; text?: string; name?: string; call_id?: string; arguments?: unknown; id?: string; output?: string }
 
-/** Checks a chat-lab transcript against its server log: the person's words, every answer, every call and its result, the tokens. */
-function expectChatLog(t: Transcript, ev: ChatEvent[], deniedCalls: string[] = []): void {
+/** Checks a chat-lab transcript against its server log: the person's words, every answer, every call and its result (`denied`: the person rejected every call), the tokens. */
+function expectChatLog(t: Transcript, ev: ChatEvent[], { denied = false } = {}): void {
   expect(t.native_session_ids).toHaveLength(1);
   expect(t.turns).toHaveLength(1);
   expect(t.turns[0]?.user?.text).toBe(ev.find((e) => e.event === 'prompt')?.text);
@@ -110,13 +111,9 @@ function expectChatLog(t: Transcript, ev: ChatEvent[], deniedCalls: string[] = [
   expect(calls(t).map((c) => ({ id: c.id, name: c.name, input: c.input }))).toEqual(pending.map((e) => ({ id: e.call_id, name: e.name, input: e.arguments })));
   for (const c of calls(t)) {
     const result = ev.find((e) => e.event === 'tool_result' && e.id === c.id);
-    if (deniedCalls.includes(c.id)) {
-      expect(result).toBeUndefined();
-      expect(c.status).toBe('denied');
-      continue;
-    }
-    expect(c.output?.slice(0, 200)).toBe(result?.output);
-    expect(c.status).toBe('ok');
+    // A rejected call: OpenCode tells the model nothing, Kilo Code tells it the person said no.
+    if (result || !denied) expect(c.output?.slice(0, 200)).toBe(result?.output);
+    expect(c.status).toBe(denied ? 'denied' : 'ok');
   }
   const responses = ev.filter((e) => e.event === 'stream_start').length;
   expect(t.usage).toMatchObject({ input_tokens: 120 * responses, output_tokens: 40 * responses });
@@ -142,5 +139,44 @@ describe('pi 0.73.1 (pi-jsonl)', () => {
   it('write-unasked: the written file is a diff that creates it', () => {
     const t = read('pi-jsonl', path.join(FIXTURES, 'pi/0.73.1/write-unasked/session.jsonl'));
     expect(calls(t)[0]?.edits).toEqual([{ kind: 'create', path: expect.stringMatching(/notes\.txt$/), diff: expect.stringMatching(/^--- \/dev\/null\n\+\+\+ b\/.*notes\.txt\n@@ -0,0 \+1,2 @@\n\+lab notes\n\+second line\n$/) }]);
+  });
+});
+
+/** The session the lab's CLI started in its cwd: found as the daemon finds it, by cwd and start time. */
+function labSession(dir: string, file: string): string {
+  const log = JSON.parse(readFileSync(path.join(dir, 'server-log.json'), 'utf8')) as { cwd: string; events: ChatEvent[] };
+  const id = findNewestOpenCodeSession(file, log.cwd, log.events[0]?.t ?? 0);
+  expect(id).toMatch(/^ses_/);
+  expect(findNewestOpenCodeSession(file, log.cwd, Date.now())).toBeNull();
+  expect(findNewestOpenCodeSession(file, '/elsewhere', 0)).toBeNull();
+  return id ?? '';
+}
+
+describe.each([
+  { cli: 'opencode', version: '1.18.33', db: 'opencode.db' },
+  { cli: 'kilocode', version: '7.7.7', db: 'kilo.db' },
+])('$cli $version (opencode-sqlite)', ({ cli, version, db }) => {
+  it.each(scenarios(cli, version))('%s: the transcript is what the scripted server sent', (scenario) => {
+    const dir = path.join(FIXTURES, cli, version, scenario);
+    const file = path.join(dir, db);
+    const id = labSession(dir, file);
+    const t = read('opencode-sqlite', file, id);
+    expect(t.warnings).toEqual([]);
+    expect(t.native_session_ids).toEqual([id]);
+    expectChatLog(t, chatLog(dir), { denied: scenario === 'approve-no' });
+    expect(t.usage?.cost_usd).toBe(0);
+    expect(t.turns[0]?.model).toBe('lab-model');
+  });
+
+  it('approve-no: the rejected call says the person rejected it', () => {
+    const dir = path.join(FIXTURES, cli, version, 'approve-no');
+    const file = path.join(dir, db);
+    expect(calls(read('opencode-sqlite', file, labSession(dir, file)))[0]).toMatchObject({ name: 'bash', status: 'denied', output: expect.stringMatching(/rejected permission/) });
+  });
+
+  it('edit-readme-yes: the edit is a unified diff of the change', () => {
+    const dir = path.join(FIXTURES, cli, version, 'edit-readme-yes');
+    const file = path.join(dir, db);
+    expect(calls(read('opencode-sqlite', file, labSession(dir, file)))[0]?.edits).toEqual([{ kind: 'edit', path: expect.stringMatching(/README\.md$/), diff: expect.stringMatching(/^--- a\/.*README\.md\n\+\+\+ b\/.*README\.md\n@@ -1,1 \+1,1 @@\n-# lab workspace\n\+# lab workspace \(edited\)\n$/) }]);
   });
 });
