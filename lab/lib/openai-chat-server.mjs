@@ -153,11 +153,13 @@ export async function startChatServer(opts = {}) {
     chunk({ role: 'assistant', content: '' });
     if (step.firstDelayMs) await sleep(step.firstDelayMs);
     const chunks = step.chunks ?? [];
+    let sent = 0;
     for (let i = 0; i < chunks.length && !aborted; i++) {
       chunk({ content: chunks[i] });
+      sent = i + 1;
       if (i < chunks.length - 1 || step.toolCall) await sleep(step.chunkDelayMs ?? 100);
     }
-    if (aborted) { if (!quiet) record('stream_aborted', { model }); return; }
+    if (aborted) { if (!quiet) record('stream_aborted', { model, text: chunks.slice(0, sent).join('') }); return; }
     const usage = { prompt_tokens: 120, completion_tokens: 40, total_tokens: 160 };
     const finish = (reason) => {
       chunk({}, reason);

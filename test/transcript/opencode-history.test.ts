@@ -84,7 +84,7 @@ describe('opencode-sqlite', () => {
     expect(r.transcript().turns[0]?.items).toHaveLength(2);
   });
 
-  it('an aborted text part is shown when its message ends', () => {
+  it('an aborted text part is shown when its message ends, with why it ended', () => {
     message('msg_u', 'user');
     part({ id: 'prt_1', messageID: 'msg_u', type: 'text', text: 'go' });
     message('msg_a', 'assistant');
@@ -92,9 +92,10 @@ describe('opencode-sqlite', () => {
     const r = reader();
     r.poll();
     expect(r.transcript().turns[0]?.items).toEqual([]);
-    message('msg_a', 'assistant', { time: { created: 1, completed: 2 } });
+    message('msg_a', 'assistant', { time: { created: 1, completed: 2 }, error: { name: 'MessageAbortedError', data: { message: 'Aborted' } } });
+    message('msg_a', 'assistant', { time: { created: 1, completed: 2 }, error: { name: 'MessageAbortedError', data: { message: 'Aborted' } } });
     r.poll();
-    expect(r.transcript().turns[0]?.items).toMatchObject([{ kind: 'text', text: 'Half a sen' }]);
+    expect(r.transcript().turns[0]?.items).toMatchObject([{ kind: 'text', text: 'Half a sen' }, { kind: 'text', text: '(MessageAbortedError: Aborted)' }]);
   });
 
   it('counts a corrupt event, an unknown event type and an unknown part type, and reads on', () => {

@@ -36,6 +36,8 @@ export function createOpenCodeParser(): HistoryParser {
   const done = new Set<string>();
   /** User messages whose words were given (a message may carry more than one text part). */
   const spoken = new Set<string>();
+  /** Assistant messages whose error was told. */
+  const failed = new Set<string>();
   /** Tool calls shown without their result yet. */
   const open = new Map<string, Part>();
   return {
@@ -55,20 +57,21 @@ export function createOpenCodeParser(): HistoryParser {
           if (typeof info?.id === 'string' && typeof info.role === 'string') roles.set(info.id, info.role);
           if (typeof info?.id === 'string' && typeof info.modelID === 'string') models.set(info.id, info.modelID);
           // A finished message releases its parts even if one never got an end time (an abort).
-          return asRecord(info?.time)?.completed !== undefined ? flush(true) : flush(false);
+          const finished = asRecord(info?.time)?.completed !== undefined && typeof info?.id === 'string' ? info.id : null;
+          return [...flush(finished), ...failure(info)];
         }
         case 'message.part.updated.1': {
           const p = asRecord(data.part);
           if (!p || typeof p.id !== 'string' || typeof p.messageID !== 'string') return [{ type: 'unknown', record_type: `${type}:(no part)` }];
           const kind = String(p.type);
-          if (SKIPPED_PARTS.has(kind)) return flush(false);
-          if (kind !== 'text' && kind !== 'tool' && kind !== 'step-finish') return [{ type: 'unknown', record_type: `part:${kind}` }, ...flush(false)];
+          if (SKIPPED_PARTS.has(kind)) return flush(null);
+          if (kind !== 'text' && kind !== 'tool' && kind !== 'step-finish') return [{ type: 'unknown', record_type: `part:${kind}` }, ...flush(null)];
           const openCall = open.get(p.id);
           if (openCall) {
             openCall.data = p;
-            return [...result(openCall, at), ...flush(false)];
+            return [...result(openCall, at), ...flush(null)];
           }
-          if (done.has(p.id)) return flush(false);
+          if (done.has(p.id)) return flush(null);
           const known = byId.get(p.id);
           if (known) known.data = p;
           else {
@@ -76,7 +79,7 @@ export function createOpenCodeParser(): HistoryParser {
             byId.set(p.id, part);
             queue.push(part);
           }
-          return flush(false);
+          return flush(null);
         }
         default:
           return SKIPPED_EVENTS.has(type) ? [] : [{ type: 'unknown', record_type: type }];
@@ -84,12 +87,22 @@ export function createOpenCodeParser(): HistoryParser {
     },
   };
 
-  /** Shows the parts at the front of the queue that are final; `force`: every part of a finished message. */
-  function flush(force: boolean): TranscriptEvent[] {
+  /** An answer that ended in an error or an interrupt says so after what was said, once. */
+  function failure(info: Record<string, unknown> | null): TranscriptEvent[] {
+    const error = asRecord(info?.error);
+    if (!error || info?.role !== 'assistant' || typeof info.id !== 'string' || failed.has(info.id)) return [];
+    failed.add(info.id);
+    const message = asRecord(error.data)?.message;
+    const model = models.get(info.id);
+    return [{ type: 'assistant_text', text: `(${String(error.name ?? 'error')}: ${typeof message === 'string' ? message : 'no message'})`, at: parseTime(asRecord(info.time)?.completed), ...(model ? { model } : {}) }];
+  }
+
+  /** Shows the parts at the front of the queue that are final; `finished`: a message whose parts are all final now. */
+  function flush(finished: string | null): TranscriptEvent[] {
     const out: TranscriptEvent[] = [];
     while (queue.length > 0) {
       const part = queue[0] as Part;
-      const events = show(part, force);
+      const events = show(part, part.messageId === finished);
       if (events === null) break;
       out.push(...events);
       queue.shift();

@@ -59,10 +59,8 @@ function assistant(msg: Record<string, unknown>, at: number | null, calls: Map<s
       out.push({ type: 'tool_call', id: b.id, name, input: b.arguments ?? null, at });
     }
   }
-  // An error or an abort ends the message without text: say so rather than show nothing.
-  if (!out.some((e) => e.type === 'assistant_text') && typeof msg.errorMessage === 'string' && msg.errorMessage) {
-    out.push({ type: 'assistant_text', text: `(${String(msg.stopReason ?? 'error')}: ${msg.errorMessage})`, at });
-  }
+  // An error or an interrupt ends the answer where it stood: say so after what was said.
+  if (typeof msg.errorMessage === 'string' && msg.errorMessage) out.push({ type: 'assistant_text', text: `(${String(msg.stopReason ?? 'error')}: ${msg.errorMessage})`, at, ...(model ? { model } : {}) });
   const usage = usageOf(msg.usage);
   if (usage) out.push({ type: 'usage', usage, at });
   return out;
