@@ -35,6 +35,7 @@ import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ensureCli } from '../lib/install-cli.mjs';
+import { copyHistory as copyHistoryTo } from '../lib/copy-history.mjs';
 import { writeLabels } from '../lib/lab-kit.mjs';
 import { onboardingInstants, onboardingSequence, passGates } from './onboarding.mjs';
 import { loadScenario, startServer } from './server.mjs';
@@ -126,19 +127,8 @@ function prepareHome(tmp, key, version, approveKey = true, onboarded = true) {
  * kept) and the server's log into `dir`: the transcript parser's fixtures and their ground truth.
  */
 function copyHistory(run, dir) {
-  const projects = join(run.tmp, 'home', '.claude', 'projects');
-  mkdirSync(dir, { recursive: true });
-  const walk = (from, rel) => {
-    for (const ent of existsSync(from) ? readdirSync(from, { withFileTypes: true }) : []) {
-      const src = join(from, ent.name);
-      const dst = join(dir, 'projects', rel, ent.name);
-      if (ent.isDirectory()) walk(src, join(rel, ent.name));
-      else if (ent.isFile()) { mkdirSync(dirname(dst), { recursive: true }); copyFileSync(src, dst); }
-    }
-  };
-  walk(projects, '');
   const log = { cli: 'claude-code', version: run.version, cwd: run.realCwd, events: run.serverEvents };
-  writeFileSync(join(dir, 'server-log.json'), `${JSON.stringify(log, null, 2)}\n`);
+  copyHistoryTo(dir, [{ from: join(run.tmp, 'home', '.claude', 'projects'), to: 'projects' }], log);
   process.stdout.write(`history of ${run.tag} → ${dir}\n`);
 }
 

@@ -25,6 +25,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFile
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { copyHistory as copyHistoryTo } from '../lib/copy-history.mjs';
 import { ensureCli, recordVerdict } from '../lib/install-cli.mjs';
 import { pollScreen, writeLabels } from '../lib/lab-kit.mjs';
 import { checkKeys, keyLabels, mergeLabels, runKeys } from './key-script.mjs';
@@ -520,20 +521,8 @@ async function runScenario(scenario, ctx) {
 
 /** Copies the rollout files of a run (CODEX_HOME/sessions, layout kept) and the server's log into `dir`. */
 function copyHistory(result, dir) {
-  const walk = (from, rel) => {
-    for (const ent of existsSync(from) ? readdirSync(from, { withFileTypes: true }) : []) {
-      const src = join(from, ent.name);
-      if (ent.isDirectory()) walk(src, join(rel, ent.name));
-      else if (ent.isFile()) {
-        mkdirSync(join(dir, 'sessions', rel), { recursive: true });
-        copyFileSync(src, join(dir, 'sessions', rel, ent.name));
-      }
-    }
-  };
-  mkdirSync(dir, { recursive: true });
-  walk(join(result.root, 'home', '.codex', 'sessions'), '');
   const log = { cli: 'codex', version: result.version, cwd: join(result.root, 'project'), events: result.serverLog };
-  writeFileSync(join(dir, 'server-log.json'), `${JSON.stringify(log, null, 2)}\n`);
+  copyHistoryTo(dir, [{ from: join(result.root, 'home', '.codex', 'sessions'), to: 'sessions' }], log);
   process.stderr.write(`  history → ${dir}\n`);
 }
 

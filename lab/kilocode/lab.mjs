@@ -155,9 +155,11 @@ export const KILOCODE = {
   ...OPENCODE,
   id: 'kilocode', cliName: 'Kilo Code', pkg: '@kilocode/cli', bin: 'kilo', pinnedVersion: PINNED_VERSION,
   models: [MODEL], prepare,
+  // Kilo's database (kilo.db), OpenCode's format under Kilo's name.
+  history: ['.local/share/kilo'],
   sessions: [...OPENCODE.sessions.filter((s) => !promptNames.has(s.name)).map(kiloSession), ...PROMPTS, LIST, configProtected, ...skillShellSessions, ...sandboxEscalationSessions],
   picker: { ...OPENCODE.picker, buttons: PICKER_OPTIONS },
-  approvals: { ...promptApprovals({ ...PROMPT_TITLES, shell: TITLES.shell }), config: exactModal(CONFIG_EDIT), skillShell: exactModal(SKILL_SHELL), sandbox: exactModal(SANDBOX_ESCALATION), ...Object.fromEntries(Object.entries(TITLES).map(([kind, title]) => [kind, { ...OPENCODE.approvals[kind], title }])) },
+  approvals: { ...promptApprovals({ ...PROMPT_TITLES, shell: TITLES.shell }), editReadme: OPENCODE.approvals.editReadme, config: exactModal(CONFIG_EDIT), skillShell: exactModal(SKILL_SHELL), sandbox: exactModal(SANDBOX_ESCALATION), ...Object.fromEntries(Object.entries(TITLES).map(([kind, title]) => [kind, { ...OPENCODE.approvals[kind], title }])) },
   // limits: OpenCode's. Kilo starts faster here (≈17 s to idle vs OpenCode's 20–60 s), but the renderer and the box are the same.
 };
 

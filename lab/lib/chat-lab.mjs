@@ -14,6 +14,8 @@
  *   `picker` (the model picker);
  * - `approvals`: per kind used by the sessions (`c.approval(button, kind)`), `{ title, buttonsOk(labels) }`;
  * - `picker`: `{ title, buttons }` of the model picker the `model` control opens;
+ * - `history`: the folders (relative to the private HOME) where the CLI keeps its conversation,
+ *   copied by --history-to;
  * - `sessions`: `[{ name, cols, rows, description, run(c), expect, ready?, preLaunchTrust? }]` (`ready`: the
  *   state the session starts from, default idle; `preLaunchTrust: false`: spawn without the spec's
  *   pre_launch_trust);
@@ -22,7 +24,8 @@
  * - optional `limits` (see DEFAULT_LIMIT), `settleMs` (the pause after idle before the script) and
  *   `noApprovals` (why the CLI never asks permission; the report says so instead of approval rows).
  *
- * Options: --record-to DIR (write <name>.cast + <name>.expect.json), --accuracy (write
+ * Options: --record-to DIR (write <name>.cast + <name>.expect.json), --history-to DIR (copy the
+ * CLI's history folders and the server's log into DIR/<name>/: parser fixtures), --accuracy (write
  * docs/accuracy/<id>.md), --scenario NAME[,NAME], --keep (keep the temp dirs), --version V,
  * --verbose (print the merged timeline of driver, server, lab and screen events).
  *
@@ -31,6 +34,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { copyHistory } from './copy-history.mjs';
 import { ensureCli, recordVerdict } from './install-cli.mjs';
 import { loadChatScenarios, startChatServer } from './openai-chat-server.mjs';
 import { makePrivateSession, measureSession, parseLabArgs, pollScreen, sleep, statusLookups, writeAccuracyReport, writeLabels } from './lab-kit.mjs';
@@ -290,6 +294,10 @@ async function runSession(cli, def, ctx) {
   if (opts.recordTo) {
     fs.writeFileSync(path.join(path.resolve(opts.recordTo), `${def.name}.expect.json`), JSON.stringify({ description: `${def.description} (${def.cols}×${def.rows}, ${cli.cliName} ${version}, lab/${cli.id})`, ...def.expect }, null, 2) + '\n');
     writeLabels(path.resolve(opts.recordTo), def.name, { intervals: measure.intervals, source: `lab/${cli.id} ${cli.cliName} ${version}: the server's log and the lab's actions` });
+  }
+  if (opts.historyTo) {
+    const log = { cli: cli.id, version, cwd: work, events: server.log };
+    copyHistory(path.join(path.resolve(opts.historyTo), def.name), (cli.history ?? []).map((rel) => ({ from: path.join(home, rel), to: rel })), log);
   }
   if (!opts.keep) fs.rmSync(tmp, { recursive: true, force: true });
   return { name: def.name, cols: def.cols, rows: def.rows, checks, latencies: lat, ...measure, tmp: opts.keep ? tmp : null };

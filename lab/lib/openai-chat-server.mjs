@@ -153,11 +153,13 @@ export async function startChatServer(opts = {}) {
     chunk({ role: 'assistant', content: '' });
     if (step.firstDelayMs) await sleep(step.firstDelayMs);
     const chunks = step.chunks ?? [];
+    let sent = 0;
     for (let i = 0; i < chunks.length && !aborted; i++) {
       chunk({ content: chunks[i] });
+      sent = i + 1;
       if (i < chunks.length - 1 || step.toolCall) await sleep(step.chunkDelayMs ?? 100);
     }
-    if (aborted) { if (!quiet) record('stream_aborted', { model }); return; }
+    if (aborted) { if (!quiet) record('stream_aborted', { model, text: chunks.slice(0, sent).join('') }); return; }
     const usage = { prompt_tokens: 120, completion_tokens: 40, total_tokens: 160 };
     const finish = (reason) => {
       chunk({}, reason);
@@ -174,12 +176,13 @@ export async function startChatServer(opts = {}) {
       });
       finish('tool_calls');
       pending = { id: ids[0], name: calls[0].name, arguments: calls[0].arguments, ...(calls.length > 1 ? { calls: calls.map((tc, i) => ({ id: ids[i], ...tc })) } : {}) };
-      record('stream_end', { model, toolCall: calls[0].name, ...(calls.length > 1 ? { toolCalls: calls.length } : {}) });
-      record('tool_call_pending', { name: calls[0].name, ...(calls.length > 1 ? { count: calls.length } : {}) });
+      // The text and the calls as sent: the ground truth a parsed history is checked against.
+      record('stream_end', { model, text: chunks.join(''), toolCall: calls[0].name, ...(calls.length > 1 ? { toolCalls: calls.length } : {}) });
+      record('tool_call_pending', { name: calls[0].name, call_id: ids[0], arguments: calls[0].arguments, ...(calls.length > 1 ? { count: calls.length } : {}) });
       return;
     }
     finish('stop');
-    if (!quiet) record('stream_end', { model });
+    if (!quiet) record('stream_end', { model, text: chunks.join('') });
   };
 
   async function handle(req, res, body) {

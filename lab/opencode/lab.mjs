@@ -34,6 +34,7 @@ export const PINNED_VERSION = '1.18.33';
 const MODEL = 'lab-model';
 const SHELL_TITLE = 'Shell command';
 const EDIT_TITLE = 'Edit notes.txt';
+const EDIT_README_TITLE = 'Edit README.md';
 const PERMISSION_BUTTONS = ['Allow once', 'Allow always', 'Reject'];
 
 /**
@@ -98,6 +99,7 @@ const SESSIONS = [
   { name: 'approve-yes', cols: 80, rows: 24, description: 'bash asks permission → 1 (Allow once) → the command runs, the result streams → idle', run: createFile, expect: approvedTurn(SHELL_TITLE) },
   { name: 'approve-no', cols: 80, rows: 24, description: 'bash asks permission → 3 (Reject) → the turn ends without running it → idle', run: async (c) => { await c.prompt('please create the file'); await c.approval(3, 'shell'); await c.deniedEnd(); c.check('the command did not run', !fs.existsSync(path.join(c.work, 'build'))); }, expect: deniedTurn(SHELL_TITLE) },
   { name: 'edit-yes', cols: 80, rows: 24, description: 'write asks permission to edit → 1 (Allow once) → the file is written → idle', run: async (c) => { await c.prompt('write the notes'); await c.approval(1, 'edit'); await c.turnEnd(); c.check('notes.txt was written', fs.existsSync(path.join(c.work, 'notes.txt'))); }, expect: approvedTurn(EDIT_TITLE) },
+  { name: 'edit-readme-yes', cols: 80, rows: 24, description: 'edit asks permission to change README.md → 1 (Allow once) → the file is changed → idle (a history fixture: the edit as a diff)', run: async (c) => { await c.prompt('edit the readme'); await c.approval(1, 'editReadme'); await c.turnEnd(); c.check('README.md was edited', /\(edited\)/.test(fs.readFileSync(path.join(c.work, 'README.md'), 'utf8'))); }, expect: approvedTurn(EDIT_README_TITLE) },
   { name: 'edit-no', cols: 80, rows: 24, description: 'write asks permission to edit → 3 (Reject) → nothing written → idle', run: async (c) => { await c.prompt('write the notes'); await c.approval(3, 'edit'); await c.deniedEnd(); c.check('notes.txt was not written', !fs.existsSync(path.join(c.work, 'notes.txt'))); }, expect: deniedTurn(EDIT_TITLE) },
   {
     name: 'model-picker', cols: 80, rows: 24, description: '/models opens the model picker (kind picker, never auto-answered) → Esc closes it → idle',
@@ -202,8 +204,10 @@ const buttonsOk = (labels) => JSON.stringify(labels) === JSON.stringify(PERMISSI
 export const OPENCODE = {
   id: 'opencode', cliName: 'OpenCode', pkg: 'opencode-ai', bin: 'opencode', pinnedVersion: PINNED_VERSION,
   scenariosDir: path.join(here, 'scenarios'), models: [MODEL], prepare, isSideCall, sessions: SESSIONS,
+  // OpenCode 1.x keeps every conversation in one SQLite database here (opencode.db): --history-to copies it.
+  history: ['.local/share/opencode'],
   marks: { approval: /⇆ select/, spinner: /esc (?:again to )?interrupt/, picker: /Select model/ },
-  approvals: { ...promptApprovals(PROMPT_TITLES), shell: { title: SHELL_TITLE, buttonsOk }, edit: { title: EDIT_TITLE, buttonsOk } },
+  approvals: { ...promptApprovals(PROMPT_TITLES), shell: { title: SHELL_TITLE, buttonsOk }, edit: { title: EDIT_TITLE, buttonsOk }, editReadme: { title: EDIT_README_TITLE, buttonsOk } },
   picker: { title: 'Select model', buttons: PICKER_OPTIONS },
   // 1.18.33 shows the error's message under the prompt, without an "Error: 400" prefix (in both recordings made).
   apiErrorShown: /lab server: scripted bad request/,

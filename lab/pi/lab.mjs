@@ -129,6 +129,11 @@ const SESSIONS = [
     expect: toolTurn,
   },
   {
+    name: 'edit-unasked', cols: 80, rows: 24, description: 'the edit tool changes README.md without asking → idle, never approval (a history fixture: the edit as a diff)',
+    run: async (c) => { await c.prompt('edit the readme'); await c.unaskedTool(); await c.turnEnd(); c.check('README.md was edited', /\(edited\)/.test(fs.readFileSync(path.join(c.work, 'README.md'), 'utf8'))); },
+    expect: toolTurn,
+  },
+  {
     name: 'model-picker', cols: 80, rows: 24, description: '/model opens the model selector (kind picker, never auto-answered) → Esc closes it → idle',
     run: async (c) => { await c.picker(); },
     expect: PICKER_TURN,
@@ -186,6 +191,8 @@ function prepare({ home, serverUrl }) {
 export const PI = {
   id: 'pi', cliName: 'pi', pkg: '@mariozechner/pi-coding-agent', bin: 'pi', pinnedVersion: PINNED_VERSION,
   scenariosDir: path.join(here, 'scenarios'), models: MODELS, prepare, sessions: SESSIONS,
+  // Where pi keeps its conversations (one JSONL file per session, per cwd): --history-to copies it.
+  history: ['.pi/agent/sessions'],
   marks: { spinner: /(?:^|\n) ?[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] \S/, picker: /\n→ \S[^\n]*\[lab\]/ },
   approvals: {},
   noApprovals: 'pi asks no permission by design (its tools run at once; the shell-unasked and write-unasked sessions check that)',

@@ -88,7 +88,7 @@ export class SessionTranscripts {
     const file = resolveHistoryPath(history.path, { env, home, cwd: session.record.cwd, sessionId: nativeId });
     if (!file) return;
     const followed: Followed = {
-      reader: new HistoryReader({ format: history.format, path: file, homeDir: home, onTurn: (turn) => followed.changed.push(turn) }),
+      reader: new HistoryReader({ format: history.format, path: file, homeDir: home, sessionId: nativeId, onTurn: (turn) => followed.changed.push(turn) }),
       timer: setInterval(() => this.poll(session.id), POLL_MS),
       changed: [],
     };

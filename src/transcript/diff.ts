@@ -37,3 +37,13 @@ export function diffWholeFile(path: string, content: string, kind: 'create' | 'd
   const body = lines.length ? `@@ ${range} @@\n${lines.map((l) => `${sign}${l}\n`).join('')}` : '';
   return { path, kind, diff: header(path, kind) + body };
 }
+
+/**
+ * A unified diff a CLI wrote (with its own `Index:`/`---`/`+++` lines, absolute paths) made into
+ * this module's form: the same hunks under the `a/…`, `b/…` header every other edit has.
+ */
+export function diffFromUnified(path: string, unified: string, kind: FileEdit['kind'] = 'edit'): FileEdit {
+  const start = unified.search(/^@@ /m);
+  const body = start === -1 ? '' : unified.slice(start);
+  return { path, kind, diff: header(path, kind) + (body === '' || body.endsWith('\n') ? body : `${body}\n`) };
+}

@@ -130,34 +130,45 @@ export class HistoryFollower {
     this.#partialBytes += rest.length;
   }
 
-  #checkPath(): { code: TranscriptWarningCode; detail: string; key: string } | null {
-    let real: string;
-    let home: string;
-    try {
-      real = realpathSync(this.#path);
-      home = realpathSync(this.#home);
-    } catch (err) {
-      return errorProblem(err, this.#path, this.#ino !== null);
-    }
-    if (real !== home && !real.startsWith(home.endsWith(sep) ? home : home + sep)) {
-      return { code: 'HISTORY_OUTSIDE_HOME', detail: `${this.#path} leads to ${real}`, key: `outside:${real}` };
-    }
-    try {
-      statSync(real);
-    } catch (err) {
-      return errorProblem(err, this.#path, this.#ino !== null);
-    }
-    return null;
+  #checkPath(): HistoryProblem | null {
+    return checkHistoryPath(this.#path, this.#home, this.#ino !== null);
   }
 
-  #report(problem: { code: TranscriptWarningCode; detail: string; key: string }, warn: FollowerWarning): void {
+  #report(problem: HistoryProblem, warn: FollowerWarning): void {
     // A file not written yet is the normal start of a session, not a problem.
     if (problem.key !== this.#lastProblem && problem.key !== 'absent') warn(problem.code, problem.detail);
     this.#lastProblem = problem.key;
   }
 }
 
-function errorProblem(err: unknown, path: string, wasRead = false): { code: TranscriptWarningCode; detail: string; key: string } {
+/** What is wrong with a history path; `key` tells a lasting condition from a new one. */
+export interface HistoryProblem { code: TranscriptWarningCode; detail: string; key: string }
+
+/**
+ * Whether `path` can be read as history: it exists (`key: "absent"` before the CLI wrote it is
+ * normal), resolves (symlinks) under `home` and is readable. Shared by the file and database followers.
+ */
+export function checkHistoryPath(path: string, home: string, wasRead: boolean): HistoryProblem | null {
+  let real: string;
+  let realHome: string;
+  try {
+    real = realpathSync(path);
+    realHome = realpathSync(home);
+  } catch (err) {
+    return errorProblem(err, path, wasRead);
+  }
+  if (real !== realHome && !real.startsWith(realHome.endsWith(sep) ? realHome : realHome + sep)) {
+    return { code: 'HISTORY_OUTSIDE_HOME', detail: `${path} leads to ${real}`, key: `outside:${real}` };
+  }
+  try {
+    statSync(real);
+  } catch (err) {
+    return errorProblem(err, path, wasRead);
+  }
+  return null;
+}
+
+export function errorProblem(err: unknown, path: string, wasRead = false): HistoryProblem {
   const code = (err as NodeJS.ErrnoException)?.code;
   if (code === 'ENOENT') {
     // Not there yet is normal before the CLI writes its first record; gone after reading is not.

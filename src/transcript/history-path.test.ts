@@ -14,4 +14,10 @@ describe('resolveHistoryPath', () => {
     expect(resolveHistoryPath('~/.codex/sessions/{yyyy}/{mm}/{dd}/rollout-*.jsonl', ctx)).toBeNull();
     expect(resolveHistoryPath('~/x/{nope}.json', ctx)).toBeNull();
   });
+
+  it('names a cwd the way pi names its session folder (one leading slash off; "/", "\\" and ":" as "-")', () => {
+    // pi 0.73 getDefaultSessionDir: `--${cwd.replace(/^[/\\]/, "").replace(/[/\\:]/g, "-")}--`
+    expect(resolveHistoryPath('~/.pi/agent/sessions/{cwd_pi}/{session_id}.jsonl', { ...ctx, cwd: '/tmp/lab:1/work' })).toBe('/home/me/.pi/agent/sessions/--tmp-lab-1-work--/abc.jsonl');
+    expect(resolveHistoryPath('~/.pi/agent/sessions/{cwd_pi}/{session_id}.jsonl', { ...ctx, cwd: '//srv/x' })).toBe('/home/me/.pi/agent/sessions/---srv-x--/abc.jsonl');
+  });
 });

@@ -21,8 +21,8 @@ const CWD_ENCODINGS: Record<string, (cwd: string) => string> = {
   cwd_dashed: (cwd) => cwd.replaceAll('/', '-'),
   // Claude Code: every character that is not a letter or a digit becomes '-'.
   cwd_claude_project: (cwd) => cwd.replace(/[^A-Za-z0-9]/g, '-'),
-  // pi: the path between `--` with '/' as '-'.
-  cwd_pi: (cwd) => `--${cwd.replace(/^\/+/, '').replaceAll('/', '-')}--`,
+  // pi (0.73 getDefaultSessionDir): one leading separator off, then '/', '\\' and ':' as '-', between `--`.
+  cwd_pi: (cwd) => `--${cwd.replace(/^[/\\]/, '').replace(/[/\\:]/g, '-')}--`,
   cwd_sha256: (cwd) => createHash('sha256').update(cwd).digest('hex'),
 };
 

@@ -7,12 +7,15 @@ import type { HistoryFormat, Transcript, Turn } from '../protocol/transcripts.js
 import { TranscriptBuilder } from './builder.js';
 import type { HistoryParser, TranscriptEvent } from './events.js';
 import { HistoryFollower } from './follower.js';
+import { OpenCodeDbFollower } from './opencode-db-follower.js';
 import { createHistoryParser } from './parsers/index.js';
 
 export interface HistoryReaderOptions {
   format: HistoryFormat;
   path: string;
   homeDir: string;
+  /** The CLI's session id: which conversation to read in a database that holds all of them (`opencode-sqlite`). */
+  sessionId?: string | null;
   /** Each turn that changed during a poll (what the store appends). */
   onTurn?: (turn: Turn) => void;
   maxLineBytes?: number;
@@ -20,7 +23,7 @@ export interface HistoryReaderOptions {
 }
 
 export class HistoryReader {
-  readonly #follower: HistoryFollower;
+  readonly #follower: HistoryFollower | OpenCodeDbFollower;
   readonly #parser: HistoryParser;
   readonly #builder: TranscriptBuilder;
   #lineNo = 0;
@@ -28,10 +31,12 @@ export class HistoryReader {
   constructor(opts: HistoryReaderOptions) {
     this.#parser = createHistoryParser(opts.format);
     this.#builder = new TranscriptBuilder({ kind: 'native', format: opts.format }, { onTurn: opts.onTurn });
-    this.#follower = new HistoryFollower({ path: opts.path, homeDir: opts.homeDir, maxLineBytes: opts.maxLineBytes, chunkBytes: opts.chunkBytes });
+    this.#follower = opts.format === 'opencode-sqlite'
+      ? new OpenCodeDbFollower({ path: opts.path, homeDir: opts.homeDir, sessionId: opts.sessionId ?? null })
+      : new HistoryFollower({ path: opts.path, homeDir: opts.homeDir, maxLineBytes: opts.maxLineBytes, chunkBytes: opts.chunkBytes });
   }
 
-  /** Bytes of the file read so far. */
+  /** Bytes of the file read so far (for a database: the last event's number). */
   get offset(): number {
     return this.#follower.offset;
   }
@@ -40,6 +45,11 @@ export class HistoryReader {
   poll(): void {
     const events: TranscriptEvent[] = [];
     const warn = (code: Parameters<TranscriptBuilder['warn']>[0], detail: string) => this.#builder.warn(code, detail);
+    if (this.#follower instanceof OpenCodeDbFollower) {
+      this.#follower.poll((record) => events.push(...this.#parser.feed(record)), warn);
+      this.#builder.apply(events);
+      return;
+    }
     this.#follower.poll((line) => {
       this.#lineNo += 1;
       let record: unknown;

@@ -8,5 +8,6 @@ export { TranscriptBuilder } from './builder.js';
 export type { HistoryParser, TranscriptEvent } from './events.js';
 export { HistoryFollower, type FollowerOptions } from './follower.js';
 export { HistoryReader, type HistoryReaderOptions } from './history-reader.js';
+export { findNewestOpenCodeSession, OpenCodeDbFollower } from './opencode-db-follower.js';
 export { createHistoryParser, HistoryFormatError, PARSED_FORMATS } from './parsers/index.js';
 export { diffFromHunks, diffWholeFile } from './diff.js';

@@ -8,14 +8,15 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { ToolCall, Transcript } from '../../src/protocol/transcripts.js';
+import type { HistoryFormat, ToolCall, Transcript } from '../../src/protocol/transcripts.js';
 import { Transcript as TranscriptSchema } from '../../src/protocol/transcripts.js';
 import { HistoryReader } from '../../src/transcript/index.js';
+import { findNewestOpenCodeSession } from '../../src/transcript/opencode-db-follower.js';
 
 const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/history');
 
-function read(format: 'claude-jsonl' | 'codex-rollout-jsonl', file: string): Transcript {
-  const reader = new HistoryReader({ format, path: file, homeDir: FIXTURES });
+function read(format: HistoryFormat, file: string, sessionId?: string): Transcript {
+  const reader = new HistoryReader({ format, path: file, homeDir: FIXTURES, sessionId });
   reader.finish();
   const t = reader.transcript();
   expect(TranscriptSchema.parse(t)).toEqual(t);
@@ -94,5 +95,94 @@ describe('Codex 0.171.0 (codex-rollout-jsonl)', () => {
   it('patch-yes: the added file is a diff that creates it', () => {
     const t = read('codex-rollout-jsonl', path.join(FIXTURES, 'codex/0.171.0/patch-yes/rollout.jsonl'));
     expect(calls(t)[0]?.edits).toEqual([expect.objectContaining({ kind: 'create', diff: expect.stringMatching(/^--- \/dev\/null\n\+\+\+ b\/.*outside\/note\.txt\n@@ -0,0 \+1,1 @@\n\+lab note\n$/) })]);
+  });
+});
+
+/** The log of lab/lib/openai-chat-server.mjs (pi, OpenCode, Kilo Code): what it sent and got. */
+interface ChatEvent { t?: number; event: string; text?: string; name?: string; call_id?: string; arguments?: unknown; id?: string; output?: string }
+
+/** Checks a chat-lab transcript against its server log: the person's words, every answer, every call and its result (`denied`: the person rejected every call), the tokens. */
+function expectChatLog(t: Transcript, ev: ChatEvent[], { denied = false } = {}): void {
+  expect(t.native_session_ids).toHaveLength(1);
+  expect(t.turns).toHaveLength(1);
+  expect(t.turns[0]?.user?.text).toBe(ev.find((e) => e.event === 'prompt')?.text);
+  // What each stream sent (all of it, or up to the interrupt); an answer cut by an error or an
+  // interrupt ends with the CLI's note of why, e.g. "(aborted: Operation aborted)".
+  const notes = texts(t).filter((x) => /^\([A-Za-z]+: [^\n]*\)$/.test(x));
+  expect(texts(t).filter((x) => !notes.includes(x))).toEqual(ev.filter((e) => (e.event === 'stream_end' || e.event === 'stream_aborted') && e.text).map((e) => e.text));
+  expect(notes).toHaveLength(ev.filter((e) => e.event === 'api_error' || e.event === 'stream_aborted').length);
+  const pending = ev.filter((e) => e.event === 'tool_call_pending');
+  expect(calls(t).map((c) => ({ id: c.id, name: c.name, input: c.input }))).toEqual(pending.map((e) => ({ id: e.call_id, name: e.name, input: e.arguments })));
+  for (const c of calls(t)) {
+    const result = ev.find((e) => e.event === 'tool_result' && e.id === c.id);
+    // A rejected call: OpenCode tells the model nothing, Kilo Code tells it the person said no.
+    if (result || !denied) expect(c.output?.slice(0, 200)).toBe(result?.output);
+    expect(c.status).toBe(denied ? 'denied' : 'ok');
+  }
+  // The server counts 120 + 40 tokens for each answer it finished; a cut one counts none.
+  const responses = ev.filter((e) => e.event === 'stream_end').length;
+  expect([t.usage?.input_tokens ?? 0, t.usage?.output_tokens ?? 0]).toEqual([120 * responses, 40 * responses]);
+}
+
+const chatLog = (dir: string) => (JSON.parse(readFileSync(path.join(dir, 'server-log.json'), 'utf8')) as { events: ChatEvent[] }).events;
+
+describe('pi 0.73.1 (pi-jsonl)', () => {
+  it.each(scenarios('pi', '0.73.1'))('%s: the transcript is what the scripted server sent', (scenario) => {
+    const dir = path.join(FIXTURES, 'pi', '0.73.1', scenario);
+    const t = read('pi-jsonl', path.join(dir, 'session.jsonl'));
+    expect(t.warnings).toEqual([]);
+    expectChatLog(t, chatLog(dir));
+    expect(t.usage?.cost_usd).toBe(0);
+    expect(t.turns[0]?.model).toBe('lab-model');
+  });
+
+  it('edit-unasked: the edit is a unified diff of the change', () => {
+    const t = read('pi-jsonl', path.join(FIXTURES, 'pi/0.73.1/edit-unasked/session.jsonl'));
+    expect(calls(t)[0]?.edits).toEqual([{ kind: 'edit', path: expect.stringMatching(/README\.md$/), diff: expect.stringMatching(/^--- a\/.*README\.md\n\+\+\+ b\/.*README\.md\n@@ -1,1 \+1,1 @@\n-# lab workspace\n\+# lab workspace \(edited\)\n$/) }]);
+  });
+
+  it('write-unasked: the written file is a diff that creates it', () => {
+    const t = read('pi-jsonl', path.join(FIXTURES, 'pi/0.73.1/write-unasked/session.jsonl'));
+    expect(calls(t)[0]?.edits).toEqual([{ kind: 'create', path: expect.stringMatching(/notes\.txt$/), diff: expect.stringMatching(/^--- \/dev\/null\n\+\+\+ b\/.*notes\.txt\n@@ -0,0 \+1,2 @@\n\+lab notes\n\+second line\n$/) }]);
+  });
+});
+
+/** The session the lab's CLI started in its cwd: found as the daemon finds it, by cwd and start time. */
+function labSession(dir: string, file: string): string {
+  const log = JSON.parse(readFileSync(path.join(dir, 'server-log.json'), 'utf8')) as { cwd: string; events: ChatEvent[] };
+  const id = findNewestOpenCodeSession(file, log.cwd, log.events[0]?.t ?? 0);
+  expect(id).toMatch(/^ses_/);
+  expect(findNewestOpenCodeSession(file, log.cwd, Date.now())).toBeNull();
+  expect(findNewestOpenCodeSession(file, '/elsewhere', 0)).toBeNull();
+  return id ?? '';
+}
+
+describe.each([
+  { cli: 'opencode', version: '1.18.33', db: 'opencode.db' },
+  { cli: 'kilocode', version: '7.7.7', db: 'kilo.db' },
+])('$cli $version (opencode-sqlite)', ({ cli, version, db }) => {
+  it.each(scenarios(cli, version))('%s: the transcript is what the scripted server sent', (scenario) => {
+    const dir = path.join(FIXTURES, cli, version, scenario);
+    const file = path.join(dir, db);
+    const id = labSession(dir, file);
+    const t = read('opencode-sqlite', file, id);
+    expect(t.warnings).toEqual([]);
+    expect(t.native_session_ids).toEqual([id]);
+    expectChatLog(t, chatLog(dir), { denied: scenario === 'approve-no' });
+    // OpenCode writes a cost with each finished step; an answer cut short has none.
+    expect(t.usage?.cost_usd ?? 0).toBe(0);
+    expect(t.turns[0]?.model).toBe('lab-model');
+  });
+
+  it('approve-no: the rejected call says the person rejected it', () => {
+    const dir = path.join(FIXTURES, cli, version, 'approve-no');
+    const file = path.join(dir, db);
+    expect(calls(read('opencode-sqlite', file, labSession(dir, file)))[0]).toMatchObject({ name: 'bash', status: 'denied', output: expect.stringMatching(/rejected permission/) });
+  });
+
+  it('edit-readme-yes: the edit is a unified diff of the change', () => {
+    const dir = path.join(FIXTURES, cli, version, 'edit-readme-yes');
+    const file = path.join(dir, db);
+    expect(calls(read('opencode-sqlite', file, labSession(dir, file)))[0]?.edits).toEqual([{ kind: 'edit', path: expect.stringMatching(/README\.md$/), diff: expect.stringMatching(/^--- a\/.*README\.md\n\+\+\+ b\/.*README\.md\n@@ -1,1 \+1,1 @@\n-# lab workspace\n\+# lab workspace \(edited\)\n$/) }]);
   });
 });

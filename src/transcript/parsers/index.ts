@@ -7,11 +7,15 @@ import type { HistoryParser } from '../events.js';
 import { createClaudeParser } from './claude.js';
 import { createCodexParser } from './codex.js';
 import { createDemoParser } from './demo.js';
+import { createOpenCodeParser } from './opencode.js';
+import { createPiParser } from './pi.js';
 
 const PARSERS: Partial<Record<HistoryFormat, () => HistoryParser>> = {
   'claude-jsonl': createClaudeParser,
   'codex-rollout-jsonl': createCodexParser,
   'demo-jsonl': createDemoParser,
+  'pi-jsonl': createPiParser,
+  'opencode-sqlite': createOpenCodeParser,
 };
 
 /** The formats that have a parser today. */
