@@ -38,6 +38,7 @@ import { ensureCli } from '../lib/install-cli.mjs';
 import { writeLabels } from '../lib/lab-kit.mjs';
 import { onboardingInstants, onboardingSequence, passGates } from './onboarding.mjs';
 import { loadScenario, startServer } from './server.mjs';
+import { copyHistory as copyHistoryTrees } from '../lib/copy-history.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, '..', '..');
@@ -126,19 +127,8 @@ function prepareHome(tmp, key, version, approveKey = true, onboarded = true) {
  * kept) and the server's log into `dir`: the transcript parser's fixtures and their ground truth.
  */
 function copyHistory(run, dir) {
-  const projects = join(run.tmp, 'home', '.claude', 'projects');
-  mkdirSync(dir, { recursive: true });
-  const walk = (from, rel) => {
-    for (const ent of existsSync(from) ? readdirSync(from, { withFileTypes: true }) : []) {
-      const src = join(from, ent.name);
-      const dst = join(dir, 'projects', rel, ent.name);
-      if (ent.isDirectory()) walk(src, join(rel, ent.name));
-      else if (ent.isFile()) { mkdirSync(dirname(dst), { recursive: true }); copyFileSync(src, dst); }
-    }
-  };
-  walk(projects, '');
   const log = { cli: 'claude-code', version: run.version, cwd: run.realCwd, events: run.serverEvents };
-  writeFileSync(join(dir, 'server-log.json'), `${JSON.stringify(log, null, 2)}\n`);
+  copyHistoryTrees({ trees: [{ from: join(run.tmp, 'home', '.claude', 'projects'), as: 'projects' }], dir, log });
   process.stdout.write(`history of ${run.tag} → ${dir}\n`);
 }
 

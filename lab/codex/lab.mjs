@@ -31,6 +31,7 @@ import { checkKeys, keyLabels, mergeLabels, runKeys } from './key-script.mjs';
 import { checkRequirements, managedLauncher } from './managed-requirements.mjs';
 import { loadScenario, startCodexServer } from './server.mjs';
 import { checkUpdateNotice, prepareUpdateNotice, verifyUpdateNotice } from './update-notice.mjs';
+import { copyHistory as copyHistoryTrees } from '../lib/copy-history.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, '..', '..');
@@ -520,20 +521,8 @@ async function runScenario(scenario, ctx) {
 
 /** Copies the rollout files of a run (CODEX_HOME/sessions, layout kept) and the server's log into `dir`. */
 function copyHistory(result, dir) {
-  const walk = (from, rel) => {
-    for (const ent of existsSync(from) ? readdirSync(from, { withFileTypes: true }) : []) {
-      const src = join(from, ent.name);
-      if (ent.isDirectory()) walk(src, join(rel, ent.name));
-      else if (ent.isFile()) {
-        mkdirSync(join(dir, 'sessions', rel), { recursive: true });
-        copyFileSync(src, join(dir, 'sessions', rel, ent.name));
-      }
-    }
-  };
-  mkdirSync(dir, { recursive: true });
-  walk(join(result.root, 'home', '.codex', 'sessions'), '');
   const log = { cli: 'codex', version: result.version, cwd: join(result.root, 'project'), events: result.serverLog };
-  writeFileSync(join(dir, 'server-log.json'), `${JSON.stringify(log, null, 2)}\n`);
+  copyHistoryTrees({ trees: [{ from: join(result.root, 'home', '.codex', 'sessions'), as: 'sessions' }], dir, log });
   process.stderr.write(`  history → ${dir}\n`);
 }
 

@@ -21,7 +21,7 @@ export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** Parses the lab options shared by every lab; throws naming the unknown option and the fix. */
 export function parseLabArgs(args, cli, pinnedVersion) {
-  const o = { recordTo: null, accuracy: false, scenario: null, keep: false, version: pinnedVersion, verbose: false };
+  const o = { recordTo: null, accuracy: false, scenario: null, keep: false, version: pinnedVersion, verbose: false, historyTo: null };
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     if (a === '--record-to') o.recordTo = args[++i];
@@ -30,7 +30,8 @@ export function parseLabArgs(args, cli, pinnedVersion) {
     else if (a === '--keep') o.keep = true;
     else if (a === '--version') o.version = args[++i];
     else if (a === '--verbose') o.verbose = true;
-    else throw new Error(`lab ${cli}: unknown option ${JSON.stringify(a)}; use --record-to DIR, --accuracy, --scenario NAME (comma-separated), --keep, --version V, --verbose`);
+    else if (a === '--history-to') o.historyTo = path.resolve(args[++i]);
+    else throw new Error(`lab ${cli}: unknown option ${JSON.stringify(a)}; use --record-to DIR, --accuracy, --scenario NAME (comma-separated), --keep, --version V, --verbose, --history-to DIR`);
   }
   return o;
 }

@@ -174,12 +174,12 @@ export async function startChatServer(opts = {}) {
       });
       finish('tool_calls');
       pending = { id: ids[0], name: calls[0].name, arguments: calls[0].arguments, ...(calls.length > 1 ? { calls: calls.map((tc, i) => ({ id: ids[i], ...tc })) } : {}) };
-      record('stream_end', { model, toolCall: calls[0].name, ...(calls.length > 1 ? { toolCalls: calls.length } : {}) });
-      record('tool_call_pending', { name: calls[0].name, ...(calls.length > 1 ? { count: calls.length } : {}) });
+      record('stream_end', { model, toolCall: calls[0].name, ...(calls.length > 1 ? { toolCalls: calls.length } : {}), text: chunks.join('') });
+      record('tool_call_pending', { name: calls[0].name, ...(calls.length > 1 ? { count: calls.length } : {}), id: ids[0], arguments: calls[0].arguments });
       return;
     }
     finish('stop');
-    if (!quiet) record('stream_end', { model });
+    if (!quiet) record('stream_end', { model, text: chunks.join('') });
   };
 
   async function handle(req, res, body) {
