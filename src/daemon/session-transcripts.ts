@@ -73,7 +73,8 @@ export class SessionTranscripts {
     if (!history?.format || !history.path) return;
     const env = this.#envOf(session);
     const file = nativeId ? resolveHistoryPath(history.path, { env, home: env.HOME, cwd: session.record.cwd, sessionId: nativeId }) : null;
-    const discover = !file && history.session_id?.from === 'newest_file';
+    // A template that names no one file (a glob, a date: the CLI picks the name) is searched.
+    const discover = !file && (nativeId !== null || history.session_id?.from === 'newest_file');
     if (!file && !discover) return;
     const followed: Followed = {
       reader: null,

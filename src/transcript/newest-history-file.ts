@@ -69,16 +69,17 @@ export function findSessionHistoryFile(d: HistoryDiscovery): DiscoveredHistory |
     for (const file of matchGlob(fillDate(pattern, day))) files.add(file);
   }
   const known = d.sessionId ?? null;
-  const candidates = [...files]
+  const stamped = [...files]
     .filter((file) => !d.claimed?.has(file))
     .flatMap((file) => {
-      const created = createdAt(file);
-      return created === null ? [] : [{ file, created }];
-    })
-    .filter((c) => known !== null || c.created >= d.startedAt - START_SLACK_MS)
-    .sort((a, b) => b.created - a.created)
-    .slice(0, MAX_CANDIDATES)
-    .reverse();
+      const times = timesOf(file);
+      return times ? [{ file, ...times }] : [];
+    });
+  // A new session's file: the first created since the start. A known id's (a resume, or an id
+  // given at launch in a name the CLI dates): a name holding the id first, then the latest written.
+  const candidates = known === null
+    ? stamped.filter((c) => c.created >= d.startedAt - START_SLACK_MS).sort((a, b) => b.created - a.created).slice(0, MAX_CANDIDATES).reverse()
+    : stamped.sort((a, b) => Number(namesId(b.file, known)) - Number(namesId(a.file, known)) || b.written - a.written).slice(0, MAX_CANDIDATES);
   const cwdKeys = folderKeys(d.cwd);
   let heads = 0;
   for (const c of candidates) {
@@ -158,14 +159,19 @@ function isFile(file: string): boolean {
   }
 }
 
-/** When the file was created; its last change where the file system keeps no birth time. */
-function createdAt(file: string): number | null {
+/** When the file was created (its last change where the file system keeps no birth time) and last written. */
+function timesOf(file: string): { created: number; written: number } | null {
   try {
     const st = fs.statSync(file);
-    return st.birthtimeMs > 0 ? st.birthtimeMs : st.mtimeMs;
+    return { created: st.birthtimeMs > 0 ? st.birthtimeMs : st.mtimeMs, written: st.mtimeMs };
   } catch {
     return null;
   }
+}
+
+/** The file's name holds the id, or its first 8 characters (Gemini CLI's `session-<time>-<id8>`). */
+function namesId(file: string, id: string): boolean {
+  return path.basename(file).includes(id.slice(0, 8));
 }
 
 /** The session record at the top of the file, read through the format's own parser. */

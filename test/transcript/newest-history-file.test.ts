@@ -3,6 +3,7 @@
  * templates are expanded, a file is taken only by the session of its folder, never one created
  * before the start or followed by another session, and a resume finds its file by id.
  */
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -90,6 +91,25 @@ describe('findSessionHistoryFile', () => {
     writeFileSync(file, `${JSON.stringify({ type: 'session', session_id: 'd1', cwd: '/work/a' })}\n`);
     expect(findSessionHistoryFile({ format: 'demo-jsonl', template: DEMO, env: {}, home, cwd: '/work/a', startedAt: Date.now() - 1000 })).toEqual({ path: file, sessionId: 'd1' });
     expect(findSessionHistoryFile({ format: 'demo-jsonl', template: DEMO, env: {}, home, cwd: '/work/b', startedAt: Date.now() - 1000 })).toBeNull();
+  });
+
+  it('Gemini CLI: a project folder named by the CLI, told apart by the header\'s folder hash; a given id finds its file', () => {
+    const GEMINI = '~/.gemini/tmp/*/chats/session-*.jsonl';
+    const sha = (cwd: string) => createHash('sha256').update(cwd).digest('hex');
+    const write = (project: string, name: string, id: string, cwd: string) => {
+      const dir = path.join(home, '.gemini', 'tmp', project, 'chats');
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(path.join(dir, name), `${JSON.stringify({ sessionId: id, projectHash: sha(cwd), startTime: '2026-12-06T10:00:00.000Z', kind: 'main' })}\n`);
+      return path.join(dir, name);
+    };
+    // Two folders both called "work": Gemini names the second project "work-1".
+    const a = write('work', 'session-2026-12-06T10-00-aaaaaaaa.jsonl', 'aaaaaaaa-1', '/x/work');
+    const b = write('work-1', 'session-2026-12-06T10-00-bbbbbbbb.jsonl', 'bbbbbbbb-2', '/y/work');
+    const gemini = (over: Partial<HistoryDiscovery>) => find({ format: 'gemini-jsonl', template: GEMINI, ...over });
+    expect(gemini({ cwd: '/x/work' })).toEqual({ path: a, sessionId: 'aaaaaaaa-1' });
+    expect(gemini({ cwd: '/y/work' })).toEqual({ path: b, sessionId: 'bbbbbbbb-2' });
+    expect(gemini({ cwd: '/y/work', sessionId: 'bbbbbbbb-2', startedAt: Date.now() + 60_000 })).toEqual({ path: b, sessionId: 'bbbbbbbb-2' });
+    expect(gemini({ cwd: '/x/work', sessionId: 'bbbbbbbb-2' })).toBeNull();
   });
 
   it('answers null for a template it cannot fill', () => {
