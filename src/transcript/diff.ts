@@ -37,3 +37,13 @@ export function diffWholeFile(path: string, content: string, kind: 'create' | 'd
   const body = lines.length ? `@@ ${range} @@\n${lines.map((l) => `${sign}${l}\n`).join('')}` : '';
   return { path, kind, diff: header(path, kind) + body };
 }
+
+/**
+ * A diff from a patch text as the `diff` package writes it (Gemini CLI's and Qwen Code's
+ * `fileDiff`: an `Index:` banner and `---`/`+++` lines naming the file bare): its hunks under
+ * this transcript's own header.
+ */
+export function diffFromPatch(path: string, patch: string, kind: FileEdit['kind']): FileEdit {
+  const at = patch.search(/^@@ /m);
+  return { path, kind, diff: header(path, kind) + (at === -1 ? '' : patch.slice(at)) };
+}

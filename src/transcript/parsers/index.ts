@@ -7,11 +7,15 @@ import type { HistoryParser } from '../events.js';
 import { createClaudeParser } from './claude.js';
 import { createCodexParser } from './codex.js';
 import { createDemoParser } from './demo.js';
+import { createGeminiParser } from './gemini.js';
+import { createQwenParser } from './qwen.js';
 
 const PARSERS: Partial<Record<HistoryFormat, () => HistoryParser>> = {
   'claude-jsonl': createClaudeParser,
   'codex-rollout-jsonl': createCodexParser,
   'demo-jsonl': createDemoParser,
+  'gemini-jsonl': createGeminiParser,
+  'qwen-jsonl': createQwenParser,
 };
 
 /** The formats that have a parser today. */
