@@ -13,6 +13,7 @@ import type { Transcript, Turn } from '../protocol/index.js';
 import type { HistoryFormat } from '../protocol/transcripts.js';
 import type { Store } from '../store/index.js';
 import { HistoryReader } from '../transcript/history-reader.js';
+import { PARSED_FORMATS } from '../transcript/parsers/index.js';
 import { resolveHistoryPath } from '../transcript/history-path.js';
 import { findSessionHistoryFile } from '../transcript/newest-history-file.js';
 import type { EventLog } from './event-log.js';
@@ -70,7 +71,8 @@ export class SessionTranscripts {
     const freshSince = this.#freshSince.get(session.id);
     this.#freshSince.delete(session.id);
     const nativeId = freshSince === undefined ? session.record.nativeSessionId : null;
-    if (!history?.format || !history.path) return;
+    // A format with no parser yet: the session runs without a transcript (no reader to fail later).
+    if (!history?.format || !history.path || !PARSED_FORMATS.includes(history.format)) return;
     const env = this.#envOf(session);
     const file = nativeId ? resolveHistoryPath(history.path, { env, home: env.HOME, cwd: session.record.cwd, sessionId: nativeId }) : null;
     // A template that names no one file (a glob, a date: the CLI picks the name) is searched.
@@ -129,9 +131,9 @@ export class SessionTranscripts {
   poll(sessionId: string): void {
     const f = this.#followed.get(sessionId);
     if (!f) return;
-    if (!f.reader) this.#discover(sessionId, f, false);
-    if (!f.reader) return;
     try {
+      if (!f.reader) this.#discover(sessionId, f, false);
+      if (!f.reader) return;
       f.reader.poll();
     } catch (error) {
       this.#log('warn', `transcript of ${sessionId}: ${(error as Error).message}`);
@@ -181,8 +183,10 @@ export class SessionTranscripts {
     if (!f) return;
     clearInterval(f.timer);
     // A CLI that wrote its file just before it ended still gets its transcript.
-    if (!f.reader) this.#discover(sessionId, f, true);
-    try { f.reader?.finish(); } catch {}
+    try {
+      if (!f.reader) this.#discover(sessionId, f, true);
+      f.reader?.finish();
+    } catch {}
     // What the last read found is stored too (the agent's last turn before it exited).
     this.#flush(sessionId, f);
     this.#followed.delete(sessionId);

@@ -2,7 +2,7 @@
  * Finds the history file of a session whose CLI names the file itself (`native_history.session_id:
  * {"from": "newest_file"}`: Codex, Gemini CLI, Qwen Code): the spec's path template with its
  * `{yyyy}/{mm}/{dd}` filled for the days around the session's start and its `*` / `?` matched
- * one folder level at a time (no `**`), then the first file created after the session started
+ * one folder level at a time (`**`: up to {@link MAX_DEPTH} levels), then the first file created after the session started
  * that names the session's folder and that no other session follows. The file's own first
  * records say its id (what a resume passes back) and, where the CLI writes it, its folder.
  *
@@ -26,7 +26,7 @@ import path from 'node:path';
 import type { HistoryFormat } from '../protocol/transcripts.js';
 import type { TranscriptEvent } from './events.js';
 import { fillHistoryPath } from './history-path.js';
-import { createHistoryParser } from './parsers/index.js';
+import { createHistoryParser, PARSED_FORMATS } from './parsers/index.js';
 
 /** A file created up to this long before the start still counts (clocks and file systems round). */
 export const START_SLACK_MS = 2_000;
@@ -34,6 +34,8 @@ export const START_SLACK_MS = 2_000;
 export const HEAD_BYTES = 64 * 1024;
 export const MAX_CANDIDATES = 200;
 export const MAX_HEADS = 16;
+/** Folder levels a `**` goes down. */
+export const MAX_DEPTH = 4;
 /** Days of dated folders listed: a session resumed a month later is looked for by its id's name. */
 export const MAX_DAYS = 31;
 const DAY_MS = 86_400_000;
@@ -62,6 +64,7 @@ export interface DiscoveredHistory {
 
 /** The session's history file, or null when none is there (yet): call again later. */
 export function findSessionHistoryFile(d: HistoryDiscovery): DiscoveredHistory | null {
+  if (!PARSED_FORMATS.includes(d.format)) return null;
   const pattern = fillHistoryPath(d.template, { env: d.env, home: d.home, cwd: d.cwd, sessionId: d.sessionId ?? null });
   if (!pattern) return null;
   const files = new Set<string>();
@@ -120,6 +123,10 @@ function matchGlob(patterns: string[]): string[] {
     const parts = pattern.split(path.sep).filter(Boolean);
     for (const [i, part] of parts.entries()) {
       const last = i === parts.length - 1;
+      if (part === '**' && !last) {
+        bases = bases.flatMap((base) => foldersBelow(base, MAX_DEPTH));
+        continue;
+      }
       const re = /[*?]/.test(part) ? globRegExp(part) : null;
       const next: string[] = [];
       for (const base of bases) {
@@ -134,6 +141,16 @@ function matchGlob(patterns: string[]): string[] {
       bases = next;
     }
     out.push(...bases.filter((f) => isFile(f)));
+  }
+  return out;
+}
+
+/** `base` and the folders under it, at most `depth` levels down (a `**`). */
+function foldersBelow(base: string, depth: number): string[] {
+  const out = [base];
+  if (depth === 0) return out;
+  for (const ent of listDir(base)) {
+    if (ent.isDirectory()) out.push(...foldersBelow(path.join(base, ent.name), depth - 1));
   }
   return out;
 }
@@ -177,23 +194,28 @@ function namesId(file: string, id: string): boolean {
 /** The session record at the top of the file, read through the format's own parser. */
 function sessionOf(format: HistoryFormat, file: string): Extract<TranscriptEvent, { type: 'session' }> | null {
   let head: string;
+  let whole: boolean;
   try {
     const fd = fs.openSync(file, 'r');
     try {
       const buf = Buffer.alloc(HEAD_BYTES);
-      head = buf.subarray(0, fs.readSync(fd, buf, 0, HEAD_BYTES, 0)).toString('utf8');
+      const bytes = fs.readSync(fd, buf, 0, HEAD_BYTES, 0);
+      head = buf.subarray(0, bytes).toString('utf8');
+      whole = bytes < HEAD_BYTES;
     } finally {
       fs.closeSync(fd);
     }
   } catch {
     return null;
   }
+  // Whole lines only: the last one may be cut by the read or still being written. A small file
+  // that is one JSON document (not lines) is read whole.
+  const records = [...head.split('\n').slice(0, -1), ...(whole ? [head] : [])];
   const parser = createHistoryParser(format);
-  // Whole lines only: the last one may be cut by the read or still being written.
-  for (const line of head.split('\n').slice(0, -1)) {
+  for (const text of records) {
     let record: unknown;
     try {
-      record = JSON.parse(line);
+      record = JSON.parse(text);
     } catch {
       continue;
     }

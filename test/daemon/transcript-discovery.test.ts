@@ -12,15 +12,24 @@ const WAIT_MS = 60_000;
 let dirs: DaemonDirs;
 let daemon: RunningDaemon;
 let specPath: string;
+let datedSpecPath: string;
+
+/** The built-in Demo Agent spec with another `native_history`, written where the daemon may read it. */
+function writeSpec(name: string, history: Record<string, unknown>): string {
+  const spec = JSON.parse(fs.readFileSync(path.join(REPO, 'specs/demo-agent/spec.json'), 'utf8'));
+  Object.assign(spec.native_history, history);
+  spec.spawn_args = [path.join(REPO, 'dist/demo/main.js')];
+  const file = path.join(dirs.home, `${name}.json`);
+  fs.writeFileSync(file, JSON.stringify(spec));
+  return file;
+}
 
 beforeAll(async () => {
   dirs = makeDirs();
-  // The built-in Demo Agent spec, but the agent picks its conversation id and the daemon finds it.
-  const spec = JSON.parse(fs.readFileSync(path.join(REPO, 'specs/demo-agent/spec.json'), 'utf8'));
-  spec.native_history.session_id = { from: 'newest_file' };
-  spec.spawn_args = [path.join(REPO, 'dist/demo/main.js')];
-  specPath = path.join(dirs.home, 'newest-file-demo.json');
-  fs.writeFileSync(specPath, JSON.stringify(spec));
+  // The agent picks its conversation id and the daemon finds its file.
+  specPath = writeSpec('newest-file-demo', { session_id: { from: 'newest_file' } });
+  // The daemon gives the id, but the template names no one file (as Gemini CLI dates its files): found by the id.
+  datedSpecPath = writeSpec('glob-demo', { path: '${DEMO_AGENT_HOME:-~/.demo-agent}/sessions/*.jsonl' });
   daemon = await startDaemon(dirs);
 }, 90_000);
 afterAll(stopAll, 60_000);
@@ -60,4 +69,16 @@ describe('newest_file discovery in the daemon', () => {
     expect(transcript!.turns.filter((t) => t.user?.text === 'hello')).toHaveLength(2);
     expect(transcript!.native_session_ids).toEqual([native[0]]);
   }, 180_000);
+
+  it('an id given at launch finds its file through a template that names no one file', async () => {
+    const cwd = path.join(dirs.work, 'three');
+    fs.mkdirSync(cwd);
+    const id = (await daemon.client.call('createSession', { body: { spec: datedSpecPath, cwd, name: 'dated', cols: 100, rows: 30 } })).id;
+    await waitFor(async () => (await session(id)).state?.id === 'idle', WAIT_MS, 'idle');
+    const sent = await runCli(dirs, ['send', 'dated', 'hello', '--wait', 'idle']);
+    expect(sent.code, sent.err).toBe(0);
+    expect(sent.out).toMatch(/^Hello! I'm Demo Agent/);
+    const { transcript } = await daemon.client.call('getTranscript', { params: { id } });
+    expect(transcript!.native_session_ids).toEqual([(await session(id)).native_session_id]);
+  }, 120_000);
 });

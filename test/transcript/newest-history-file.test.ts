@@ -112,8 +112,18 @@ describe('findSessionHistoryFile', () => {
     expect(gemini({ cwd: '/x/work', sessionId: 'bbbbbbbb-2' })).toBeNull();
   });
 
-  it('answers null for a template it cannot fill', () => {
+  it('goes down folders for a `**` and reads a file that is one JSON document whole', () => {
+    const dir = path.join(home, 'deep', 'a', 'b');
+    mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, 'd2.jsonl');
+    writeFileSync(file, JSON.stringify({ type: 'session', session_id: 'd2', cwd: '/work/a' }, null, 2));
+    expect(findSessionHistoryFile({ format: 'demo-jsonl', template: '~/deep/**/*.jsonl', env: {}, home, cwd: '/work/a', startedAt: Date.now() - 1000 })).toEqual({ path: file, sessionId: 'd2' });
+  });
+
+  it('answers null for a template it cannot fill or a format it has no parser for', () => {
+    writeRollout('id-a', '/work/a');
     expect(find({ template: '~/x/{nope}/*.jsonl' })).toBeNull();
     expect(find({ template: 'relative/*.jsonl' })).toBeNull();
+    expect(find({ format: 'opencode-storage' })).toBeNull();
   });
 });
