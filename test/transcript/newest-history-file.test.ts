@@ -4,9 +4,10 @@
  * before the start or followed by another session, and a resume finds its file by id.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { findSessionHistoryFile, type HistoryDiscovery } from '../../src/transcript/newest-history-file.js';
 
@@ -118,6 +119,20 @@ describe('findSessionHistoryFile', () => {
     const file = path.join(dir, 'd2.jsonl');
     writeFileSync(file, JSON.stringify({ type: 'session', session_id: 'd2', cwd: '/work/a' }, null, 2));
     expect(findSessionHistoryFile({ format: 'demo-jsonl', template: '~/deep/**/*.jsonl', env: {}, home, cwd: '/work/a', startedAt: Date.now() - 1000 })).toEqual({ path: file, sessionId: 'd2' });
+  });
+
+  it.each([
+    ['codex-rollout-jsonl', 'codex/0.171.0/hello/rollout.jsonl', CODEX],
+    ['gemini-jsonl', 'gemini/0.61.0/hello/session.jsonl', '~/.gemini/tmp/*/chats/session-*.jsonl'],
+  ] as const)('%s: the file a real CLI wrote under the lab is found for the folder it ran in', (format, fixture, template) => {
+    const fixtures = fileURLToPath(new URL('../fixtures/history/', import.meta.url));
+    const { cwd } = JSON.parse(readFileSync(path.join(fixtures, path.dirname(fixture), 'server-log.json'), 'utf8')) as { cwd: string };
+    const dir = format === 'gemini-jsonl' ? path.join(home, '.gemini', 'tmp', 'work', 'chats') : codexDir();
+    mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, format === 'gemini-jsonl' ? 'session-2026-12-06T16-07-abcdef12.jsonl' : 'rollout-2026-12-06T13-13-06-x.jsonl');
+    copyFileSync(path.join(fixtures, fixture), file);
+    expect(findSessionHistoryFile({ format, template, env: {}, home, cwd, startedAt: Date.now() - 1000 })?.path).toBe(file);
+    expect(findSessionHistoryFile({ format, template, env: {}, home, cwd: '/elsewhere', startedAt: Date.now() - 1000 })).toBeNull();
   });
 
   it('answers null for a template it cannot fill or a format it has no parser for', () => {
