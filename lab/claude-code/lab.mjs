@@ -35,10 +35,10 @@ import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ensureCli } from '../lib/install-cli.mjs';
-import { copyHistory as copyHistoryTo } from '../lib/copy-history.mjs';
 import { writeLabels } from '../lib/lab-kit.mjs';
 import { onboardingInstants, onboardingSequence, passGates } from './onboarding.mjs';
 import { loadScenario, startServer } from './server.mjs';
+import { copyHistory as copyHistoryTrees } from '../lib/copy-history.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, '..', '..');
@@ -128,7 +128,7 @@ function prepareHome(tmp, key, version, approveKey = true, onboarded = true) {
  */
 function copyHistory(run, dir) {
   const log = { cli: 'claude-code', version: run.version, cwd: run.realCwd, events: run.serverEvents };
-  copyHistoryTo(dir, [{ from: join(run.tmp, 'home', '.claude', 'projects'), to: 'projects' }], log);
+  copyHistoryTrees({ trees: [{ from: join(run.tmp, 'home', '.claude', 'projects'), as: 'projects' }], dir, log });
   process.stdout.write(`history of ${run.tag} → ${dir}\n`);
 }
 

@@ -25,13 +25,13 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFile
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { copyHistory as copyHistoryTo } from '../lib/copy-history.mjs';
 import { ensureCli, recordVerdict } from '../lib/install-cli.mjs';
 import { pollScreen, writeLabels } from '../lib/lab-kit.mjs';
 import { checkKeys, keyLabels, mergeLabels, runKeys } from './key-script.mjs';
 import { checkRequirements, managedLauncher } from './managed-requirements.mjs';
 import { loadScenario, startCodexServer } from './server.mjs';
 import { checkUpdateNotice, prepareUpdateNotice, verifyUpdateNotice } from './update-notice.mjs';
+import { copyHistory as copyHistoryTrees } from '../lib/copy-history.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, '..', '..');
@@ -522,7 +522,7 @@ async function runScenario(scenario, ctx) {
 /** Copies the rollout files of a run (CODEX_HOME/sessions, layout kept) and the server's log into `dir`. */
 function copyHistory(result, dir) {
   const log = { cli: 'codex', version: result.version, cwd: join(result.root, 'project'), events: result.serverLog };
-  copyHistoryTo(dir, [{ from: join(result.root, 'home', '.codex', 'sessions'), to: 'sessions' }], log);
+  copyHistoryTrees({ trees: [{ from: join(result.root, 'home', '.codex', 'sessions'), as: 'sessions' }], dir, log });
   process.stderr.write(`  history → ${dir}\n`);
 }
 

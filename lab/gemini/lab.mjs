@@ -9,7 +9,9 @@
  *
  * Options: --record-to DIR (write <name>.cast + <name>.expect.json), --accuracy (write
  * docs/accuracy/gemini.md), --scenario NAME (one session), --keep (keep the temp dirs),
- * --version V (CLI version, default the pinned one). Exit code 0 only if every check passed.
+ * --version V (CLI version, default the pinned one), --history-to DIR (copy the session files
+ * Gemini CLI wrote, ~/.gemini/tmp/<project>/chats, and the server's log into DIR/<session>/).
+ * Exit code 0 only if every check passed.
  *
  * Private everything: each session gets a fresh temp dir (mode 0700) holding HOME and the
  * workspace; the dummy API key is passed in the environment only and never logged.
@@ -18,6 +20,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { copyHistory, historyLaunch } from '../lib/copy-history.mjs';
 import { ensureCli } from '../lib/install-cli.mjs';
 import { writeLabels } from '../lib/lab-kit.mjs';
 import { measureSession } from './measure.mjs';
@@ -171,7 +174,8 @@ function parseArgs(args) {
     else if (a === '--keep') o.keep = true;
     else if (a === '--version') o.version = args[++i];
     else if (a === '--verbose') o.verbose = true;
-    else throw new Error(`lab gemini: unknown option ${JSON.stringify(a)}; use --record-to DIR, --accuracy, --scenario NAME, --keep, --version V`);
+    else if (a === '--history-to') o.historyTo = path.resolve(args[++i]);
+    else throw new Error(`lab gemini: unknown option ${JSON.stringify(a)}; use --record-to DIR, --accuracy, --scenario NAME, --keep, --version V, --history-to DIR`);
   }
   return o;
 }
@@ -216,8 +220,9 @@ async function runSession(def, ctx) {
   const actions = []; // {t, what}
   const check = (what, ok, detail = '') => { checks.push({ what, ok: Boolean(ok), detail }); };
   const startedAt = Date.now();
+  const launch = opts.historyTo ? historyLaunch(spec) : { id: null, args: [] };
   const s = liveMod.startLiveSession({
-    spec, cwd: work, cols: def.cols, rows: def.rows, record: castPath, applyTrust: def.applyTrust ?? true, homeDir: home,
+    spec, cwd: work, cols: def.cols, rows: def.rows, record: castPath, applyTrust: def.applyTrust ?? true, homeDir: home, extraArgs: launch.args,
     extraEnv: { HOME: home, GEMINI_API_KEY: 'lab-dummy-key', GOOGLE_GEMINI_BASE_URL: server.url, TERM: 'xterm-256color', COLORTERM: 'truecolor', NO_BROWSER: '1' },
   });
   // What the screen shows, polled every 20 ms: separates the CLI's own render delay from our detection delay.
@@ -466,6 +471,11 @@ async function runSession(def, ctx) {
     const { run: _r, expect, description } = def;
     fs.writeFileSync(path.join(path.resolve(opts.recordTo), `${def.name}.expect.json`), JSON.stringify({ description: `${description} (Gemini CLI ${version}, lab/gemini)`, ...expect }, null, 2) + '\n');
     writeLabels(path.resolve(opts.recordTo), def.name, { intervals: measure.intervals, source: `lab/gemini Gemini CLI ${version}: the server's log and the lab's actions` });
+  }
+  if (opts.historyTo) {
+    // Gemini CLI keeps a session under ~/.gemini/tmp/<project short name>/chats/.
+    const trees = fs.readdirSync(path.join(home, '.gemini', 'tmp'), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => ({ from: path.join(home, '.gemini', 'tmp', e.name, 'chats'), as: path.join('chats', e.name) }));
+    copyHistory({ trees, dir: path.join(opts.historyTo, def.name), log: { cli: 'gemini', version, cwd: fs.realpathSync(work), session_id: launch.id, events: server.log } });
   }
   if (!opts.keep) fs.rmSync(tmp, { recursive: true, force: true });
   return { name: def.name, cols: def.cols, rows: def.rows, checks, latencies: lat, ...measure, tmp: opts.keep ? tmp : null };

@@ -138,13 +138,13 @@ export async function startGeminiServer(opts = {}) {
       sse(res, [{ functionCall: step.functionCall }], true);
       res.end();
       pending = { name: step.functionCall.name, args: step.functionCall.args };
-      record('stream_end', { model, functionCall: step.functionCall.name });
-      record('tool_call_pending', { name: step.functionCall.name });
+      record('stream_end', { model, functionCall: step.functionCall.name, text: chunks.join('') });
+      record('tool_call_pending', { name: step.functionCall.name, args: step.functionCall.args });
       return;
     }
     sse(res, [{ text: '' }], true);
     res.end();
-    record('stream_end', { model });
+    record('stream_end', { model, text: chunks.join('') });
   };
 
   const server = http.createServer((req, res) => {

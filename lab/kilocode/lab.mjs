@@ -156,7 +156,7 @@ export const KILOCODE = {
   id: 'kilocode', cliName: 'Kilo Code', pkg: '@kilocode/cli', bin: 'kilo', pinnedVersion: PINNED_VERSION,
   models: [MODEL], prepare,
   // Kilo's database (kilo.db), OpenCode's format under Kilo's name.
-  history: ['.local/share/kilo'],
+  historyTrees: (home) => [{ from: path.join(home, '.local/share/kilo'), as: '.local/share/kilo' }],
   sessions: [...OPENCODE.sessions.filter((s) => !promptNames.has(s.name)).map(kiloSession), ...PROMPTS, LIST, configProtected, ...skillShellSessions, ...sandboxEscalationSessions],
   picker: { ...OPENCODE.picker, buttons: PICKER_OPTIONS },
   approvals: { ...promptApprovals({ ...PROMPT_TITLES, shell: TITLES.shell }), editReadme: OPENCODE.approvals.editReadme, config: exactModal(CONFIG_EDIT), skillShell: exactModal(SKILL_SHELL), sandbox: exactModal(SANDBOX_ESCALATION), ...Object.fromEntries(Object.entries(TITLES).map(([kind, title]) => [kind, { ...OPENCODE.approvals[kind], title }])) },

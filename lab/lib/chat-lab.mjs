@@ -14,8 +14,6 @@
  *   `picker` (the model picker);
  * - `approvals`: per kind used by the sessions (`c.approval(button, kind)`), `{ title, buttonsOk(labels) }`;
  * - `picker`: `{ title, buttons }` of the model picker the `model` control opens;
- * - `history`: the folders (relative to the private HOME) where the CLI keeps its conversation,
- *   copied by --history-to;
  * - `sessions`: `[{ name, cols, rows, description, run(c), expect, ready?, preLaunchTrust? }]` (`ready`: the
  *   state the session starts from, default idle; `preLaunchTrust: false`: spawn without the spec's
  *   pre_launch_trust);
@@ -23,20 +21,21 @@
  * - optional `apiErrorShown`: the regex of the scripted 400 on screen (default /Error: 400\b/);
  * - optional `limits` (see DEFAULT_LIMIT), `settleMs` (the pause after idle before the script) and
  *   `noApprovals` (why the CLI never asks permission; the report says so instead of approval rows).
+ * - optional `historyTrees(home)`: `[{from, as}]`, the folders of its history files (for --history-to).
  *
- * Options: --record-to DIR (write <name>.cast + <name>.expect.json), --history-to DIR (copy the
- * CLI's history folders and the server's log into DIR/<name>/: parser fixtures), --accuracy (write
+ * Options: --record-to DIR (write <name>.cast + <name>.expect.json), --accuracy (write
  * docs/accuracy/<id>.md), --scenario NAME[,NAME], --keep (keep the temp dirs), --version V,
- * --verbose (print the merged timeline of driver, server, lab and screen events).
+ * --verbose (print the merged timeline of driver, server, lab and screen events), --history-to DIR
+ * (copy the history files and the server's log into DIR/<session>/, lab/lib/copy-history.mjs).
  *
  * @module
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { copyHistory } from './copy-history.mjs';
 import { ensureCli, recordVerdict } from './install-cli.mjs';
 import { loadChatScenarios, startChatServer } from './openai-chat-server.mjs';
+import { copyHistory, historyLaunch } from './copy-history.mjs';
 import { makePrivateSession, measureSession, parseLabArgs, pollScreen, sleep, statusLookups, writeAccuracyReport, writeLabels } from './lab-kit.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -61,8 +60,9 @@ async function runSession(cli, def, ctx) {
   const check = (what, ok, detail = '') => { checks.push({ what, ok: Boolean(ok), detail }); };
   const act = (what) => { const a = { t: Date.now(), what }; actions.push(a); return a; };
   const startedAt = Date.now();
+  const launch = opts.historyTo ? historyLaunch(spec) : { id: null, args: [] };
   const s = liveMod.startLiveSession({
-    spec, cwd: work, cols: def.cols, rows: def.rows, record: castPath, homeDir: home,
+    spec, cwd: work, cols: def.cols, rows: def.rows, record: castPath, homeDir: home, extraArgs: launch.args,
     // A session may run without the spec's pre_launch_trust (`preLaunchTrust: false`) to show the dialog it prevents.
     applyTrust: def.preLaunchTrust !== false,
     // NPM_CONFIG_PREFIX in the temp dir: a CLI that updates itself with `npm install -g` cannot touch the machine.
@@ -295,10 +295,8 @@ async function runSession(cli, def, ctx) {
     fs.writeFileSync(path.join(path.resolve(opts.recordTo), `${def.name}.expect.json`), JSON.stringify({ description: `${def.description} (${def.cols}×${def.rows}, ${cli.cliName} ${version}, lab/${cli.id})`, ...def.expect }, null, 2) + '\n');
     writeLabels(path.resolve(opts.recordTo), def.name, { intervals: measure.intervals, source: `lab/${cli.id} ${cli.cliName} ${version}: the server's log and the lab's actions` });
   }
-  if (opts.historyTo) {
-    const log = { cli: cli.id, version, cwd: work, events: server.log };
-    copyHistory(path.join(path.resolve(opts.historyTo), def.name), (cli.history ?? []).map((rel) => ({ from: path.join(home, rel), to: rel })), log);
-  }
+  // --history-to: the history trees the CLI says it keeps (`cli.historyTrees(home)`) and the server's log.
+  if (opts.historyTo && cli.historyTrees) copyHistory({ trees: cli.historyTrees(home), dir: path.join(opts.historyTo, def.name), log: { cli: cli.id, version, cwd: fs.realpathSync(work), session_id: launch.id, events: server.log } });
   if (!opts.keep) fs.rmSync(tmp, { recursive: true, force: true });
   return { name: def.name, cols: def.cols, rows: def.rows, checks, latencies: lat, ...measure, tmp: opts.keep ? tmp : null };
 }

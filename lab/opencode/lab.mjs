@@ -205,7 +205,7 @@ export const OPENCODE = {
   id: 'opencode', cliName: 'OpenCode', pkg: 'opencode-ai', bin: 'opencode', pinnedVersion: PINNED_VERSION,
   scenariosDir: path.join(here, 'scenarios'), models: [MODEL], prepare, isSideCall, sessions: SESSIONS,
   // OpenCode 1.x keeps every conversation in one SQLite database here (opencode.db): --history-to copies it.
-  history: ['.local/share/opencode'],
+  historyTrees: (home) => [{ from: path.join(home, '.local/share/opencode'), as: '.local/share/opencode' }],
   marks: { approval: /⇆ select/, spinner: /esc (?:again to )?interrupt/, picker: /Select model/ },
   approvals: { ...promptApprovals(PROMPT_TITLES), shell: { title: SHELL_TITLE, buttonsOk }, edit: { title: EDIT_TITLE, buttonsOk }, editReadme: { title: EDIT_README_TITLE, buttonsOk } },
   picker: { title: 'Select model', buttons: PICKER_OPTIONS },

@@ -192,7 +192,7 @@ export const PI = {
   id: 'pi', cliName: 'pi', pkg: '@mariozechner/pi-coding-agent', bin: 'pi', pinnedVersion: PINNED_VERSION,
   scenariosDir: path.join(here, 'scenarios'), models: MODELS, prepare, sessions: SESSIONS,
   // Where pi keeps its conversations (one JSONL file per session, per cwd): --history-to copies it.
-  history: ['.pi/agent/sessions'],
+  historyTrees: (home) => [{ from: path.join(home, '.pi/agent/sessions'), as: '.pi/agent/sessions' }],
   marks: { spinner: /(?:^|\n) ?[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] \S/, picker: /\n→ \S[^\n]*\[lab\]/ },
   approvals: {},
   noApprovals: 'pi asks no permission by design (its tools run at once; the shell-unasked and write-unasked sessions check that)',

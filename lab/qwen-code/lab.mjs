@@ -151,6 +151,8 @@ const SHELL_BUTTONS_OK = (labels) => labels.length === 4 && labels[0] === 'Yes, 
 export const QWEN_CODE = {
   id: 'qwen-code', cliName: 'Qwen Code', pkg: '@qwen-code/qwen-code', bin: 'qwen', pinnedVersion: PINNED_VERSION,
   scenariosDir: path.join(here, 'scenarios'), models: [MODEL], prepare, sessions: SESSIONS,
+  // --history-to: Qwen Code keeps each session as ~/.qwen/projects/<cwd, non-alphanumerics as '-'>/chats/<id>.jsonl.
+  historyTrees: (home) => [{ from: path.join(home, '.qwen', 'projects'), as: 'projects' }],
   marks: { approval: /\d\. No, (?:suggest changes|keep planning) \(esc\)/, spinner: /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] [^\n]*(?:\n *)?\(\d+[hms]/, picker: /Select Model/ },
   approvals: {
     shell: { title: SHELL_TITLE, buttonsOk: SHELL_BUTTONS_OK },

@@ -11,17 +11,26 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import type { Transcript, Turn } from '../protocol/index.js';
+import type { HistoryFormat } from '../protocol/transcripts.js';
 import type { Store } from '../store/index.js';
 import { HistoryReader } from '../transcript/history-reader.js';
+import { PARSED_FORMATS } from '../transcript/parsers/index.js';
 import { resolveHistoryPath } from '../transcript/history-path.js';
+import { findSessionHistoryFile } from '../transcript/newest-history-file.js';
 import type { EventLog } from './event-log.js';
 import type { ManagedSession } from './managed-session.js';
 import { ScreenTranscripts } from './screen-transcripts.js';
 
 /** How often a running session's history is read for what the CLI appended. */
 export const POLL_MS = 250;
+/** How often a `newest_file` session's history is looked for until it appears (each look is bounded: newest-history-file.ts). */
+export const DISCOVER_MS = 1_000;
 
-interface Followed { reader: HistoryReader; timer: NodeJS.Timeout; changed: Turn[] }
+/**
+ * A session's history being read, or (`reader` null) looked for: a `newest_file` CLI names its
+ * file itself, so it is found after the start (`since`; by `id` when resuming).
+ */
+interface Followed { reader: HistoryReader | null; file: string | null; timer: NodeJS.Timeout; changed: Turn[]; find: { since: number; id: string | null; lastTry: number } | null }
 
 export class SessionTranscripts {
   readonly #store: Store;
@@ -31,6 +40,9 @@ export class SessionTranscripts {
   readonly #followed = new Map<string, Followed>();
   /** Sessions whose history is not followed get their transcript from the screen. */
   readonly #screen: ScreenTranscripts;
+  readonly #sessions = new Map<string, ManagedSession>();
+  /** Sessions just started afresh with a `newest_file` spec: their old id is not theirs any more. */
+  readonly #freshSince = new Map<string, number>();
 
   constructor(deps: { store: Store; events: EventLog; now: () => number; log: (level: 'warn', message: string) => void }) {
     this.#store = deps.store;
@@ -70,6 +82,7 @@ export class SessionTranscripts {
     const fill = (args: readonly string[], id: string) => args.map((a) => a.replaceAll('{session_id}', id));
     if (resume && session.record.nativeSessionId && history?.resume_args) return fill(history.resume_args, session.record.nativeSessionId);
     const rule = history?.session_id;
+    if (history?.format && rule?.from === 'newest_file') this.#freshSince.set(session.id, this.#now());
     if (!history?.format || !rule || rule.from !== 'launch_flag' || !Array.isArray(rule.args)) return [];
     const id = randomUUID();
     this.#store.sessions.setNativeSessionId(session.id, id);
@@ -81,20 +94,63 @@ export class SessionTranscripts {
   follow(session: ManagedSession): void {
     this.stop(session.id);
     const history = session.spec.native_history;
-    const nativeId = session.record.nativeSessionId;
-    if (!history?.format || !history.path || !nativeId) return;
-    const env = { ...process.env, ...session.env } as Record<string, string | undefined>;
-    const home = env.HOME || os.homedir();
-    const file = resolveHistoryPath(history.path, { env, home, cwd: session.record.cwd, sessionId: nativeId });
-    if (!file) return;
+    const freshSince = this.#freshSince.get(session.id);
+    this.#freshSince.delete(session.id);
+    const nativeId = freshSince === undefined ? session.record.nativeSessionId : null;
+    // A format with no parser yet: the session runs without a transcript (no reader to fail later).
+    if (!history?.format || !history.path || !PARSED_FORMATS.includes(history.format)) return;
+    const env = this.#envOf(session);
+    const file = nativeId ? resolveHistoryPath(history.path, { env, home: env.HOME, cwd: session.record.cwd, sessionId: nativeId }) : null;
+    // A template that names no one file (a glob, a date: the CLI picks the name) is searched.
+    const discover = !file && (nativeId !== null || history.session_id?.from === 'newest_file');
+    if (!file && !discover) return;
     const followed: Followed = {
-      reader: new HistoryReader({ format: history.format, path: file, homeDir: home, sessionId: nativeId, onTurn: (turn) => followed.changed.push(turn) }),
+      reader: null,
+      file: null,
       timer: setInterval(() => this.poll(session.id), POLL_MS),
       changed: [],
+      // A fresh start looks for a file created since the launch; a resume (or a daemon that
+      // adopted a running session) for the one of its id, else one created since the session began.
+      find: discover ? { since: freshSince ?? session.startedAt ?? session.record.createdAt, id: nativeId, lastTry: -Infinity } : null,
     };
     followed.timer.unref();
     this.#followed.set(session.id, followed);
+    if (file) this.#read(followed, file, env.HOME, history.format, nativeId);
+    this.#sessions.set(session.id, session);
     this.poll(session.id);
+  }
+
+  #envOf(session: ManagedSession): Record<string, string | undefined> & { HOME: string } {
+    const env = { ...process.env, ...session.env } as Record<string, string | undefined>;
+    return { ...env, HOME: env.HOME || os.homedir() };
+  }
+
+  #read(f: Followed, file: string, home: string, format: HistoryFormat, sessionId: string | null): void {
+    f.file = file;
+    f.reader = new HistoryReader({ format, path: file, homeDir: home, sessionId, onTurn: (turn) => f.changed.push(turn) });
+  }
+
+  /**
+   * Looks for a `newest_file` session's history (at most every {@link DISCOVER_MS}, or `now`);
+   * once found, its id is the session's `native_session_id` (what a resume passes back).
+   */
+  #discover(sessionId: string, f: Followed, now: boolean): void {
+    const session = this.#sessions.get(sessionId);
+    const history = session?.spec.native_history;
+    if (!f.find || !session || !history?.format || !history.path) return;
+    const t = this.#now();
+    if (!now && t - f.find.lastTry < DISCOVER_MS) return;
+    f.find.lastTry = t;
+    const env = this.#envOf(session);
+    const claimed = new Set([...this.#followed.values()].flatMap((o) => (o !== f && o.file ? [o.file] : [])));
+    const found = findSessionHistoryFile({ format: history.format, template: history.path, env, home: env.HOME, cwd: session.record.cwd, startedAt: f.find.since, sessionId: f.find.id, claimed, now: t });
+    if (!found) return;
+    f.find = null;
+    if (session.record.nativeSessionId !== found.sessionId) {
+      this.#store.sessions.setNativeSessionId(sessionId, found.sessionId);
+      session.record.nativeSessionId = found.sessionId;
+    }
+    this.#read(f, found.path, env.HOME, history.format, found.sessionId);
   }
 
   /** Reads what the CLI appended now; stores and announces the turns that changed. */
@@ -102,12 +158,19 @@ export class SessionTranscripts {
     const f = this.#followed.get(sessionId);
     if (!f) return;
     try {
+      if (!f.reader) this.#discover(sessionId, f, false);
+      if (!f.reader) return;
       f.reader.poll();
     } catch (error) {
       this.#log('warn', `transcript of ${sessionId}: ${(error as Error).message}`);
       return;
     }
-    if (f.changed.length === 0) return;
+    this.#flush(sessionId, f);
+  }
+
+  /** Stores and announces the turns that changed. */
+  #flush(sessionId: string, f: Followed): void {
+    if (!f.reader || f.changed.length === 0) return;
     const turns = [...f.changed];
     try {
       this.#store.transcripts.append(sessionId, f.reader.transcript(), turns, this.#now());
@@ -153,8 +216,15 @@ export class SessionTranscripts {
     const f = this.#followed.get(sessionId);
     if (!f) return;
     clearInterval(f.timer);
-    try { f.reader.finish(); } catch {}
+    // A CLI that wrote its file just before it ended still gets its transcript.
+    try {
+      if (!f.reader) this.#discover(sessionId, f, true);
+      f.reader?.finish();
+    } catch {}
+    // What the last read found is stored too (the agent's last turn before it exited).
+    this.#flush(sessionId, f);
     this.#followed.delete(sessionId);
+    this.#sessions.delete(sessionId);
   }
 
   close(): void {

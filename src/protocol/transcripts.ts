@@ -12,7 +12,7 @@ import type { HistoryFormat as SpecHistoryFormat } from '../core/spec/types.js';
 import { EpochMs } from './common.js';
 
 /** The spec's history formats (core's HISTORY_FORMATS; the protocol takes types only from core). */
-const FORMATS = ['claude-jsonl', 'codex-rollout-jsonl', 'gemini-json', 'qwen-jsonl', 'pi-jsonl', 'opencode-storage', 'opencode-sqlite', 'demo-jsonl'] as const;
+const FORMATS = ['claude-jsonl', 'codex-rollout-jsonl', 'gemini-json', 'gemini-jsonl', 'qwen-jsonl', 'pi-jsonl', 'opencode-storage', 'opencode-sqlite', 'demo-jsonl'] as const;
 // Compile-time: the two lists name the same formats.
 const sameFormats: [SpecHistoryFormat, (typeof FORMATS)[number]] extends [(typeof FORMATS)[number], SpecHistoryFormat] ? true : never = true;
 void sameFormats;

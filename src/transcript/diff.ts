@@ -39,7 +39,8 @@ export function diffWholeFile(path: string, content: string, kind: 'create' | 'd
 }
 
 /**
- * A unified diff a CLI wrote (with its own `Index:`/`---`/`+++` lines, absolute paths) made into
+ * A unified diff a CLI wrote (its own `Index:` banner and `---`/`+++` lines, absolute or bare
+ * paths: OpenCode's, and Gemini CLI's and Qwen Code's `fileDiff` from the `diff` package) made into
  * this module's form: the same hunks under the `a/…`, `b/…` header every other edit has.
  */
 export function diffFromUnified(path: string, unified: string, kind: FileEdit['kind'] = 'edit'): FileEdit {

@@ -5,8 +5,12 @@
 import type { FileEdit, TokenUsage, ToolCallStatus } from '../protocol/transcripts.js';
 
 export type TranscriptEvent =
-  /** The CLI's own session id, first seen or changed (Claude Code's /clear forks it). */
-  | { type: 'session'; id: string; at: number | null }
+  /**
+   * The CLI's own session id, first seen or changed (Claude Code's /clear forks it), with the
+   * folder the CLI ran in when the file says (`cwd`, or its SHA-256 `cwd_sha256`): the newest-file
+   * discovery tells two sessions' files apart by it.
+   */
+  | { type: 'session'; id: string; at: number | null; cwd?: string; cwd_sha256?: string }
   /** A person's message: it starts a turn. */
   | { type: 'user'; text: string; at: number | null }
   | { type: 'assistant_text'; text: string; at: number | null; model?: string }

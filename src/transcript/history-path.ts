@@ -28,11 +28,21 @@ const CWD_ENCODINGS: Record<string, (cwd: string) => string> = {
 
 export function resolveHistoryPath(template: string, ctx: HistoryPathContext): string | null {
   if (/[*?]|\{(?:yyyy|mm|dd)\}/.test(template)) return null;
+  return fillHistoryPath(template, ctx);
+}
+
+/**
+ * The template with everything but its dates and wildcards filled: `${VAR:-…}`, `~`, `{cwd…}`,
+ * and `{session_id}` (a `*` when the id is not known yet: the file is to be discovered). Null
+ * for an unknown placeholder or a path that is not absolute.
+ */
+export function fillHistoryPath(template: string, ctx: Omit<HistoryPathContext, 'sessionId'> & { sessionId: string | null }): string | null {
   let out = template.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (_m, name: string, fallback: string | undefined) => ctx.env[name] || (fallback ?? ''));
   if (out === '~' || out.startsWith('~/')) out = path.join(ctx.home, out.slice(1));
   let unknown = false;
   out = out.replace(/\{([a-z_0-9]+)\}/g, (m, name: string) => {
-    if (name === 'session_id') return ctx.sessionId;
+    if (name === 'session_id') return ctx.sessionId ?? '*';
+    if (DATE_PARTS.has(name)) return m;
     const encode = CWD_ENCODINGS[name];
     if (encode) return encode(ctx.cwd);
     unknown = true;
@@ -41,3 +51,6 @@ export function resolveHistoryPath(template: string, ctx: HistoryPathContext): s
   if (unknown || !path.isAbsolute(out)) return null;
   return path.normalize(out);
 }
+
+/** The date a CLI files a session under (`{yyyy}/{mm}/{dd}`): filled per day by the discovery. */
+const DATE_PARTS = new Set(['yyyy', 'mm', 'dd']);

@@ -186,3 +186,61 @@ describe.each([
     expect(calls(read('opencode-sqlite', file, labSession(dir, file)))[0]?.edits).toEqual([{ kind: 'edit', path: expect.stringMatching(/README\.md$/), diff: expect.stringMatching(/^--- a\/.*README\.md\n\+\+\+ b\/.*README\.md\n@@ -1,1 \+1,1 @@\n-# lab workspace\n\+# lab workspace \(edited\)\n$/) }]);
   });
 });
+
+/** The scripted server's log of the Gemini API and OpenAI Chat labs (lab/gemini/server.mjs, lab/lib/openai-chat-server.mjs). */
+interface LabEvent { event: string; text?: string; name?: string; id?: string; call_id?: string; args?: unknown; arguments?: unknown; output?: string }
+/** The log and the id the lab launched the CLI with (`--session-id`, as the daemon does). */
+const labLog = (dir: string) => JSON.parse(readFileSync(path.join(dir, 'server-log.json'), 'utf8')) as { session_id: string; events: LabEvent[] };
+const streamed = (ev: LabEvent[]) => ev.filter((e) => e.event === 'stream_end' && e.text).map((e) => e.text);
+
+/** What every lab transcript says: the CLI's id, one turn of the prompt, the streamed texts, the tokens of each response. */
+function readLabTranscript(format: 'gemini-jsonl' | 'qwen-jsonl', dir: string): { t: Transcript; ev: LabEvent[] } {
+  const { session_id, events: ev } = labLog(dir);
+  const t = read(format, path.join(dir, 'session.jsonl'));
+  expect(t.warnings).toEqual([]);
+  expect(t.native_session_ids).toEqual([session_id]);
+  expect(t.turns).toHaveLength(1);
+  expect(t.turns[0]?.user?.text).toBe(ev.find((e) => e.event === 'prompt')?.text);
+  expect(texts(t)).toEqual(streamed(ev));
+  const streams = ev.filter((e) => e.event === 'stream_start').length;
+  expect(t.usage).toMatchObject({ input_tokens: 120 * streams, output_tokens: 40 * streams });
+  return { t, ev };
+}
+
+describe('Gemini CLI 0.61.0 (gemini-jsonl)', () => {
+  it.each(scenarios('gemini', '0.61.0'))('%s: the transcript is what the scripted server sent', (scenario) => {
+    const { t, ev } = readLabTranscript('gemini-jsonl', path.join(FIXTURES, 'gemini', '0.61.0', scenario));
+    const pending = ev.filter((e) => e.event === 'tool_call_pending');
+    expect(calls(t).map((c) => ({ name: c.name, input: c.input }))).toEqual(pending.map((e) => ({ name: e.name, input: e.args })));
+    const results = ev.filter((e) => e.event === 'tool_result');
+    for (const [i, c] of calls(t).entries()) {
+      // The server logs the function response it got, as JSON cut at 200 characters.
+      expect(JSON.stringify({ output: c.output }).slice(0, 200)).toBe(results[i]?.output);
+      expect(c.status).toBe('ok');
+    }
+  });
+
+  it('edit-yes: the written file is a diff that creates it', () => {
+    const t = read('gemini-jsonl', path.join(FIXTURES, 'gemini/0.61.0/edit-yes/session.jsonl'));
+    expect(calls(t)[0]?.edits).toEqual([{ path: expect.stringMatching(/\/work\/notes\.txt$/), kind: 'create', diff: expect.stringMatching(/^--- \/dev\/null\n\+\+\+ b\/.*work\/notes\.txt\n@@ -0,0 \+1,1 @@\n\+lab notes\n$/) }]);
+  });
+});
+
+describe('Qwen Code 0.15.10 (qwen-jsonl)', () => {
+  it.each(scenarios('qwen-code', '0.15.10'))('%s: the transcript is what the scripted server sent', (scenario) => {
+    const { t, ev } = readLabTranscript('qwen-jsonl', path.join(FIXTURES, 'qwen-code', '0.15.10', scenario));
+    const pending = ev.filter((e) => e.event === 'tool_call_pending');
+    expect(calls(t).map((c) => ({ id: c.id, name: c.name, input: c.input }))).toEqual(pending.map((e) => ({ id: e.call_id ?? e.id, name: e.name, input: e.arguments })));
+    for (const c of calls(t)) {
+      const result = ev.find((e) => e.event === 'tool_result' && e.id === c.id);
+      // A denied call never reaches the model again: no result in the log, "cancelled" in the history.
+      if (result) expect([c.status, c.output?.slice(0, 200)]).toEqual(['ok', result.output]);
+      else expect([c.status, c.output]).toEqual(['denied', expect.stringContaining('User did not allow tool call')]);
+    }
+  });
+
+  it('edit-yes: the written file is a diff that creates it', () => {
+    const t = read('qwen-jsonl', path.join(FIXTURES, 'qwen-code/0.15.10/edit-yes/session.jsonl'));
+    expect(calls(t)[0]?.edits).toEqual([{ path: expect.stringMatching(/\/work\/notes\.txt$/), kind: 'create', diff: expect.stringMatching(/^--- \/dev\/null\n\+\+\+ b\/.*work\/notes\.txt\n@@ -0,0 \+1,2 @@\n\+lab notes\n\+second line\n$/) }]);
+  });
+});

@@ -311,7 +311,7 @@ export interface SendMessageConfig {
 }
 
 /** The history formats specterm has a parser for (src/transcript); a spec names one. */
-export const HISTORY_FORMATS = ['claude-jsonl', 'codex-rollout-jsonl', 'gemini-json', 'qwen-jsonl', 'pi-jsonl', 'opencode-storage', 'opencode-sqlite', 'demo-jsonl'] as const;
+export const HISTORY_FORMATS = ['claude-jsonl', 'codex-rollout-jsonl', 'gemini-json', 'gemini-jsonl', 'qwen-jsonl', 'pi-jsonl', 'opencode-storage', 'opencode-sqlite', 'demo-jsonl'] as const;
 export type HistoryFormat = (typeof HISTORY_FORMATS)[number];
 /**
  * Placeholders of a history path template: the cwd as is, with `/` → `-`, as Claude Code names

@@ -27,7 +27,7 @@ export function createCodexParser(): HistoryParser {
       const at = parseTime(rec.timestamp);
       switch (type) {
         case 'session_meta':
-          return typeof payload.id === 'string' ? [{ type: 'session', id: payload.id, at }] : [];
+          return typeof payload.id === 'string' ? [{ type: 'session', id: payload.id, at, ...(typeof payload.cwd === 'string' ? { cwd: payload.cwd } : {}) }] : [];
         case 'response_item':
           return responseItem(payload, at, editsByCall);
         case 'token_usage_record': {

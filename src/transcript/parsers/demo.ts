@@ -16,7 +16,7 @@ export function createDemoParser(): HistoryParser {
       const text = typeof rec.text === 'string' ? rec.text : '';
       switch (type) {
         case 'session':
-          return typeof rec.session_id === 'string' ? [{ type: 'session', id: rec.session_id, at }] : [];
+          return typeof rec.session_id === 'string' ? [{ type: 'session', id: rec.session_id, at, ...(typeof rec.cwd === 'string' ? { cwd: rec.cwd } : {}) }] : [];
         case 'user':
           return [{ type: 'user', text, at }];
         case 'assistant':

@@ -7,8 +7,10 @@ import type { HistoryParser } from '../events.js';
 import { createClaudeParser } from './claude.js';
 import { createCodexParser } from './codex.js';
 import { createDemoParser } from './demo.js';
+import { createGeminiParser } from './gemini.js';
 import { createOpenCodeParser } from './opencode.js';
 import { createPiParser } from './pi.js';
+import { createQwenParser } from './qwen.js';
 
 const PARSERS: Partial<Record<HistoryFormat, () => HistoryParser>> = {
   'claude-jsonl': createClaudeParser,
@@ -16,6 +18,8 @@ const PARSERS: Partial<Record<HistoryFormat, () => HistoryParser>> = {
   'demo-jsonl': createDemoParser,
   'pi-jsonl': createPiParser,
   'opencode-sqlite': createOpenCodeParser,
+  'gemini-jsonl': createGeminiParser,
+  'qwen-jsonl': createQwenParser,
 };
 
 /** The formats that have a parser today. */
