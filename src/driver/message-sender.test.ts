@@ -60,3 +60,33 @@ describe('MessageSender message size limit', () => {
     expect(writes.slice(1)).toEqual(['\r']);
   });
 });
+
+describe('MessageSender after a command that starts no turn', () => {
+  it('types the next message once the latch expires, even when no evaluation follows (a still screen)', () => {
+    const scheduler = new VirtualScheduler();
+    const writes: string[] = [];
+    let typed = '';
+    let viewport = 'idle';
+    let status: StateStatus = 'idle';
+    const host: SenderHost = {
+      scheduler, platform: 'linux', win32SubmitMode: 'paste', sendConfig: () => ({ submit_key: '\r' }),
+      write: (data) => {
+        writes.push(data);
+        if (data !== '\r') { typed = data; return; }
+        // `/clear` repaints the screen and stays idle (its Enter was consumed); a message starts a turn.
+        if (typed === '/clear') viewport = 'cleared';
+        else status = 'generating';
+      },
+      status: () => status, isReady: () => true, viewportText: () => viewport, scrollbackText: () => '',
+      lastOutputAt: () => 0, report: () => {}, log: () => {},
+    };
+    const sender = new MessageSender(host);
+    expect(sender.request({ text: '/clear' })).toBe('delivered');
+    scheduler.advanceBy(5_000);
+    sender.afterEvaluation();
+    expect(sender.request({ text: 'hello again' })).toBe('queued');
+    // No output, so no evaluation: the latch's expiry alone must let the queued message go.
+    scheduler.advanceBy(40_000);
+    expect(writes).toContain('hello again');
+  });
+});

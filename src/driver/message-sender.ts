@@ -212,6 +212,10 @@ export class MessageSender {
     const h = this.#host;
     const now = h.scheduler.now();
     this.#inFlightSince = now;
+    // The latch is released at the end of an evaluation, and evaluations follow output: after a
+    // command that starts no turn (`/clear`) on a still screen none may come, and a queued
+    // message would wait for the next repaint. Its expiry looks again by itself.
+    this.#after(IN_FLIGHT_EXPIRY_MS, () => this.afterEvaluation());
     this.#recentHashes.set(hashBody(req.text), now);
     for (const [k, at] of this.#recentHashes) if (now - at >= DUPLICATE_WINDOW_MS) this.#recentHashes.delete(k);
     h.report('delivered', req.text.length);
