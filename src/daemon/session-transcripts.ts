@@ -26,9 +26,13 @@ export const POLL_MS = 250;
 /** How often a `newest_file` session's history is looked for until it appears (each look is bounded: newest-history-file.ts). */
 export const DISCOVER_MS = 1_000;
 
+/** How long after a new-session command (`/clear`) the CLI's new file is looked for. */
+export const NEW_FILE_LOOK_MS = 60_000;
+
 /**
  * A session's history being read, or (`reader` null) looked for: a `newest_file` CLI names its
- * file itself, so it is found after the start (`since`; by `id` when resuming).
+ * file itself, so it is found after the start (`since`; by `id` when resuming). With a reader,
+ * `find` looks for the new file the CLI goes on in after a `new_session_on` command.
  */
 interface Followed { reader: HistoryReader | null; file: string | null; timer: NodeJS.Timeout; changed: Turn[]; find: { since: number; id: string | null; lastTry: number } | null }
 
@@ -55,6 +59,11 @@ export class SessionTranscripts {
   /** The person's message for the session's next turn (a screen transcript's `user`). */
   noteMessage(sessionId: string, text: string): void {
     this.#screen.noteMessage(sessionId, text);
+    // A command after which the CLI starts a new history file (Claude Code's /clear): the next
+    // file that appears for the cwd is this session's from now on.
+    const f = this.#followed.get(sessionId);
+    const commands = this.#sessions.get(sessionId)?.spec.native_history?.new_session_on;
+    if (f?.reader && commands?.includes(text.trim().split(/\s+/)[0] ?? '')) f.find = { since: this.#now(), id: null, lastTry: -Infinity };
   }
 
   /** The session's state moved (`session.state`): a session without a followed history reads its screen. */
@@ -140,9 +149,15 @@ export class SessionTranscripts {
     if (!f.find || !session || !history?.format || !history.path) return;
     const t = this.#now();
     if (!now && t - f.find.lastTry < DISCOVER_MS) return;
+    if (f.reader && t - f.find.since > NEW_FILE_LOOK_MS) {
+      // The command did not start a new file after all: the old one goes on being read.
+      f.find = null;
+      return;
+    }
     f.find.lastTry = t;
     const env = this.#envOf(session);
-    const claimed = new Set([...this.#followed.values()].flatMap((o) => (o !== f && o.file ? [o.file] : [])));
+    // Files other sessions follow are theirs; after a new-session command, the old file is not the new one.
+    const claimed = new Set([...this.#followed.values()].flatMap((o) => (o.file && (o !== f || f.reader) ? [o.file] : [])));
     const found = findSessionHistoryFile({ format: history.format, template: history.path, env, home: env.HOME, cwd: session.record.cwd, startedAt: f.find.since, sessionId: f.find.id, claimed, now: t });
     if (!found) return;
     f.find = null;
@@ -150,7 +165,12 @@ export class SessionTranscripts {
       this.#store.sessions.setNativeSessionId(sessionId, found.sessionId);
       session.record.nativeSessionId = found.sessionId;
     }
-    this.#read(f, found.path, env.HOME, history.format, found.sessionId);
+    if (f.reader) {
+      f.reader.continueIn(found.path, found.sessionId);
+      f.file = found.path;
+    } else {
+      this.#read(f, found.path, env.HOME, history.format, found.sessionId);
+    }
   }
 
   /** Reads what the CLI appended now; stores and announces the turns that changed. */
@@ -158,7 +178,7 @@ export class SessionTranscripts {
     const f = this.#followed.get(sessionId);
     if (!f) return;
     try {
-      if (!f.reader) this.#discover(sessionId, f, false);
+      if (f.find) this.#discover(sessionId, f, false);
       if (!f.reader) return;
       f.reader.poll();
     } catch (error) {

@@ -27,19 +27,43 @@ export function checkSessionId(id: string, flag: string): string | null {
 }
 
 export class DemoHistory {
-  readonly sessionId: string;
-  readonly path: string;
+  #sessionId: string;
+  #path: string;
+  readonly #dir: string;
+  #opened: { cwd: string; version: string } | null = null;
   #toolSeq = 0;
   #lastTurnTokens = 0;
   #failed = false;
 
   constructor(dir: string, sessionId: string = randomUUID()) {
-    this.sessionId = sessionId;
-    this.path = join(dir, `${sessionId}.jsonl`);
+    this.#dir = dir;
+    this.#sessionId = sessionId;
+    this.#path = join(dir, `${sessionId}.jsonl`);
+  }
+
+  get sessionId(): string {
+    return this.#sessionId;
+  }
+
+  get path(): string {
+    return this.#path;
+  }
+
+  /**
+   * `/clear`: a new conversation in a new file with a new id, as Claude Code does — the old file
+   * stays as it was (resuming it brings the old conversation back).
+   */
+  startNew(): void {
+    this.#sessionId = randomUUID();
+    this.#path = join(this.#dir, `${this.#sessionId}.jsonl`);
+    this.#toolSeq = 0;
+    this.#lastTurnTokens = 0;
+    if (this.#opened) this.open(this.#opened.cwd, this.#opened.version);
   }
 
   /** Starts (or, resumed, continues) the file with a `session` record. */
   open(cwd: string, version: string): void {
+    this.#opened = { cwd, version };
     try {
       mkdirSync(join(this.path, '..'), { recursive: true, mode: 0o700 });
     } catch {

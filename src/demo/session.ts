@@ -43,7 +43,7 @@ export interface DemoSessionOptions {
   focusGated: boolean;
   freezeOnFocusLoss: boolean;
   /** Receives each finished transcript item (the native history); `tokens`: the turn's so far. */
-  history?: { record(item: TranscriptItem, tokens: number, model: string): void };
+  history?: { record(item: TranscriptItem, tokens: number, model: string): void; startNew?(): void };
   /** Items of a resumed conversation, shown under the banner. */
   restored?: readonly TranscriptItem[];
 }
@@ -334,6 +334,7 @@ export class DemoSession {
         return;
       case '/clear':
         this.#committed = [];
+        this.#options.history?.startNew?.();
         this.redraw();
         return;
       default:

@@ -23,17 +23,36 @@ export interface HistoryReaderOptions {
 }
 
 export class HistoryReader {
-  readonly #follower: HistoryFollower | OpenCodeDbFollower;
-  readonly #parser: HistoryParser;
+  readonly #opts: HistoryReaderOptions;
+  #follower: HistoryFollower | OpenCodeDbFollower;
+  #parser: HistoryParser;
   readonly #builder: TranscriptBuilder;
   #lineNo = 0;
 
   constructor(opts: HistoryReaderOptions) {
+    this.#opts = opts;
     this.#parser = createHistoryParser(opts.format);
     this.#builder = new TranscriptBuilder({ kind: 'native', format: opts.format }, { onTurn: opts.onTurn });
-    this.#follower = opts.format === 'opencode-sqlite'
-      ? new OpenCodeDbFollower({ path: opts.path, homeDir: opts.homeDir, sessionId: opts.sessionId ?? null })
-      : new HistoryFollower({ path: opts.path, homeDir: opts.homeDir, maxLineBytes: opts.maxLineBytes, chunkBytes: opts.chunkBytes });
+    this.#follower = this.#followerOf(opts.path, opts.sessionId ?? null);
+  }
+
+  #followerOf(path: string, sessionId: string | null): HistoryFollower | OpenCodeDbFollower {
+    const opts = this.#opts;
+    return opts.format === 'opencode-sqlite'
+      ? new OpenCodeDbFollower({ path, homeDir: opts.homeDir, sessionId })
+      : new HistoryFollower({ path, homeDir: opts.homeDir, maxLineBytes: opts.maxLineBytes, chunkBytes: opts.chunkBytes });
+  }
+
+  /**
+   * The CLI went on in a new file with a new id (Claude Code's `/clear`): the rest of the old
+   * file is read, then the new one from its start; its turns follow the old ones in the same
+   * transcript, its id joins `native_session_ids`.
+   */
+  continueIn(path: string, sessionId: string | null): void {
+    this.finish();
+    this.#follower = this.#followerOf(path, sessionId);
+    this.#parser = createHistoryParser(this.#opts.format);
+    this.#lineNo = 0;
   }
 
   /** Bytes of the file read so far (for a database: the last event's number). */

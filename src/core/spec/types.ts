@@ -339,6 +339,11 @@ export interface NativeHistoryConfig {
   session_id?: HistorySessionIdRule;
   /** Launch arguments that resume a session, with `{session_id}`. */
   resume_args?: string[];
+  /**
+   * Commands after which the CLI goes on in a new history file with a new id (Claude Code's
+   * `/clear`): the transcript follows the new file, in the same specterm session.
+   */
+  new_session_on?: string[];
   reader?: unknown;
   source?: unknown;
   override_path?: unknown;

@@ -33,6 +33,12 @@ describe('native_history', () => {
     expect(r.errors).toEqual([]);
   });
 
+  it('takes the commands after which the CLI starts a new file, and names one that is not a command', () => {
+    expect(withHistory({ ...good, new_session_on: ['/clear'] }).errors).toEqual([]);
+    expect(withHistory({ ...good, new_session_on: ['clear'] }).errors).toEqual([expect.stringContaining('native_history.new_session_on[0]: must be one slash command (got "clear")')]);
+    expect(withHistory({ ...good, new_session_on: '/clear' }).issues[0]).toMatchObject({ path: 'native_history.new_session_on' });
+  });
+
   it('keeps the reference shape loading (reader, source, override_path) without a message', () => {
     const r = withHistory({ reader: 'claude', source: { kind: 'jsonl', path: '~/.claude/projects' }, override_path: null });
     expect(r.errors).toEqual([]);

@@ -7,7 +7,7 @@ import { HISTORY_FORMATS, HISTORY_PATH_PLACEHOLDERS } from './types.js';
 import { suggestName } from './suggest.js';
 import { didYouMeanOr, hasKey, isRecord, showGot, showValue, type ValidationContext } from './validate-context.js';
 
-const FIELDS = ['format', 'path', 'session_id', 'resume_args', 'reader', 'source', 'override_path'];
+const FIELDS = ['format', 'path', 'session_id', 'resume_args', 'new_session_on', 'reader', 'source', 'override_path'];
 const SESSION_ID_FROM = ['launch_flag', 'newest_file'];
 const SESSION_TOKEN = '{session_id}';
 
@@ -28,6 +28,12 @@ export function validateNativeHistory(ctx: ValidationContext, value: unknown): v
   const resume = ctx.stringArray(value, 'resume_args', 'native_history');
   if (resume && !resume.some((a) => a.includes(SESSION_TOKEN))) {
     ctx.error('SPEC_BAD_TEMPLATE', 'native_history.resume_args', `must contain "${SESSION_TOKEN}"`, showValue(resume), 'e.g. ["--resume", "{session_id}"]');
+  }
+  const commands = ctx.stringArray(value, 'new_session_on', 'native_history');
+  for (const [i, command] of (commands ?? []).entries()) {
+    if (!/^\/[^\s/]+$/.test(command)) {
+      ctx.error('SPEC_TYPE', `native_history.new_session_on[${i}]`, 'must be one slash command', showGot(command), 'e.g. ["/clear"]: the command after which the CLI starts a new history file');
+    }
   }
 }
 
