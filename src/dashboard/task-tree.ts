@@ -14,6 +14,11 @@ export interface TaskNode {
   children: TaskNode[];
 }
 
+/** Each status in a person's words (the views show these, never the wire's ids). */
+export const TASK_STATUS_TEXT: Record<Task['status'], string> = {
+  queued: 'queued', running: 'running', waiting_for_person: 'waiting for a person', done: 'done', failed: 'failed', cancelled: 'cancelled', timed_out: 'timed out',
+};
+
 const OPEN: ReadonlySet<Task['status']> = new Set(['queued', 'running', 'waiting_for_person']);
 
 /** Whether the task is still followed (and so can be cancelled). */

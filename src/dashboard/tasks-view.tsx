@@ -18,19 +18,11 @@ import { renderMarkdown } from './markdown.js';
 import { SessionPrompt } from './session-prompt.js';
 import { BADGE_TEXT, useNow } from './sessions-overview.js';
 import { navigate, scope, sessions } from './state.js';
-import { buildTaskTree, isTaskOpen, type TaskNode } from './task-tree.js';
+import { buildTaskTree, isTaskOpen, TASK_STATUS_TEXT, type TaskNode } from './task-tree.js';
 import { loadTasks, tasks, tasksError } from './tasks-live.js';
 
-/** Each status as a symbol and words: the symbol is decoration, the words are what is read. */
-const STATUS: Record<TaskStatus, { symbol: string; text: string }> = {
-  queued: { symbol: '…', text: 'queued' },
-  running: { symbol: '▶', text: 'running' },
-  waiting_for_person: { symbol: '!', text: 'waiting for a person' },
-  done: { symbol: '✓', text: 'done' },
-  failed: { symbol: '✗', text: 'failed' },
-  cancelled: { symbol: '■', text: 'cancelled' },
-  timed_out: { symbol: '⌛', text: 'timed out' },
-};
+/** Each status's symbol: decoration beside its words (TASK_STATUS_TEXT), which are what is read. */
+const STATUS_SYMBOL: Record<TaskStatus, string> = { queued: '…', running: '▶', waiting_for_person: '!', done: '✓', failed: '✗', cancelled: '■', timed_out: '⌛' };
 
 function SessionLink(props: { id: string; byId: ReadonlyMap<string, SessionDetail> }) {
   const href = `/sessions/${encodeURIComponent(props.id)}`;
@@ -65,7 +57,7 @@ function CancelTask(props: { task: Task }) {
     confirming.value = false;
     try {
       const task = await call('cancelTask', { params: { id: props.task.id } });
-      answer.value = { ok: true, text: `The daemon answered: ${STATUS[task.status].text}${task.reason ? ` (${task.reason})` : ''}.` };
+      answer.value = { ok: true, text: `The daemon answered: ${TASK_STATUS_TEXT[task.status]}${task.reason ? ` (${task.reason})` : ''}.` };
     } catch (e) {
       answer.value = { ok: false, text: `Not cancelled: ${e instanceof Error ? e.message : String(e)}` };
     }
@@ -85,15 +77,14 @@ function CancelTask(props: { task: Task }) {
   );
 }
 
-function TaskRow(props: { node: TaskNode; byId: ReadonlyMap<string, SessionDetail>; now: number; canCancel: boolean }) {
+function TaskRow(props: { node: TaskNode; byId: ReadonlyMap<string, SessionDetail>; now: number; canCancel: boolean; targetId: string | null }) {
   const { task, children } = props.node;
-  const status = STATUS[task.status];
   const worker = task.worker_session_id;
   const ranMs = (isTaskOpen(task) ? props.now : task.updated_at) - task.created_at;
   return (
-    <li class="task" data-task-id={task.id} data-status={task.status}>
+    <li class={`task${props.targetId === task.id ? ' task-target' : ''}`} id={`task-${task.id}`} data-task-id={task.id} data-status={task.status}>
       <div class="task-row">
-        <span class={`task-status task-status-${task.status}`}><span aria-hidden="true">{status.symbol} </span>{status.text}</span>
+        <span class={`task-status task-status-${task.status}`}><span aria-hidden="true">{STATUS_SYMBOL[task.status]} </span>{TASK_STATUS_TEXT[task.status]}</span>
         <details class="task-text">
           <summary><span class="task-line">{task.text}</span></summary>
         </details>
@@ -115,7 +106,7 @@ function TaskRow(props: { node: TaskNode; byId: ReadonlyMap<string, SessionDetai
       </div>
       {children.length > 0 && (
         <ol class="task-children" aria-label={`asked by the worker of ${task.id}`}>
-          {children.map((c) => <TaskRow key={c.task.id} node={c} byId={props.byId} now={props.now} canCancel={props.canCancel} />)}
+          {children.map((c) => <TaskRow key={c.task.id} node={c} byId={props.byId} now={props.now} canCancel={props.canCancel} targetId={props.targetId} />)}
         </ol>
       )}
     </li>
@@ -129,6 +120,10 @@ export default function TasksView() {
   const byId = new Map((sessions.value ?? []).map((s) => [s.id, s]));
   const canCancel = scope.value !== null && scopeAllows(scope.value, 'input');
   const tree = list === null ? null : buildTaskTree([...list.values()]);
+  // `/tasks#task-<id>` (a session page's Tasks line): that row is marked and scrolled to once shown.
+  const targetId = /^#task-(.+)$/.exec(location.hash)?.[1] ?? null;
+  const shown = tree !== null;
+  useEffect(() => { if (shown && targetId !== null) document.getElementById(`task-${targetId}`)?.scrollIntoView({ block: 'center' }); }, [shown, targetId]);
   return (
     <section class="tasks-view" data-view="tasks" aria-labelledby="tasks-title">
       <h2 id="tasks-title">Tasks</h2>
@@ -137,7 +132,7 @@ export default function TasksView() {
       {tree !== null && tree.length === 0 && <p class="empty">No tasks yet: an agent's <code>assign</code> or <code>handoff</code> (specterm mcp), or <code>POST /api/v1/tasks</code>, makes one.</p>}
       {tree !== null && tree.length > 0 && (
         <ol class="task-tree" aria-label="Tasks, newest first; each task's own requests nested under it">
-          {tree.map((n) => <TaskRow key={n.task.id} node={n} byId={byId} now={now} canCancel={canCancel} />)}
+          {tree.map((n) => <TaskRow key={n.task.id} node={n} byId={byId} now={now} canCancel={canCancel} targetId={targetId} />)}
         </ol>
       )}
     </section>

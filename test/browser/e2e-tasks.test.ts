@@ -4,7 +4,8 @@
  * worker session asked for nests under the task that worker is on; statuses follow
  * `task.updated` live (waiting for a person → done with the result shown) without reading the
  * list again; the worker's pending prompt is answered in place; Cancel asks first and shows the
- * daemon's answer; no sideways scroll at 390×844; axe finds nothing serious.
+ * daemon's answer; a session page lists its tasks, linked to the tree; no sideways scroll at
+ * 390×844; axe finds nothing serious.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -129,10 +130,20 @@ describe('the Tasks view', () => {
     expect(await rowOf(e.page, tests).getByRole('button', { name: /Cancel task/ }).count()).toBe(0);
   });
 
+  it('lists a session\'s tasks on its page, each linked to its row in the tree', async () => {
+    await e.page.goto(`${e.url}/sessions/${lead.id}`);
+    const line = e.page.locator('p.session-tasks');
+    await line.waitFor({ timeout: E2E_WAIT_MS });
+    expect(await line.textContent()).toMatch(/works on: hello \(done\).*asked for: hello, and then read/);
+    await line.getByRole('link', { name: /^hello, and then read/ }).click();
+    await e.page.locator(`li.task.task-target[data-task-id="${child.id}"]`).waitFor({ timeout: E2E_WAIT_MS });
+    expect(new URL(e.page.url()).pathname).toBe('/tasks');
+  });
+
   it('passes axe, and at 390×844 scrolls no sideways', async () => {
     expect(await axeViolations(e.page)).toEqual([]);
     await e.page.setViewportSize({ width: 390, height: 844 });
-    await e.page.reload();
+    await e.page.goto(`${e.url}/tasks`);
     await rowOf(e.page, child).waitFor({ timeout: E2E_WAIT_MS });
     for (const summary of await e.page.locator('li.task summary').all()) await summary.click();
     expect(await hasNoSidewaysScroll(e.page), `wider than the page: ${(await widerThanPage(e.page)).join(', ')}`).toBe(true);
