@@ -30,12 +30,15 @@ function SessionLink(props: { id: string; byId: ReadonlyMap<string, SessionDetai
   return <a href={href} onClick={(e) => { e.preventDefault(); navigate(href); }}>{name}</a>;
 }
 
-/** The worker's state now and the prompt it waits on (answered here, or in the inbox). */
-function WorkerState(props: { session: SessionDetail | undefined }) {
+/**
+ * The worker's state now and, while the task is followed, the prompt it waits on (answered here,
+ * or in the inbox); a finished task's worker may be on other work, whose prompts are not this task's.
+ */
+function WorkerState(props: { session: SessionDetail | undefined; isFollowed: boolean }) {
   const s = props.session;
   if (s === undefined) return <span class="muted">worker removed</span>;
   const badge = badgeOf(s);
-  const pending = s.modal !== null && !isOpenedByPerson(s.modal) ? 1 : 0;
+  const pending = props.isFollowed && s.modal !== null && !isOpenedByPerson(s.modal) ? 1 : 0;
   return (
     <>
       <span class="task-worker-state">worker <span class={`badge badge-${badge}`}>{BADGE_TEXT[badge]}</span></span>
@@ -94,7 +97,7 @@ function TaskRow(props: { node: TaskNode; byId: ReadonlyMap<string, SessionDetai
           {worker !== null ? <SessionLink id={worker} byId={props.byId} /> : <span class="muted">no worker</span>}
           <span class="muted"> · asked {durationLabel(props.now - task.created_at)} ago · {isTaskOpen(task) ? 'for' : 'took'} {durationLabel(ranMs)}</span>
         </p>
-        {worker !== null && <div class="task-worker"><WorkerState session={props.byId.get(worker)} /></div>}
+        {worker !== null && <div class="task-worker"><WorkerState session={props.byId.get(worker)} isFollowed={isTaskOpen(task)} /></div>}
         {task.reason !== null && task.status !== 'done' && <p class="task-reason">{task.reason}</p>}
         {task.result !== null && (
           <details class="task-result">

@@ -126,6 +126,9 @@ describe('the Tasks view', () => {
     await row.getByRole('status').filter({ hasText: 'The daemon answered: cancelled' }).waitFor({ timeout: E2E_WAIT_MS });
     await waitForStatus(e.page, held, 'cancelled');
     expect((await e.client.call('getTask', { params: { id: held.id } })).status).toBe('cancelled');
+    // The worker's prompt is still up, but no longer this task's to answer.
+    expect((await e.client.call('getSession', { params: { id: spare.id } })).modal).not.toBeNull();
+    expect(await row.getByText('pending approval').count()).toBe(0);
     // A finished task offers no cancel.
     expect(await rowOf(e.page, tests).getByRole('button', { name: /Cancel task/ }).count()).toBe(0);
   });
