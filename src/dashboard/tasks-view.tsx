@@ -87,7 +87,7 @@ function TaskRow(props: { node: TaskNode; byId: ReadonlyMap<string, SessionDetai
   return (
     <li class={`task${props.targetId === task.id ? ' task-target' : ''}`} id={`task-${task.id}`} data-task-id={task.id} data-status={task.status}>
       <div class="task-row">
-        <span class={`task-status task-status-${task.status}`}><span aria-hidden="true">{STATUS_SYMBOL[task.status]} </span>{TASK_STATUS_TEXT[task.status]}</span>
+        <span class={`badge task-status task-status-${task.status}`}><span aria-hidden="true">{STATUS_SYMBOL[task.status]} </span>{TASK_STATUS_TEXT[task.status]}</span>
         <details class="task-text">
           <summary><span class="task-line">{task.text}</span></summary>
         </details>
