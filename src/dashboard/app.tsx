@@ -18,6 +18,7 @@ import { Inbox } from './inbox.js';
 import { SessionsOverview } from './sessions-overview.js';
 import { loadSessionView, preloadRoute } from './preload.js';
 import { SignIn } from './sign-in.js';
+import { loadTasks, noteTaskEvent, tasks } from './tasks-live.js';
 import { ToastRegion } from './toast-region.js';
 import { isNewEvent, toastEvent } from './toasts.js';
 import { auth, device, liveStatus, navigate, noteEvent, route, scope, sessions, sessionsError } from './state.js';
@@ -25,6 +26,7 @@ import { auth, device, liveStatus, navigate, noteEvent, route, scope, sessions, 
 const SessionView = lazy(loadSessionView);
 const RecordingsView = lazy(() => import('./recordings-view.js'));
 const DevicesView = lazy(() => import('./devices-view.js'));
+const TasksView = lazy(() => import('./tasks-view.js'));
 
 /**
  * Taken at load, before anything renders, so the fragment leaves the address bar at once; and
@@ -64,10 +66,12 @@ function SignedIn() {
     const unsubscribe = live.subscribe('sessions', {
       message: (message) => {
         if (message.type !== 'event' && message.type !== 'subscribed') return;
-        if (message.type === 'event') { noteEvent(message.event); noteTranscriptEvent(message.event); }
+        if (message.type === 'event') { noteEvent(message.event); noteTranscriptEvent(message.event); noteTaskEvent(message.event); }
+        // Back after a drop: the tasks shown may have moved meanwhile.
+        if (message.type === 'subscribed' && tasks.value !== null) void loadTasks();
         if (message.type === 'event' && isNewEvent(message.event)) { toastEvent(message.event); void notifyHiddenPage(message.event); }
-        // A turn's text grows several times a second and changes nothing in the list.
-        if (message.type === 'event' && message.event.type === 'transcript.turn') return;
+        // A turn's text grows several times a second and changes nothing in the list; a task carries itself.
+        if (message.type === 'event' && (message.event.type === 'transcript.turn' || message.event.type === 'task.updated')) return;
         clearTimeout(pending);
         pending = setTimeout(() => void loadSessions(), 100);
       },
@@ -89,6 +93,7 @@ function SignedIn() {
           <a href="/inbox" aria-current={current.view === 'inbox' ? 'page' : undefined} onClick={(e) => { e.preventDefault(); navigate('/inbox'); }}>
             Inbox{waiting > 0 && <span class="count" aria-label={`${waiting} waiting`}>{waiting}</span>}
           </a>
+          <a href="/tasks" aria-current={current.view === 'tasks' ? 'page' : undefined} onClick={(e) => { e.preventDefault(); navigate('/tasks'); }}>Tasks</a>
           <a href="/recordings" aria-current={current.view === 'recordings' ? 'page' : undefined} onClick={(e) => { e.preventDefault(); navigate('/recordings'); }}>Recordings</a>
           <a href="/devices" aria-current={current.view === 'devices' ? 'page' : undefined} onClick={(e) => { e.preventDefault(); navigate('/devices'); }}>Devices</a>
         </nav>
@@ -106,6 +111,7 @@ function SignedIn() {
           </Suspense>
         )}
         {current.view === 'devices' && <Suspense fallback={<p role="status">Loading the devices…</p>}><DevicesView /></Suspense>}
+        {current.view === 'tasks' && <Suspense fallback={<p role="status">Loading the tasks…</p>}><TasksView /></Suspense>}
         {current.view === 'recordings' && <Suspense fallback={<p role="status">Loading the recordings…</p>}><RecordingsView name={current.name} /></Suspense>}
       </main>
       <ToastRegion />

@@ -17,6 +17,7 @@ import { MuteToggle } from './mute-toggle.js';
 import type { LiveConnection } from './live.js';
 import { BADGE_TEXT, timeInState, useNow } from './sessions-overview.js';
 import { SessionPrompt } from './session-prompt.js';
+import { SessionTasks } from './session-tasks.js';
 import { SESSION_TABS, sessionTabPath } from './session-tabs.js';
 import { navigate, scope } from './state.js';
 import { takePreloadedSession } from './preload.js';
@@ -62,6 +63,7 @@ export default function SessionView(props: { sessionId: string; tab: string; liv
         <span class="session-meta">{s.spec.id} · <span class="cwd">{s.cwd}{s.branch ? ` · ${s.branch}` : ''}</span></span>
         <MuteToggle session={s} onChanged={() => void load()} />
       </header>
+      <SessionTasks sessionId={s.id} />
       <SessionPrompt session={s} canAnswer={scope.value !== null && scopeAllows(scope.value, 'approve')} />
       <ControlsBar session={s} enabled={canInput} onChanged={() => void load()} />
       <nav class="tabs" aria-label="Session views">

@@ -2,7 +2,7 @@
  * The dashboard's state as signals: who is signed in (and with which scope), the sessions, the
  * last notification of each, the live connection's status, the error shown, and the route
  * (path-based: `/` overview, `/inbox` the approvals inbox, `/sessions/<id>[/<tab>]` one session,
- * `/recordings[/<name>]`, `/devices`); a session's first tab depends on the screen (defaultSessionTab).
+ * `/recordings[/<name>]`, `/devices`, `/tasks`); a session's first tab depends on the screen (defaultSessionTab).
  * @module
  */
 import { signal } from '@preact/signals';
@@ -16,6 +16,7 @@ export type Route =
   | { view: 'inbox' }
   | { view: 'recordings'; name: string | null }
   | { view: 'devices' }
+  | { view: 'tasks' }
   | { view: 'session'; id: string; tab: string };
 
 /** `unknown` until the first answer says whether the cookie works. */
@@ -34,6 +35,7 @@ export const route = signal<Route>(routeOf(location.pathname));
 export function routeOf(pathname: string): Route {
   if (pathname === '/inbox') return { view: 'inbox' };
   if (pathname === '/devices') return { view: 'devices' };
+  if (pathname === '/tasks') return { view: 'tasks' };
   const recordings = /^\/recordings(?:\/([A-Za-z0-9_-]{1,64}))?$/.exec(pathname);
   if (recordings) return { view: 'recordings', name: recordings[1] ?? null };
   const match = /^\/sessions\/([A-Za-z0-9_-]{1,64})(?:\/([a-z-]{1,32}))?$/.exec(pathname);

@@ -12,11 +12,14 @@ function ToastItem({ toast }: { toast: Toast }) {
   const name = session?.name ?? toast.sessionId;
   const href = `/sessions/${encodeURIComponent(toast.sessionId)}`;
   return (
-    <li class={`toast${toast.urgent ? ' toast-urgent' : ''}`} role={toast.urgent ? 'alert' : undefined} data-type={toast.type}>
-      <a href={href} onClick={(e) => { e.preventDefault(); dismissToast(toast.seq); navigate(href); }}>
-        <span class="toast-session">{name}</span> <span class="toast-text">{toast.text}</span>
-      </a>
-      <button type="button" class="toast-dismiss" aria-label={`Dismiss: ${name}, ${toast.text}`} onClick={() => dismissToast(toast.seq)}>×</button>
+    // The alert role sits inside the item: on the `li` it would replace the list item (axe: "list").
+    <li class={`toast${toast.urgent ? ' toast-urgent' : ''}`} data-type={toast.type}>
+      <div class="toast-body" role={toast.urgent ? 'alert' : undefined}>
+        <a href={href} onClick={(e) => { e.preventDefault(); dismissToast(toast.seq); navigate(href); }}>
+          <span class="toast-session">{name}</span> <span class="toast-text">{toast.text}</span>
+        </a>
+        <button type="button" class="toast-dismiss" aria-label={`Dismiss: ${name}, ${toast.text}`} onClick={() => dismissToast(toast.seq)}>×</button>
+      </div>
     </li>
   );
 }
