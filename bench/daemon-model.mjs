@@ -37,9 +37,9 @@
  * heap snapshots of both, taken at the end of the window, in DIR; `--window-prof DIR` leaves CPU
  * profiles of both over the measured window only (`--cpu-prof` covers start-up as well);
  * `--window-alloc DIR` sampling heap profiles of every allocation in the window, garbage included.
- * `--daemon-node-args "FLAGS"` / `--host-node-args "FLAGS"` (with `--serve`): the Node/V8 flags
- * of the daemon (default: the launcher's, src/cli/node-flags.ts; `""` for none) or extra ones for
- * the host process, to measure a flag before shipping it; `--ring-bytes N`: the host's ring per session (default: the host's own default).
+ * `--daemon-node-args "FLAGS"` / `--host-node-args "FLAGS"` (with `--serve`): extra Node/V8 flags
+ * for the daemon or the host process (e.g. `--max-semi-space-size=1`), to measure a flag before
+ * shipping it; `--ring-bytes N`: the host's ring per session (default: the host's own default).
  * `--help` prints this text.
  */
 import { execFileSync, fork, spawn } from 'node:child_process';
@@ -49,7 +49,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startHostProcess } from '../dist/host/index.js';
-import { NODE_FLAGS } from '../dist/cli/node-flags.js';
 import { SPEC_READ_SCROLLBACK_ROWS } from '../dist/terminal/index.js';
 import { summarize } from './daemon-model/lag-stats.mjs';
 import { FRAME_MS, StreamAgent } from './fake-agent.mjs';
@@ -90,8 +89,7 @@ const WINDOW_PROF = opt('window-prof', null);
 const WINDOW_ALLOC = opt('window-alloc', null);
 const SPECTERM = path.join(here, '..', 'bin', 'specterm.js');
 const PROBE = pathToFileURL(path.join(here, 'daemon-model', 'memory-probe.mjs')).href;
-/** Like `specterm serve` started from its launcher (bin/specterm.js): its V8 flags unless replaced ("" for none). */
-const DAEMON_NODE_ARGS = opt('daemon-node-args', null) === null ? [...NODE_FLAGS] : opt('daemon-node-args', '').split(' ').filter(Boolean);
+const DAEMON_NODE_ARGS = (opt('daemon-node-args', '') ?? '').split(' ').filter(Boolean);
 const HOST_NODE_ARGS = (opt('host-node-args', '') ?? '').split(' ').filter(Boolean);
 const RING_BYTES = opt('ring-bytes', null) === null ? undefined : Number(opt('ring-bytes'));
 const FLIP = /\x1b\]777;t=(\d+);k=(busy|idle)\x07/g;

@@ -10,7 +10,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { NODE_FLAGS } from '../dist/cli/node-flags.js';
 import { DaemonClient } from '../dist/client/index.js';
 import { HostClient } from '../dist/host/host-client.js';
 
@@ -46,7 +45,7 @@ export async function startDemoDaemon(options = {}) {
   };
   delete env.SPECTERM_TOKEN;
   const lan = options.lan === undefined ? [] : ['--lan', options.lan];
-  const child = spawn(process.execPath, [...NODE_FLAGS, BIN, 'serve', '--port', String(options.port ?? 0), '--no-pair', ...lan], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', String(options.port ?? 0), '--no-pair', ...lan], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (chunk) => { stderr += chunk; options.log?.(String(chunk)); });
   child.stdout.resume();

@@ -1,6 +1,5 @@
 /**
- * Runs the real daemon (`node <NODE_FLAGS> bin/specterm.js serve --port 0`, over dist/: the Node
- * the launcher starts) in fresh short private
+ * Runs the real daemon (`node bin/specterm.js serve --port 0`, over dist/) in fresh short private
  * runtime/state dirs with a temp HOME, and cleans up everything it started: the daemon, the PTY
  * host it started, and every agent (call `stopAll()` in afterEach).
  */
@@ -8,7 +7,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { NODE_FLAGS } from '../../src/cli/node-flags.js';
 import { DaemonClient } from '../../src/client/index.js';
 import { HostClient } from '../../src/host/host-client.js';
 import { killHostsUnder } from '../helpers/host-processes.js';
@@ -51,14 +49,10 @@ export interface RunningDaemon { child: ChildProcess; client: DaemonClient; url:
  * Starts `specterm serve --port 0` and resolves once its state file names a daemon that answers.
  * `keepStateFile`: leave a previous daemon's state file in place (the new daemon must cope with it).
  */
-export async function startDaemon(d: DaemonDirs, extraArgs: string[] = [], options: { keepStateFile?: boolean; launcher?: string } = {}): Promise<RunningDaemon> {
+export async function startDaemon(d: DaemonDirs, extraArgs: string[] = [], options: { keepStateFile?: boolean } = {}): Promise<RunningDaemon> {
   const stateFile = path.join(d.runtimeDir, 'daemon.json');
   if (!options.keepStateFile) fs.rmSync(stateFile, { force: true });
-  const args = ['serve', '--port', '0', ...extraArgs];
-  // `launcher`: run that file itself, as a shell runs `specterm` (bin/specterm.js or a link to it).
-  const child = options.launcher
-    ? spawn(options.launcher, args, { env: d.env, stdio: ['ignore', 'pipe', 'pipe'] })
-    : spawn(process.execPath, [...NODE_FLAGS, BIN, ...args], { env: d.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...extraArgs], { env: d.env, stdio: ['ignore', 'pipe', 'pipe'] });
   daemons.push(child);
   let err = '';
   child.stderr!.on('data', (c: Buffer) => { err += c.toString(); });
