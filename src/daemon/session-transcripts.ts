@@ -20,6 +20,7 @@ import { findSessionHistoryFile } from '../transcript/newest-history-file.js';
 import type { EventLog } from './event-log.js';
 import type { ManagedSession } from './managed-session.js';
 import { ScreenTranscripts } from './screen-transcripts.js';
+import { TypedLines } from './typed-lines.js';
 
 /** How often a running session's history is read for what the CLI appended. */
 export const POLL_MS = 250;
@@ -54,6 +55,16 @@ export class SessionTranscripts {
     this.#now = deps.now;
     this.#log = deps.log;
     this.#screen = new ScreenTranscripts(deps);
+  }
+
+  /** Lines being typed into each session key by key. */
+  readonly #typed = new Map<string, TypedLines>();
+
+  /** Keystrokes a person typed into the session: each line they complete counts as a message sent. */
+  noteKeys(sessionId: string, data: string): void {
+    let lines = this.#typed.get(sessionId);
+    if (!lines) this.#typed.set(sessionId, (lines = new TypedLines()));
+    for (const line of lines.feed(data)) this.noteMessage(sessionId, line);
   }
 
   /** The person's message for the session's next turn (a screen transcript's `user`). */
@@ -230,6 +241,7 @@ export class SessionTranscripts {
   forget(sessionId: string): void {
     this.stop(sessionId);
     this.#screen.forget(sessionId);
+    this.#typed.delete(sessionId);
   }
 
   stop(sessionId: string): void {

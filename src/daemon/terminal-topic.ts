@@ -23,7 +23,8 @@ export interface TerminalSession {
   /** The session's own resize when it keeps the size (the daemon's session record); else the driver resizes. */
   resize?: (cols: number, rows: number) => DispatchResult;
   /** Told of each keystroke a person typed here: a picker it opens waits for nobody (managed-session.ts). */
-  notePersonInput?: () => void;
+  /** The person's keystrokes reached the session (`data`: what they typed). */
+  notePersonInput?: (data: string) => void;
 }
 
 export type TerminalSessionLookup = (id: string) => TerminalSession | undefined;
@@ -103,7 +104,7 @@ export class TerminalStream {
   input = (message: Msg<'input'>): void => {
     const session = this.#lookup(message.session_id);
     const result = session.driver.dispatch({ kind: 'pty_write', data: message.data });
-    if (result.ok) session.notePersonInput?.();
+    if (result.ok) session.notePersonInput?.(message.data);
     if (!result.ok) throw new TerminalStreamError('TERMINAL_INPUT_REFUSED', `session '${message.session_id}' took no input: ${result.reason}`);
   };
 

@@ -194,7 +194,7 @@ async function startLocked(options: DaemonOptions, locks: DaemonLocks): Promise<
     sessions: (id) => {
       try {
         const session = manager.get(id);
-        return session.driver && session.transport ? { driver: session.driver, transport: session.transport, resize: (cols: number, rows: number) => session.resize(cols, rows), notePersonInput: () => session.notePersonInput() } : undefined;
+        return session.driver && session.transport ? { driver: session.driver, transport: session.transport, resize: (cols: number, rows: number) => session.resize(cols, rows), notePersonInput: (data: string) => { session.notePersonInput(); transcripts.noteKeys(session.id, data); } } : undefined;
       } catch {
         return undefined;
       }

@@ -43,4 +43,22 @@ describe('a new history file after /clear', () => {
     expect(t.native_session_ids).toEqual([first, second]);
     expect(t.turns.map((turn: any) => [turn.index, turn.user?.text, turn.native_session_id])).toEqual([[0, 'hello', first], [1, 'hello again', second]]);
   }, 240_000);
+
+  it('a /clear typed key by key into the terminal is seen as well', async () => {
+    const second = (await daemon.client.call('getSession', { params: { id } })).native_session_id!;
+    const files = () => fs.readdirSync(path.join(dirs.home, '.demo-agent', 'sessions'));
+    // Keys as a person types them, a typo taken back included.
+    for (const data of ['/', 'c', 'l', 'e', 'e', '\x7f', 'a', 'r', '\r']) await daemon.client.call('sendKeys', { params: { id }, body: { data } });
+    await waitFor(() => files().length === 3 || undefined, WAIT_MS, 'the third history file');
+    await waitFor(async () => (await daemon.client.call('getSession', { params: { id } })).state?.id === 'idle', WAIT_MS, 'idle after /clear');
+    const sent = await runCli(dirs, ['send', 'clearing', 'hello once more', '--wait', 'idle']);
+    expect(sent.code, sent.err).toBe(0);
+    expect(sent.out).toMatch(/^Hello! I'm Demo Agent/);
+    const third = (await daemon.client.call('getSession', { params: { id } })).native_session_id!;
+    expect(third).not.toBe(second);
+    const t = JSON.parse((await runCli(dirs, ['transcript', 'clearing', '--json'])).out);
+    expect(t.native_session_ids).toHaveLength(3);
+    expect(t.native_session_ids.at(-1)).toBe(third);
+    expect(t.turns.at(-1)).toMatchObject({ index: 2, user: { text: 'hello once more' }, native_session_id: third });
+  }, 180_000);
 });

@@ -78,6 +78,7 @@ export function sessionRoutes(d: SessionRouteDeps): RouteHandlers {
       const session = manager.get(input.params.id);
       refusedUnless(runningDriver(session).dispatch({ kind: 'pty_write', data: input.body.data }));
       session.notePersonInput();
+      d.transcripts?.noteKeys(session.id, input.body.data);
       return { written_bytes: Buffer.byteLength(input.body.data) };
     },
     resizeSession: (input) => {
