@@ -15,6 +15,8 @@ import { echoProbes, hashBody, normalizeForEcho, resolveSubmitDelayMs } from './
 const DUPLICATE_WINDOW_MS = 60_000;
 /** The in-flight latch lets go by itself after this long (a CLI that never leaves idle). */
 const IN_FLIGHT_EXPIRY_MS = 30_000;
+/** How often queued bodies look for the latch's release when no evaluation comes. */
+const QUEUE_POLL_MS = 1_000;
 /** Queued bodies go out this long after the evaluation that allows them. */
 const DRAIN_DELAY_MS = 50;
 /** Bodies this long are written in one go and submitted through the echo gate. */
@@ -99,6 +101,7 @@ export class MessageSender {
   #inFlightSince: number | null = null;
   #recentHashes = new Map<string, number>();
   #timers = new Set<TimerHandle>();
+  #queuePolling = false;
   #lastBodyWriteAt = 0;
   #disposed = false;
   /** The body whose submit has not been seen to take yet. */
@@ -144,6 +147,7 @@ export class MessageSender {
     if (blocker) {
       this.#queue.push(req);
       h.report('queued', req.text.length, blocker);
+      this.#pollQueue();
       return 'queued';
     }
     this.#deliver(req);
@@ -169,6 +173,23 @@ export class MessageSender {
     // Take the latch now so a second evaluation in the next 50 ms cannot drain another body.
     this.#inFlightSince = now;
     this.#after(DRAIN_DELAY_MS, () => this.#deliver(next));
+  }
+
+  /**
+   * While bodies wait, looks again every {@link QUEUE_POLL_MS}. The latch is released at the end
+   * of an evaluation, and evaluations follow output: after a command that starts no turn
+   * (`/clear`) on a still screen none may come, and a queued message would wait for the next
+   * repaint rather than the latch's expiry.
+   */
+  #pollQueue(): void {
+    if (this.#queuePolling) return;
+    this.#queuePolling = true;
+    const tick = (): void => {
+      this.afterEvaluation();
+      if (this.#queue.length > 0) this.#after(QUEUE_POLL_MS, tick);
+      else this.#queuePolling = false;
+    };
+    this.#after(QUEUE_POLL_MS, tick);
   }
 
   /** Cancels every timer and discards queued bodies (reported by length only). */
@@ -212,10 +233,6 @@ export class MessageSender {
     const h = this.#host;
     const now = h.scheduler.now();
     this.#inFlightSince = now;
-    // The latch is released at the end of an evaluation, and evaluations follow output: after a
-    // command that starts no turn (`/clear`) on a still screen none may come, and a queued
-    // message would wait for the next repaint. Its expiry looks again by itself.
-    this.#after(IN_FLIGHT_EXPIRY_MS, () => this.afterEvaluation());
     this.#recentHashes.set(hashBody(req.text), now);
     for (const [k, at] of this.#recentHashes) if (now - at >= DUPLICATE_WINDOW_MS) this.#recentHashes.delete(k);
     h.report('delivered', req.text.length);
