@@ -103,11 +103,15 @@ export async function stopAll(): Promise<void> {
   for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 }
 
-/** A daemon on fresh dirs with one demo-agent session (100×30) that has reached idle. */
-export async function startDaemonWithIdleSession(waitMs: number): Promise<{ dirs: DaemonDirs; daemon: RunningDaemon; sessionId: string }> {
+/**
+ * A daemon on fresh dirs with one session that has reached idle: the Demo Agent at 100×30 unless
+ * `session` says otherwise (`spec` may be a function of the dirs: a spec file written into them).
+ */
+export async function startDaemonWithIdleSession(waitMs: number, session: { spec?: string | ((dirs: DaemonDirs) => string); name?: string; rows?: number } = {}): Promise<{ dirs: DaemonDirs; daemon: RunningDaemon; sessionId: string }> {
   const dirs = makeDirs();
   const daemon = await startDaemon(dirs);
-  const sessionId = (await daemon.client.call('createSession', { body: { spec: 'demo-agent', cwd: dirs.work, cols: 100, rows: 30 } })).id;
+  const spec = typeof session.spec === 'function' ? session.spec(dirs) : session.spec ?? 'demo-agent';
+  const sessionId = (await daemon.client.call('createSession', { body: { spec, cwd: dirs.work, name: session.name, cols: 100, rows: session.rows ?? 30 } })).id;
   await waitFor(async () => (await daemon.client.call('getSession', { params: { id: sessionId } })).state?.id === 'idle', waitMs, 'idle');
   return { dirs, daemon, sessionId };
 }

@@ -7,24 +7,23 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeDirs, REPO, runCli, startDaemon, stopAll, waitFor, type DaemonDirs, type RunningDaemon } from './daemon-harness.js';
+import { REPO, runCli, startDaemonWithIdleSession, stopAll, type DaemonDirs } from './daemon-harness.js';
 
 const WAIT_MS = 60_000;
 let dirs: DaemonDirs;
-let daemon: RunningDaemon;
 let id: string;
 
 beforeAll(async () => {
-  dirs = makeDirs();
-  daemon = await startDaemon(dirs);
-  const spec = JSON.parse(fs.readFileSync(path.join(REPO, 'specs/demo-agent/spec.json'), 'utf8'));
-  delete spec.native_history;
-  spec.spawn_args = spec.spawn_args.map((a: string) => a.replace('{{specDir}}', path.join(REPO, 'specs/demo-agent')));
-  const specFile = path.join(dirs.work, 'no-history.json');
-  fs.writeFileSync(specFile, JSON.stringify(spec));
+  const withoutHistory = (d: DaemonDirs) => {
+    const spec = JSON.parse(fs.readFileSync(path.join(REPO, 'specs/demo-agent/spec.json'), 'utf8'));
+    delete spec.native_history;
+    spec.spawn_args = spec.spawn_args.map((a: string) => a.replace('{{specDir}}', path.join(REPO, 'specs/demo-agent')));
+    const specFile = path.join(d.work, 'no-history.json');
+    fs.writeFileSync(specFile, JSON.stringify(spec));
+    return specFile;
+  };
   // 20 rows: the long answer scrolls its start into the scrollback.
-  id = (await daemon.client.call('createSession', { body: { spec: specFile, cwd: dirs.work, name: 'plain', cols: 100, rows: 20 } })).id;
-  await waitFor(async () => (await daemon.client.call('getSession', { params: { id } })).state?.id === 'idle', WAIT_MS, 'idle');
+  ({ dirs, sessionId: id } = await startDaemonWithIdleSession(WAIT_MS, { spec: withoutHistory, name: 'plain', rows: 20 }));
 }, 90_000);
 afterAll(stopAll, 60_000);
 

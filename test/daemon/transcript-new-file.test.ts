@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeDirs, runCli, startDaemon, stopAll, waitFor, type DaemonDirs, type RunningDaemon } from './daemon-harness.js';
+import { runCli, startDaemonWithIdleSession, stopAll, waitFor, type DaemonDirs, type RunningDaemon } from './daemon-harness.js';
 
 const WAIT_MS = 60_000;
 let dirs: DaemonDirs;
@@ -15,10 +15,7 @@ let daemon: RunningDaemon;
 let id: string;
 
 beforeAll(async () => {
-  dirs = makeDirs();
-  daemon = await startDaemon(dirs);
-  id = (await daemon.client.call('createSession', { body: { spec: 'demo-agent', cwd: dirs.work, name: 'clearing', cols: 100, rows: 30 } })).id;
-  await waitFor(async () => (await daemon.client.call('getSession', { params: { id } })).state?.id === 'idle', WAIT_MS, 'idle');
+  ({ dirs, daemon, sessionId: id } = await startDaemonWithIdleSession(WAIT_MS, { name: 'clearing' }));
 }, 90_000);
 afterAll(stopAll, 60_000);
 
