@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { API_PREFIX, PROTOCOL_VERSION, ROUTES, type RouteId, type RouteOutput, type Routes } from '../protocol/index.js';
+import { API_PREFIX, CALLER_SESSION_HEADER, PROTOCOL_VERSION, ROUTES, type RouteId, type RouteOutput, type Routes } from '../protocol/index.js';
 import type { z } from 'zod';
 import { createTrustedFetch, readDaemonTrust, type FetchLike } from './trusted-fetch.js';
 
@@ -42,18 +42,24 @@ export class DaemonClient {
   readonly url: string;
   readonly #token: string;
   readonly #fetch: FetchLike;
+  readonly #callerSession: string | undefined;
 
-  /** @param options.ca - the CAs an HTTPS daemon's certificate must chain to (default: the system's). */
-  constructor(url: string, token: string, options: { ca?: readonly string[] } = {}) {
+  /**
+   * @param options.ca - the CAs an HTTPS daemon's certificate must chain to (default: the system's).
+   * @param options.callerSession - the agent session this client acts for (`specterm mcp` inside an
+   *   agent): sent as `X-Specterm-Caller-Session`, so the daemon applies the rules for agents and audits it.
+   */
+  constructor(url: string, token: string, options: { ca?: readonly string[]; callerSession?: string } = {}) {
     this.url = url.replace(/\/+$/, '');
     this.#token = token;
+    this.#callerSession = options.callerSession;
     this.#fetch = options.ca && this.url.startsWith('https:') ? createTrustedFetch(options.ca) : fetch;
   }
 
   /** The daemon named by `<runtime>/daemon.json`, with the token from the environment or the admin-token file. */
-  static discover(options: DiscoverOptions): DaemonClient {
+  static discover(options: DiscoverOptions & { callerSession?: string }): DaemonClient {
     const endpoint = DaemonClient.discoverEndpoint(options);
-    return new DaemonClient(endpoint.url, endpoint.token, { ca: endpoint.ca });
+    return new DaemonClient(endpoint.url, endpoint.token, { ca: endpoint.ca, callerSession: options.callerSession });
   }
 
   /** Where the daemon listens and the token to use (for clients that open their own sockets, e.g. `attach`). */
@@ -89,7 +95,11 @@ export class DaemonClient {
     try {
       response = await this.#fetch(`${this.url}${target}`, {
         method: route.method,
-        headers: { authorization: `Bearer ${this.#token}`, ...(input.body !== undefined ? { 'content-type': 'application/json' } : {}) },
+        headers: {
+          authorization: `Bearer ${this.#token}`,
+          ...(input.body !== undefined ? { 'content-type': 'application/json' } : {}),
+          ...(this.#callerSession ? { [CALLER_SESSION_HEADER]: this.#callerSession } : {}),
+        },
         body: input.body !== undefined ? JSON.stringify(input.body) : undefined,
       });
     } catch (error) {

@@ -11,6 +11,7 @@ import { answerApproval, waitUntilCleared, type ApprovalAuditEntry } from './app
 import { RealScheduler } from '../driver/schedulers.js';
 import type { Store } from '../store/index.js';
 import { DaemonError } from './errors.js';
+import { checkAgentAnswer, lineageOf, type OrchestrationSettings } from './orchestration.js';
 import type { EventLog } from './event-log.js';
 import { wireApprovalId, type ManagedSession } from './managed-session.js';
 import type { SessionManager } from './session-manager.js';
@@ -25,6 +26,8 @@ export interface ApprovalAnswersDeps {
   events: EventLog;
   now: () => number;
   log?: (level: 'info' | 'warn', message: string) => void;
+  /** settings.json `orchestration.parent_answers`: where a parent agent may answer its child's prompts. */
+  parentAnswers?: OrchestrationSettings['parent_answers'];
 }
 
 export interface PersonAnswer { button: number | string; fingerprint: string }
@@ -56,9 +59,13 @@ export class ApprovalAnswers {
     throw new DaemonError('APPROVAL_NOT_FOUND', `no approval has id ${JSON.stringify(wireId)}; it may have been answered or closed; \`specterm approve --list\` (or the dashboard's inbox) lists the pending ones`, { path: '/id' });
   }
 
-  /** A person's answer. */
-  async answer(wireId: string, input: PersonAnswer, who: string): Promise<PersonAnswerResult> {
+  /**
+   * A person's answer — or an agent's, when `callerSession` names the agent session the call is
+   * made for: then only a prompt of its own child, where the settings name the pair (./orchestration.ts).
+   */
+  async answer(wireId: string, input: PersonAnswer, who: string, callerSession?: string): Promise<PersonAnswerResult> {
     const { approval, session } = this.#find(wireId);
+    if (callerSession !== undefined) this.#checkAgent(callerSession, session, approval.kind ?? 'approval');
     const stale = (why: string) => new DaemonError('APPROVAL_STALE', `${why}; look again and answer the current modal (in "current")`, { extensions: { current: session.modalView() } });
     if (input.fingerprint !== approval.fingerprint) throw stale('the fingerprint does not match the modal on screen');
     const button = typeof input.button === 'number'
@@ -83,6 +90,17 @@ export class ApprovalAnswers {
     const cleared = await this.#waitCleared(session, approval);
     this.#recordAnswer(approval, who, button.label, cleared ? 'cleared' : 'still_shown');
     return { approval_id: wireId, button, result: cleared ? 'cleared' : 'still_shown' };
+  }
+
+  #checkAgent(callerSession: string, session: ManagedSession, kind: string): void {
+    const manager = this.#d.manager();
+    let caller: ManagedSession;
+    try {
+      caller = manager.get(callerSession);
+    } catch {
+      throw new DaemonError('CALLER_INVALID', `the calling session ${JSON.stringify(callerSession)} is not one of this daemon's sessions; an agent's MCP server names its own (SPECTERM_SESSION_ID)`);
+    }
+    checkAgentAnswer(lineageOf(caller), lineageOf(session), kind, manager.lineage(), { parent_answers: this.#d.parentAnswers ?? [] });
   }
 
   #waitCleared(session: ManagedSession, approval: Approval): Promise<boolean> {

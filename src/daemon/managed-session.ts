@@ -59,6 +59,8 @@ export interface ManagedSessionDeps {
   node: string;
   /** Called with a newly opened approval a policy may answer. */
   onApprovalOpened?: (session: ManagedSession, approval: Approval) => void;
+  /** The spec's delegate trigger `trigger` fired with its task text (spec-format §7.2). */
+  onDelegate?: (session: ManagedSession, trigger: string, task: string) => void;
 }
 
 export class ManagedSession {
@@ -168,6 +170,7 @@ export class ManagedSession {
       case 'state_changed': this.#onState(event.state, event.modal); break;
       case 'exit': this.markExited(event.exit_code, event.signal); break;
       case 'spawn_error': this.fail('SPAWN_FAILED', event.message); break;
+      case 'delegate': this.#deps.onDelegate?.(this, event.id, event.task); break;
       case 'spec_error':
         this.#notify({ type: 'spec.error', session_id: this.id, at: this.#deps.now(), errors: event.errors });
         break;

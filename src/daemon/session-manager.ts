@@ -27,6 +27,7 @@ import { SessionPolicies } from './session-policies.js';
 import type { EnvSeal } from './env-seal.js';
 import { DaemonError } from './errors.js';
 import type { EventLog } from './event-log.js';
+import { admitChild, DEFAULT_LIMITS, lineageOf, PARENT_LABEL, type ChildLimits, type LineageSession } from './orchestration.js';
 import { ManagedSession, stateViewOf, type ManagedSessionDeps } from './managed-session.js';
 import { ResumedTransport } from './resumed-transport.js';
 import { findOrphans, sessionMetaOf } from './session-adoption.js';
@@ -61,6 +62,9 @@ export interface SessionManagerOptions {
   /** Auto-approve policies by spec id or session name (from the settings file). */
   defaultPolicies?: Record<string, unknown>;
   onApprovalOpened?: ManagedSessionDeps['onApprovalOpened'];
+  onDelegate?: ManagedSessionDeps['onDelegate'];
+  /** How deep chains of child sessions go and how many children one runs (settings.json `orchestration`). */
+  limits?: ChildLimits;
   /** Where a session's driver reloads its spec from (the spec editor's saves; ./spec-files.ts). */
   specSource?: (session: ManagedSession) => SpecSource;
   log?: (level: 'info' | 'warn', message: string) => void;
@@ -99,7 +103,7 @@ export class SessionManager {
     this.#policies = new SessionPolicies(options.defaultPolicies);
     this.#host = options.host;
     this.#now = options.now ?? Date.now;
-    this.#deps = { store: options.store, events: options.events, tracker: options.tracker, now: this.#now, node: options.node ?? DEFAULT_NODE, onApprovalOpened: options.onApprovalOpened };
+    this.#deps = { store: options.store, events: options.events, tracker: options.tracker, now: this.#now, node: options.node ?? DEFAULT_NODE, onApprovalOpened: options.onApprovalOpened, onDelegate: options.onDelegate };
   }
 
   /**
@@ -280,6 +284,7 @@ export class SessionManager {
     let isDir = false;
     try { isDir = fs.statSync(input.cwd).isDirectory(); } catch {}
     if (!isDir) throw new DaemonError('CWD_NOT_FOUND', `cwd ${JSON.stringify(input.cwd)} is not an existing directory; create it or pass another`, { path: '/cwd' });
+    const labels = this.#childLabels(input.labels ?? {});
     await prescreenSpecRef(input.spec);
     const spec = loadSpec(input.spec);
     const owner = { specId: spec.spec.id, name: input.name ?? null, own: input.policy };
@@ -296,7 +301,7 @@ export class SessionManager {
     }
     const record = this.#o.store.sessions.insert({
       id, name: input.name ?? null, specId: spec.builtinId ?? spec.spec.id, specPath: spec.path, cwd, branch, worktree,
-      args: input.args, labels: input.labels ?? {}, envKeys: Object.keys(input.env ?? {}), cols: input.cols, rows: input.rows, policy: input.policy ?? null,
+      args: input.args, labels, envKeys: Object.keys(input.env ?? {}), cols: input.cols, rows: input.rows, policy: input.policy ?? null,
       envSealed: input.env && Object.keys(input.env).length > 0 && this.#o.envSeal ? this.#o.envSeal.seal(id, input.env) : null, createdAt: this.#now(),
     });
     const session = new ManagedSession(record, spec.spec, this.#deps, { env: input.env, policy });
@@ -309,6 +314,20 @@ export class SessionManager {
 
   list(): ManagedSession[] {
     return [...this.#sessions.values()];
+  }
+
+  /** The sessions as the orchestration rules read them (./orchestration.ts). */
+  lineage(): LineageSession[] {
+    return this.list().map(lineageOf);
+  }
+
+  /** A child's labels (`specterm.parent` given): its depth counted here, once the limits allow it. */
+  #childLabels(labels: Record<string, string>): Record<string, string> {
+    const parentId = labels[PARENT_LABEL];
+    if (parentId === undefined) return labels;
+    const parent = this.#sessions.get(parentId);
+    if (!parent) throw new DaemonError('CALLER_INVALID', `the parent session ${JSON.stringify(parentId)} (label ${PARENT_LABEL}) is not one of this daemon's sessions; leave the label out, or call from a session this daemon runs`, { path: `/labels/${PARENT_LABEL}` });
+    return { ...labels, ...admitChild(lineageOf(parent), this.lineage(), this.#o.limits ?? DEFAULT_LIMITS) };
   }
 
   /** A session by id, or by a unique name. */

@@ -57,6 +57,14 @@ export class SessionTranscripts {
     this.#screen = new ScreenTranscripts(deps);
   }
 
+  /** The last message typed into each session (a delegate's `{last_message}`). */
+  readonly #lastMessage = new Map<string, string>();
+
+  /** The last message typed into the session since the daemon started, else its transcript's last. */
+  lastMessage(sessionId: string): string | null {
+    return this.#lastMessage.get(sessionId) ?? this.#store.transcripts.lastTurn(sessionId)?.user?.text ?? null;
+  }
+
   /** Lines being typed into each session key by key. */
   readonly #typed = new Map<string, TypedLines>();
 
@@ -69,6 +77,7 @@ export class SessionTranscripts {
 
   /** The person's message for the session's next turn (a screen transcript's `user`). */
   noteMessage(sessionId: string, text: string): void {
+    this.#lastMessage.set(sessionId, text);
     this.#screen.noteMessage(sessionId, text);
     // A command after which the CLI starts a new history file (Claude Code's /clear): the next
     // file that appears for the cwd is this session's from now on.
@@ -242,6 +251,7 @@ export class SessionTranscripts {
     this.stop(sessionId);
     this.#screen.forget(sessionId);
     this.#typed.delete(sessionId);
+    this.#lastMessage.delete(sessionId);
   }
 
   stop(sessionId: string): void {

@@ -4,7 +4,8 @@
  * to be idle, types its text, follows the turn — through any prompt a person must answer
  * (`waiting_for_person`) — reads the answer from the worker's transcript, and, when a session
  * asked, types the result into that session once it is idle. A task never goes to the session
- * that asked for it.
+ * that asked for it, nor to one that waits on it (./orchestration.ts). A spec's delegate trigger
+ * becomes a task here too, routed by settings.json `orchestration.delegate_routes`.
  * @module
  */
 import { randomBytes } from 'node:crypto';
@@ -16,13 +17,20 @@ import type { ManagedSession } from './managed-session.js';
 import { deliverMessage } from './message-delivery.js';
 import type { SessionManager } from './session-manager.js';
 import type { SessionTranscripts } from './session-transcripts.js';
+import { lineageOf, PARENT_LABEL, refuseCycle, routeOf, type OrchestrationSettings } from './orchestration.js';
 
 export interface CreateTaskInput {
   text: string;
-  worker: { session: string } | { spec: string; cwd: string };
+  worker: { session: string } | { spec: string; cwd: string; worktree_branch?: string };
   parent_session_id?: string;
   timeout_ms: number;
 }
+
+/** Who asked: a token's name, the agent session it acts for (declared by its MCP server), or a delegate trigger. */
+export interface TaskOrigin { requestedBy: string; callerSession?: string; trigger?: string }
+
+/** A delegated task's timeout when its route names none. */
+const DELEGATE_TIMEOUT_MS = 30 * 60 * 1000;
 
 const POLL_MS = 250;
 
@@ -31,9 +39,11 @@ export interface TaskRunnerDeps {
   store: Store;
   events: EventLog;
   transcripts: SessionTranscripts;
+  /** settings.json `orchestration.delegate_routes`. */
+  routes?: OrchestrationSettings['delegate_routes'];
   now: () => number;
   node: string;
-  log: (level: 'warn', message: string) => void;
+  log: (level: 'info' | 'warn', message: string) => void;
 }
 const FINISHED: readonly TaskStatus[] = ['done', 'failed', 'cancelled', 'timed_out'];
 
@@ -49,16 +59,23 @@ export class TaskRunner {
     }
   }
 
-  async create(input: CreateTaskInput, requestedBy: string): Promise<Task> {
+  async create(input: CreateTaskInput, origin: TaskOrigin): Promise<Task> {
     const manager = this.#d.manager();
-    const parent = input.parent_session_id === undefined ? null : manager.get(input.parent_session_id);
-    const worker = 'session' in input.worker
-      ? manager.get(input.worker.session)
-      : manager.get((await manager.create({ spec: input.worker.spec, cwd: input.worker.cwd, args: [], cols: 120, rows: 40, labels: parent ? { 'specterm.parent': parent.id } : {} })).id);
-    if (parent && worker.id === parent.id) throw new DaemonError('COMMAND_REFUSED', `session ${parent.id} cannot be given its own task; name another worker`, { path: '/worker' });
+    const parent = this.#asker(input.parent_session_id, origin.callerSession);
+    let worker: ManagedSession;
+    if ('session' in input.worker) {
+      worker = manager.get(input.worker.session);
+      if (parent) refuseCycle(lineageOf(parent), lineageOf(worker), manager.lineage());
+    } else {
+      const { spec, cwd, worktree_branch: branch } = input.worker;
+      // A new child of the asker: the session manager counts its depth and the asker's children.
+      const labels: Record<string, string> = parent ? { [PARENT_LABEL]: parent.id } : {};
+      worker = manager.get((await manager.create({ spec, cwd, args: [], cols: 120, rows: 40, labels, ...(branch ? { worktree: { branch } } : {}) })).id);
+    }
     const now = this.#d.now();
     const task: Task = {
-      id: `t_${randomBytes(6).toString('base64url')}`, node: this.#d.node, text: input.text, parent_session_id: parent?.id ?? null, requested_by: requestedBy,
+      id: `t_${randomBytes(6).toString('base64url')}`, node: this.#d.node, text: input.text, parent_session_id: parent?.id ?? null, requested_by: origin.requestedBy,
+      ...(origin.trigger ? { trigger: origin.trigger } : {}),
       worker_session_id: worker.id, status: 'queued', result: null, reason: null, timeout_ms: input.timeout_ms, created_at: now, updated_at: now,
     };
     // Stored before it is answered: a full disk refuses the request (507) rather than losing the task.
@@ -66,6 +83,50 @@ export class TaskRunner {
     this.#save(task);
     void this.#run(task, worker, parent).catch((error: unknown) => this.#update(task, { status: 'failed', reason: (error as Error).message }));
     return task;
+  }
+
+  /** The session that asks: the one named, which must be the calling agent's own when one calls. */
+  #asker(named: string | undefined, caller: string | undefined): ManagedSession | null {
+    if (named !== undefined && caller !== undefined && named !== caller) {
+      throw new DaemonError('CALLER_INVALID', `parent_session_id ${named} is not the calling agent's session ${caller}; an agent asks for itself only — leave parent_session_id out`, { path: '/parent_session_id' });
+    }
+    const id = named ?? caller;
+    if (id === undefined) return null;
+    try {
+      return this.#d.manager().get(id);
+    } catch {
+      throw new DaemonError('CALLER_INVALID', `the asking session ${JSON.stringify(id)} is not one of this daemon's sessions; name a session it runs, or leave parent_session_id out`, { path: '/parent_session_id' });
+    }
+  }
+
+  /**
+   * A spec's delegate trigger fired on `session`: its task goes where the settings route it —
+   * once per visit of the trigger's state (a re-emit in the same state re-arms the trigger).
+   * `{last_message}` in the task becomes the session's last message (what it could not finish).
+   */
+  async delegate(session: ManagedSession, trigger: string, template: string): Promise<Task | null> {
+    const route = routeOf({ delegate_routes: this.#d.routes ?? {} }, session.record.specId, trigger);
+    if (!route) {
+      this.#d.log('info', `session ${session.id}: its spec's delegate trigger '${trigger}' fired, but settings.json orchestration.delegate_routes names no route for it; nothing was handed off`);
+      return null;
+    }
+    if (this.list().some((t) => t.trigger === trigger && t.parent_session_id === session.id && t.created_at >= (session.stateSince ?? 0))) return null;
+    const text = template.replace(/\{last_message\}/g, this.#d.transcripts.lastMessage(session.id) ?? '').trim();
+    const origin = { requestedBy: `delegate:${trigger}`, trigger };
+    const worker = 'session' in route ? { session: route.session } : { spec: route.spec, cwd: route.cwd, ...(route.worktree_branch ? { worktree_branch: route.worktree_branch } : {}) };
+    try {
+      if (text === '') throw new Error(`the trigger's task is empty (session ${session.id} has no last message to hand off)`);
+      return await this.create({ text, worker, parent_session_id: session.id, timeout_ms: route.timeout_ms ?? DELEGATE_TIMEOUT_MS }, origin);
+    } catch (error) {
+      // Shown where tasks are (the Tasks view, list_tasks): a handoff that could not start is not lost silently.
+      const now = this.#d.now();
+      const failed: Task = {
+        id: `t_${randomBytes(6).toString('base64url')}`, node: this.#d.node, text: text || template, parent_session_id: session.id, requested_by: origin.requestedBy, trigger,
+        worker_session_id: null, status: 'failed', result: null, reason: `the delegate route could not start: ${(error as Error).message}`, timeout_ms: route.timeout_ms ?? DELEGATE_TIMEOUT_MS, created_at: now, updated_at: now,
+      };
+      this.#save(failed);
+      return failed;
+    }
   }
 
   get(id: string): Task {
@@ -106,7 +167,8 @@ export class TaskRunner {
     const answer = this.#d.transcripts.lastAnswer(worker.id);
     const result = { text: answer?.text ?? '', tool_calls: answer?.turn.items.filter((i) => i.kind === 'tool_call').length ?? 0 };
     task = this.#update(task, { status: 'done', result, reason: null });
-    if (parent) await this.#report(task, parent, worker, deadline + task.timeout_ms);
+    // A delegated task's asker is the session that could not go on (a usage limit): nothing is typed back.
+    if (parent && !task.trigger) await this.#report(task, parent, worker, deadline + task.timeout_ms);
   }
 
   /** Types the result into the session that asked, once it is idle (its agent is not interrupted mid-turn). */

@@ -8,11 +8,8 @@ import { z } from 'zod';
 import type { SessionDetail } from '../protocol/index.js';
 import { notSelf, SessionRef, tool, ToolRefusal, type DaemonCaller, type McpCaller } from './tools.js';
 
-/** Agents starting agents: how deep a chain of handoffs may go, and how many children one caller may run at once. */
-export const HANDOFF_LIMITS = { depth: 3, fanOut: 5 } as const;
-/** Labels a handoff puts on the session it starts: who asked, and how deep in the chain it is. */
+/** The label the daemon puts on a session an agent starts: who asked (src/daemon/orchestration.ts). */
 const PARENT_LABEL = 'specterm.parent';
-const DEPTH_LABEL = 'specterm.depth';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -26,12 +23,14 @@ async function until<T>(deadline: number, done: () => Promise<T | null | undefin
   }
 }
 
-/** The session a handoff works in: an existing one (never the caller or its ancestors) or a new child of the caller. */
+/**
+ * The session a handoff works in: an existing one (never the caller or its ancestors) or a new
+ * child of the caller — the daemon labels it and refuses it past the depth and fan-out limits.
+ */
 async function handoffTarget(client: DaemonCaller, caller: McpCaller, input: { session?: string; spec?: string; cwd?: string }): Promise<SessionDetail> {
-  const sessions = (await client.call('listSessions')).sessions;
-  const self = caller.sessionId === null ? undefined : sessions.find((s) => s.id === caller.sessionId);
-  const depth = Number(self?.labels[DEPTH_LABEL] ?? 0);
   if (input.session) {
+    const sessions = (await client.call('listSessions')).sessions;
+    const self = caller.sessionId === null ? undefined : sessions.find((s) => s.id === caller.sessionId);
     const target = await notSelf(client, caller, input.session, 'handing work to');
     // An ancestor of the caller waits on the caller: handing it work back would wait on itself.
     for (let s = self; s; s = sessions.find((x) => x.id === s!.labels[PARENT_LABEL])) {
@@ -40,11 +39,7 @@ async function handoffTarget(client: DaemonCaller, caller: McpCaller, input: { s
     return target;
   }
   if (!input.spec) throw new ToolRefusal('VALIDATION_FAILED', 'name the worker: an existing "session", or a "spec" (and "cwd") to start one');
-  if (depth >= HANDOFF_LIMITS.depth) throw new ToolRefusal('HANDOFF_TOO_DEEP', `you are ${depth} handoffs deep; at most ${HANDOFF_LIMITS.depth} are allowed — do the work yourself or hand it to an existing session`);
-  const children = sessions.filter((s) => caller.sessionId !== null && s.labels[PARENT_LABEL] === caller.sessionId && s.lifecycle === 'running');
-  if (children.length >= HANDOFF_LIMITS.fanOut) throw new ToolRefusal('HANDOFF_FAN_OUT', `you already run ${children.length} sessions (at most ${HANDOFF_LIMITS.fanOut}); stop one (stop_session) or reuse one (session: …)`);
-  const labels: Record<string, string> = caller.sessionId === null ? {} : { [PARENT_LABEL]: caller.sessionId, [DEPTH_LABEL]: String(depth + 1) };
-  return client.call('createSession', { body: { spec: input.spec, cwd: input.cwd ?? process.cwd(), labels } });
+  return client.call('createSession', { body: { spec: input.spec, cwd: input.cwd ?? process.cwd() } });
 }
 
 /**
@@ -54,7 +49,7 @@ async function handoffTarget(client: DaemonCaller, caller: McpCaller, input: { s
  */
 export const HANDOFF_TOOL = tool({
   name: 'handoff',
-  description: 'Hand a task to another agent and wait for its answer: an existing session, or a new one from a spec (demo-agent, claude-code, codex …) in a working directory. Its prompts for a person wait for a person. At most 3 handoffs deep and 5 children at once.',
+  description: 'Hand a task to another agent and wait for its answer: an existing session, or a new one from a spec (demo-agent, claude-code, codex …) in a working directory. Its prompts for a person wait for a person. Chains are bounded (by default 3 handoffs deep, 5 children at once).',
   input: {
     task: z.string().min(1).max(100_000).describe('what the worker should do'),
     session: SessionRef.optional().describe('an existing session to hand the task to'),

@@ -8,6 +8,7 @@
  * @module
  */
 import { randomUUID } from 'node:crypto';
+import { callerSessionOf } from '../ops/caller-session.js';
 import type { RequestContext } from '../ops/contracts.js';
 import { toSpectermError } from '../ops/errors.js';
 import type { Operations } from '../ops/executor.js';
@@ -18,7 +19,7 @@ import { SpectermError } from '../protocol/index.js';
 /** Operations that exist only for one transport: the browser's tickets and cookies, streams. */
 const NOT_OVER_NATS = new Set(['createWsTicket', 'pair', 'signOut', 'events', 'subscribeTopic', 'openapi']);
 
-export interface OpsRequest { op: string; token?: string; params?: Record<string, unknown>; query?: Record<string, string>; body?: unknown }
+export interface OpsRequest { op: string; token?: string; caller_session?: string; params?: Record<string, unknown>; query?: Record<string, string>; body?: unknown }
 
 export interface OpsServiceDeps {
   operations: Operations;
@@ -31,7 +32,7 @@ export async function answerOpsRequest(data: Uint8Array, deps: OpsServiceDeps): 
   try {
     const request = parseRequest(data);
     const principal = deps.authenticate(request.token, 'nats');
-    const ctx: RequestContext = { principal, requestId: randomUUID(), remoteAddress: 'nats', via: 'nats' };
+    const ctx: RequestContext = { principal, requestId: randomUUID(), remoteAddress: 'nats', via: 'nats', ...callerSessionOf(request.caller_session, '"caller_session"') };
     const answer = await deps.operations.call(request.op, { params: request.params, query: request.query, body: request.body, label: `the NATS operation ${request.op}` }, ctx);
     return JSON.stringify({ ok: true, answer: answer ?? null });
   } catch (error) {

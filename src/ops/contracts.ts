@@ -18,6 +18,8 @@ export interface RequestContext {
   remoteAddress: string;
   /** The transport that carried the call (audited). */
   via?: Transport;
+  /** The agent session the call is made for, as its `specterm mcp` declares it (audited; the rules for agents apply). */
+  callerSession?: string;
   /** HTTP only: headers the handler adds to its success answer (the pairing routes' Set-Cookie). */
   responseHeaders?: Record<string, string>;
 }
@@ -88,6 +90,8 @@ export interface AuditEntry {
   what: string;
   /** The transport that carried it. */
   via: Transport;
+  /** The agent session it was made for, when one was declared. */
+  callerSession?: string;
   params: Record<string, unknown>;
   body: unknown;
   outcome: 'ok' | 'refused' | 'error';

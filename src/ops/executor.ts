@@ -128,6 +128,7 @@ export class Operations {
     if (!def.keystrokes || !this.#options.audit) return;
     this.#options.audit({
       at: this.#options.now(), who: ctx.principal.name, tokenId: ctx.principal.tokenId, remoteAddress: ctx.remoteAddress, via: ctx.via ?? 'http',
+      ...(ctx.callerSession ? { callerSession: ctx.callerSession } : {}),
       what: def.id, params: params ?? {}, body, status, code, outcome: status < 400 ? 'ok' : status < 500 ? 'refused' : 'error',
     });
   }

@@ -79,11 +79,18 @@ export const ERROR_CODES = {
   ENV_UNSEALABLE: code(500, 'The environment cannot be sealed'),
   // Approvals
   APPROVAL_NOT_FOUND: code(404, 'Unknown approval'),
-  TASK_NOT_FOUND: code(404, 'Unknown task'),
   APPROVAL_STALE: code(409, 'The approval is stale'),
   APPROVAL_BUTTON_UNKNOWN: code(422, 'No such button'),
   APPROVAL_CLAIMED: code(409, 'The approval is being answered'),
   APPROVAL_POLICY_INVALID: code(422, 'Invalid approval policy'),
+  // Agents handing work to agents (docs/mcp.md, "Safety")
+  TASK_NOT_FOUND: code(404, 'Unknown task'),
+  SELF_TARGET: code(409, 'An agent cannot do that to its own session'),
+  HANDOFF_TOO_DEEP: code(409, 'The chain of handoffs is too deep'),
+  HANDOFF_FAN_OUT: code(429, 'Too many child sessions'),
+  HANDOFF_CYCLE: code(409, 'The worker waits on the caller'),
+  AGENT_ANSWER_REFUSED: code(403, 'Prompts of that session go to a person'),
+  CALLER_INVALID: code(400, 'Invalid calling session'),
   // Recordings
   RECORDING_NOT_FOUND: code(404, 'Unknown recording'),
   RECORDING_ACTIVE: code(409, 'Already recording'),

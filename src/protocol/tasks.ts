@@ -17,7 +17,9 @@ export const Task = z.strictObject({
   text: z.string(),
   /** The session that asked (its agent gets the result typed in), or null (a person, a script). */
   parent_session_id: Id.nullable(),
-  requested_by: z.string().meta({ description: 'the token name that asked' }),
+  requested_by: z.string().meta({ description: 'the token name that asked, or `delegate:<trigger id>`' }),
+  /** The spec's delegate trigger that made it (settings.json `orchestration.delegate_routes`); its result is not typed back. */
+  trigger: z.string().nullable().optional(),
   worker_session_id: Id.nullable(),
   status: TaskStatus,
   result: z.strictObject({ text: z.string(), tool_calls: z.number().int().nonnegative() }).nullable(),

@@ -25,3 +25,10 @@ export const WS_TICKET_PROTOCOL_PREFIX = 'specterm.ticket.';
 
 /** The session cookie a dashboard authenticates with (HttpOnly, SameSite=Strict). */
 export const SESSION_COOKIE = 'specterm_session';
+
+/**
+ * The header naming the agent session a call is made for (`specterm mcp` inside an agent sets it
+ * from SPECTERM_SESSION_ID): the daemon applies the rules for agents (never its own session,
+ * the orchestration limits, prompts of other sessions left to a person) and audits it.
+ */
+export const CALLER_SESSION_HEADER = 'x-specterm-caller-session';

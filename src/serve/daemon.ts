@@ -45,6 +45,7 @@ import type { ManagedSession } from '../daemon/managed-session.js';
 import { SessionTranscripts } from '../daemon/session-transcripts.js';
 import { transcriptRoutes } from '../ops/handlers/transcript-routes.js';
 import { taskRoutes } from '../ops/handlers/task-routes.js';
+import { parseOrchestration, type OrchestrationSettings } from '../daemon/orchestration.js';
 import { TaskRunner } from '../daemon/task-runner.js';
 
 /** The file clients find the daemon by (in the runtime dir). */
@@ -86,8 +87,8 @@ export interface Daemon {
   close(): Promise<void>;
 }
 
-/** `<state>/settings.json`: `{session_limit?, approval_policies?: {<spec id or session name>: policy}, webhooks?: [...], desktop_notifications?: false}`. */
-interface Settings { session_limit?: number; approval_policies?: Record<string, unknown>; webhooks?: unknown; desktop_notifications?: boolean; push?: unknown }
+/** `<state>/settings.json`: `{session_limit?, approval_policies?: {<spec id or session name>: policy}, webhooks?: [...], desktop_notifications?: false, push?, orchestration?}`. */
+interface Settings { session_limit?: number; approval_policies?: Record<string, unknown>; webhooks?: unknown; desktop_notifications?: boolean; push?: unknown; orchestration?: unknown }
 
 function readSettings(stateDir: string): Settings {
   const file = path.join(stateDir, 'settings.json');
@@ -149,6 +150,12 @@ async function startLocked(options: DaemonOptions, locks: DaemonLocks): Promise<
   const node = options.node ?? nodeNameFromHost(os.hostname());
   if (!NODE_NAME_PATTERN.test(node)) throw new DaemonError('SETTINGS_INVALID', `the node name '${node}' is not one: use 1–63 lowercase letters, digits and dashes, starting with a letter or digit (e.g. laptop, build-01)`);
   const settings = readSettings(options.stateDir);
+  let orchestration: OrchestrationSettings;
+  try {
+    orchestration = parseOrchestration(settings.orchestration);
+  } catch (error) {
+    throw new DaemonError('SETTINGS_INVALID', `${path.join(options.stateDir, 'settings.json')}: ${(error as Error).message}; fix it and start the daemon again`);
+  }
   const store = openStore(path.join(options.stateDir, 'specterm.db'), { now });
   if (store.notice) log('warn', `${store.notice.reason}; the old database is at ${store.notice.movedAside}`);
   const admin = ensureAdminToken(options.stateDir);
@@ -171,21 +178,22 @@ async function startLocked(options: DaemonOptions, locks: DaemonLocks): Promise<
     throw new DaemonError('SETTINGS_INVALID', error instanceof PushKeysError ? error.message : `${path.join(options.stateDir, 'settings.json')}: ${(error as Error).message}`);
   }
   const tracker = new ApprovalTracker({ firstSeq: nextApprovalSeq(store) });
-  const answers = new ApprovalAnswers({ manager: () => manager, tracker, store, events, now, log });
+  const answers = new ApprovalAnswers({ manager: () => manager, tracker, store, events, now, log, parentAnswers: orchestration.parent_answers });
   const specFiles = new SessionSpecFiles(options.stateDir);
   const transcripts = new SessionTranscripts({ store, events, now, log });
   const manager: SessionManager = new SessionManager({
     store, node, transcripts, host: host.client, ensureHost: () => host.ready(), events, tracker, now, specSource: (session) => specFiles.source(session), envSeal: openEnvSeal(options.stateDir), sessionLimit: options.sessionLimit ?? settings.session_limit,
     defaultPolicies: settings.approval_policies, onApprovalOpened: (session, approval) => answers.autoAnswer(session, approval), log,
+    limits: orchestration, onDelegate: (session, trigger, task) => void tasks.delegate(session, trigger, task),
   });
   await manager.recover();
-  const tasks = new TaskRunner({ manager: () => manager, store, events, transcripts, now, node, log });
+  const tasks: TaskRunner = new TaskRunner({ manager: () => manager, store, events, transcripts, now, node, log, routes: orchestration.delegate_routes });
 
   const audit = (entry: AuditEntry) => {
     const sessionId = typeof entry.params.id === 'string' ? entry.params.id : null;
     store.audit.insert({
       t: entry.at, who: entry.who, tokenId: entry.tokenId, action: entry.what, sessionId,
-      detail: { params: entry.params, status: entry.status, code: entry.code, remoteAddress: entry.remoteAddress, via: entry.via },
+      detail: { params: entry.params, status: entry.status, code: entry.code, remoteAddress: entry.remoteAddress, via: entry.via, ...(entry.callerSession ? { caller_session: entry.callerSession } : {}) },
       outcome: entry.outcome, reason: entry.code,
     });
   };

@@ -7,7 +7,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { SpectermError, type DaemonEvent } from '../protocol/index.js';
+import { CALLER_SESSION_HEADER, SpectermError, type DaemonEvent } from '../protocol/index.js';
+import { callerSessionOf } from '../ops/caller-session.js';
 import type { RequestContext, SseSink } from '../ops/contracts.js';
 import type { Operations } from '../ops/executor.js';
 import { ANONYMOUS_PRINCIPAL, refuseCredentialInUrl } from './auth.js';
@@ -53,7 +54,7 @@ export async function handleHttp(req: IncomingMessage, res: ServerResponse, deps
     refuseCredentialInUrl(url);
     // A public route (pairing) takes no credential: its body is one, checked by its handler.
     const principal = deps.router.isPublic(req.method ?? 'GET', pathname) ? ANONYMOUS_PRINCIPAL : deps.auth.authenticate(req, { allowTicket: false });
-    const ctx: RequestContext = { principal, requestId, remoteAddress: req.socket.remoteAddress ?? 'unknown', via: 'http', responseHeaders: {} };
+    const ctx: RequestContext = { principal, requestId, remoteAddress: req.socket.remoteAddress ?? 'unknown', via: 'http', responseHeaders: {}, ...callerSessionOf(req.headers[CALLER_SESSION_HEADER], `the ${CALLER_SESSION_HEADER} header`) };
     const { route, params } = deps.router.match(req.method ?? 'GET', pathname);
     const raw = { params, query: Object.fromEntries(url.searchParams), label: `${route.method} ${pathname}`, body: () => readJsonBody(req, deps.maxBodyBytes) };
     // awaited inside the try: a refusal from the stream's handler must reach the problem mapper.

@@ -102,14 +102,19 @@ describe('specterm mcp', () => {
   }, 240_000);
 
   it('keeps agents that start agents bounded: not itself, no cycle, not too deep', async () => {
-    const deep = await daemon.client.call('createSession', { body: { spec: 'demo-agent', cwd: dirs.work, labels: { 'specterm.depth': '3' } } });
-    const fromDeep = await connect({ SPECTERM_SESSION_ID: deep.id });
-    expect(text(await call(fromDeep, 'handoff', { spec: 'demo-agent', cwd: dirs.work, task: 'hello' }))).toMatch(/^HANDOFF_TOO_DEEP: you are 3 handoffs deep/);
-    expect(text(await call(fromDeep, 'handoff', { session: deep.id, task: 'hello' }))).toMatch(/^SELF_TARGET: /);
-    const child = await daemon.client.call('createSession', { body: { spec: 'demo-agent', cwd: dirs.work, labels: { 'specterm.parent': worker, 'specterm.depth': '1' } } });
-    const fromChild = await connect({ SPECTERM_SESSION_ID: child.id });
+    // A chain worker → d1 → d2 → d3: the daemon counts each one's depth from its parent.
+    const chain: string[] = [worker];
+    for (let i = 0; i < 3; i++) chain.push((await daemon.client.call('createSession', { body: { spec: 'demo-agent', cwd: dirs.work, labels: { 'specterm.parent': chain.at(-1)! } } })).id);
+    const deep = chain.at(-1)!;
+    expect((await daemon.client.call('getSession', { params: { id: deep } })).labels['specterm.depth']).toBe('3');
+    const fromDeep = await connect({ SPECTERM_SESSION_ID: deep });
+    expect(text(await call(fromDeep, 'handoff', { spec: 'demo-agent', cwd: dirs.work, task: 'hello' }))).toMatch(/^HANDOFF_TOO_DEEP: session \S+ is already 3 handoffs deep and at most 3 are allowed/);
+    expect(text(await call(fromDeep, 'start_session', { spec: 'demo-agent', cwd: dirs.work }))).toMatch(/^HANDOFF_TOO_DEEP: /);
+    expect(text(await call(fromDeep, 'handoff', { session: deep, task: 'hello' }))).toMatch(/^SELF_TARGET: /);
+    const fromChild = await connect({ SPECTERM_SESSION_ID: chain[1]! });
     expect(text(await call(fromChild, 'handoff', { session: worker, task: 'hello' }))).toMatch(/^HANDOFF_CYCLE: session .* handed work down to you/);
-    for (const s of [deep, child]) await daemon.client.call('removeSession', { params: { id: s.id }, query: { force: 'true' } });
+    expect(text(await call(fromChild, 'assign', { session: worker, task: 'hello' }))).toMatch(/^HANDOFF_CYCLE: /);
+    for (const id of chain.slice(1).reverse()) await daemon.client.call('removeSession', { params: { id }, query: { force: 'true' } });
   }, 120_000);
 
   it('assigns a task: answers at once, runs it in the daemon, types the result into the caller; a worker that dies fails its task', async () => {

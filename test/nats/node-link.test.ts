@@ -86,6 +86,9 @@ describe('specterm serve --nats', () => {
     expect(await op({ op: 'listSessions', token: 'not-a-token' })).toMatchObject({ ok: false, error: { code: 'AUTH_INVALID' } });
     expect(await op({ op: 'formatDisk', token: admin })).toMatchObject({ ok: false, error: { code: 'OPERATION_UNKNOWN' } });
     expect(await op({ op: 'getSession', token: admin, params: { id: 's_nope' } })).toMatchObject({ ok: false, error: { code: 'SESSION_NOT_FOUND' } });
+    // The agent session a call is made for: checked, and its rules applied, as over HTTP.
+    expect(await op({ op: 'sendMessage', token: admin, caller_session: 'not one id', params: { id }, body: { text: 'x' } })).toMatchObject({ ok: false, error: { code: 'CALLER_INVALID' } });
+    expect(await op({ op: 'sendMessage', token: admin, caller_session: id, params: { id }, body: { text: 'x' } })).toMatchObject({ ok: false, error: { code: 'SELF_TARGET' } });
     const bad = await nc.request('specterm.n1.ops', '{not json', { timeout: 30_000 });
     expect(bad.json()).toMatchObject({ ok: false, error: { code: 'BODY_MALFORMED_JSON' } });
     const typed = await op({ op: 'sendKeys', token: admin, params: { id }, body: { data: 'h' } });

@@ -24,9 +24,10 @@ export const mcpCommand = defineCommand(
       import('../../client/index.js'), import('../../mcp/index.js'), import('@modelcontextprotocol/sdk/server/stdio.js'), import('../../fs/private-dirs.js'), import('../version.js'),
     ]);
     // Found per call: the daemon may start (or restart) after the agent started this server.
-    const client = { call: ((id: never, input: never) => DaemonClient.discover({ runtimeDir: resolveRuntimeDir(io.env), stateDir: resolveStateDir(io.env), env: io.env }).call(id, input)) as never };
+    const callerSession = io.env.SPECTERM_SESSION_ID || undefined;
+    const client = { call: ((id: never, input: never) => DaemonClient.discover({ runtimeDir: resolveRuntimeDir(io.env), stateDir: resolveStateDir(io.env), env: io.env, callerSession }).call(id, input)) as never };
     const server = createMcpServer({
-      client, caller: { sessionId: io.env.SPECTERM_SESSION_ID ?? null }, version: packageVersion(),
+      client, caller: { sessionId: callerSession ?? null }, version: packageVersion(),
       log: (message) => io.stderr.write(`${message}\n`),
     });
     const { BoundedLines, MAX_MESSAGE_BYTES } = await import('../../mcp/bounded-lines.js');

@@ -10,6 +10,6 @@ import { toWireApproval } from '../../daemon/managed-session.js';
 export function approvalRoutes(answers: ApprovalAnswers, node: string): RouteHandlers {
   return ({
     listApprovals: () => ({ approvals: answers.pending().map((a) => toWireApproval(a, node)) }),
-    answerApproval: (input, ctx) => answers.answer(input.params.id, input.body, ctx.principal.name),
+    answerApproval: (input, ctx) => answers.answer(input.params.id, input.body, ctx.principal.name, ctx.callerSession),
   });
 }

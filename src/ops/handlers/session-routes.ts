@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { builtinSpecsDir } from '../../catalog/index.js';
 import { resolveRuntimeDir } from '../../fs/private-dirs.js';
-import type { RouteHandlers } from '../contracts.js';
+import type { RequestContext, RouteHandlers } from '../contracts.js';
 import type { Store } from '../../store/index.js';
 import { serializeScreenAnsi } from '../../daemon/screen-ansi.js';
 import { DaemonError } from '../../daemon/errors.js';
@@ -16,6 +16,7 @@ import { stateViewOf } from '../../daemon/managed-session.js';
 import { deliverMessage } from '../../daemon/message-delivery.js';
 import { answerTo, type SessionTranscripts } from '../../daemon/session-transcripts.js';
 import { SessionKills } from '../../daemon/session-kills.js';
+import { PARENT_LABEL } from '../../daemon/orchestration.js';
 import type { SessionManager } from '../../daemon/session-manager.js';
 import { checkSpecPath, resolveUserSpecsDir, type SpecPathPlaces } from '../../daemon/spec-path-rule.js';
 
@@ -39,6 +40,13 @@ export function refusedUnless(result: { ok: true } | { ok: false; code: string; 
   if (!result.ok) throw new DaemonError('COMMAND_REFUSED', `${result.code}: ${result.reason}`);
 }
 
+/** The session named, unless it is the calling agent's own (an agent never types into or stops itself). */
+function notCaller(manager: SessionManager, ref: string, ctx: RequestContext, what: string): ManagedSession {
+  const session = manager.get(ref);
+  if (ctx.callerSession === session.id) throw new DaemonError('SELF_TARGET', `session ${session.id} is the calling agent's own; an agent may not ${what} itself — name another session`, { path: '/id' });
+  return session;
+}
+
 export function sessionRoutes(d: SessionRouteDeps): RouteHandlers {
   const { manager, store } = d;
   const kills = new SessionKills(d);
@@ -48,14 +56,16 @@ export function sessionRoutes(d: SessionRouteDeps): RouteHandlers {
     listSessions: () => ({ sessions: manager.list().map((s) => kills.describe(s)) }),
     createSession: (input, ctx) => {
       const spec = checkSpecPath(input.body.spec, input.body.cwd, places, ctx.principal.scope === 'admin');
-      return manager.create({ ...input.body, spec });
+      // An agent's new session is its child: counted against its limits (./orchestration.ts).
+      const labels = ctx.callerSession ? { ...input.body.labels, [PARENT_LABEL]: ctx.callerSession } : input.body.labels;
+      return manager.create({ ...input.body, spec, ...(labels ? { labels } : {}) });
     },
     getSession: (input) => kills.describe(manager.get(input.params.id)),
     removeSession: async (input) => { await manager.remove(input.params.id, input.query.force === 'true'); return { ok: true }; },
-    killSession: (input, ctx) => kills.kill(input.params.id, ctx.principal),
+    killSession: (input, ctx) => kills.kill(notCaller(manager, input.params.id, ctx, 'stop').id, ctx.principal),
     restartSession: (input) => manager.restart(input.params.id),
-    sendMessage: async (input) => {
-      const session = manager.get(input.params.id);
+    sendMessage: async (input, ctx) => {
+      const session = notCaller(manager, input.params.id, ctx, 'type into');
       d.transcripts?.noteMessage(session.id, input.body.text);
       const outcome = await deliverMessage(session, store, input.body, d.now);
       // A turn waited to its end answers with what the agent said (from the CLI's own history).
