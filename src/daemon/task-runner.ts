@@ -50,6 +50,11 @@ const FINISHED: readonly TaskStatus[] = ['done', 'failed', 'cancelled', 'timed_o
 export class TaskRunner {
   readonly #d: TaskRunnerDeps;
   readonly #cancelled = new Set<string>();
+  /**
+   * Each worker's tasks, one after the other in the order given: two turns typed into one CLI at
+   * once would end together, and each task would read the other's answer.
+   */
+  readonly #lanes = new Map<string, Promise<void>>();
 
   constructor(deps: TaskRunnerDeps) {
     this.#d = deps;
@@ -81,7 +86,10 @@ export class TaskRunner {
     // Stored before it is answered: a full disk refuses the request (507) rather than losing the task.
     this.#d.store.tasks.put(task);
     this.#save(task);
-    void this.#run(task, worker, parent).catch((error: unknown) => this.#update(task, { status: 'failed', reason: (error as Error).message }));
+    const run = () => this.#run(task, worker, parent).catch((error: unknown) => { this.#update(task, { status: 'failed', reason: (error as Error).message }); });
+    const lane = (this.#lanes.get(worker.id) ?? Promise.resolve()).then(run);
+    this.#lanes.set(worker.id, lane);
+    void lane.then(() => { if (this.#lanes.get(worker.id) === lane) this.#lanes.delete(worker.id); });
     return task;
   }
 

@@ -64,6 +64,25 @@ describe('orchestration in the daemon', () => {
     await daemon.client.call('killSession', { params: { id: done.worker_session_id! } });
   }, 240_000);
 
+  it('runs tasks given at once to one worker one after the other, each with its own answer', async () => {
+    const worker = await start(daemon.client, { name: 'shared-worker' });
+    await idle(worker);
+    const [greeting, other] = await Promise.all([
+      daemon.client.call('createTask', { body: { text: 'hello there', worker: { session: worker }, timeout_ms: 120_000 } }),
+      daemon.client.call('createTask', { body: { text: 'what can you do', worker: { session: worker }, timeout_ms: 120_000 } }),
+    ]);
+    const finished = (id: string) => waitFor(async () => {
+      const t = await daemon.client.call('getTask', { params: { id } });
+      return ['done', 'failed', 'timed_out'].includes(t.status) ? t : undefined;
+    }, 120_000, `task ${id} finished`);
+    const [a, b] = [await finished(greeting.id), await finished(other.id)];
+    expect(a.result?.text).toMatch(/^Hello! I'm Demo Agent/);
+    expect(b.result?.text).toMatch(/^Got it\. This is a scripted demo/);
+    const { transcript } = await daemon.client.call('getTranscript', { params: { id: worker } });
+    expect(transcript!.turns.map((t) => t.user?.text)).toEqual(['hello there', 'what can you do']);
+    await daemon.client.call('killSession', { params: { id: worker } });
+  }, 240_000);
+
   it('bounds chains of agents whatever carries the call: depth, fan-out, no cycle, never itself', async () => {
     const root = await start(daemon.client, { name: 'root' });
     const c1 = await start(as(root));
