@@ -35,17 +35,20 @@ function pidAlive(pid) {
  * Starts the daemon and resolves once it answers; `port` 0 picks a free one; `lan` (`auto` or an
  * address) serves HTTPS on the local network (`specterm serve --lan`). A daemon that exits at
  * once rejects with an Error whose `exitCode` is serve's.
- * @param {{ port?: number, lan?: string, log?: (line: string) => void }} [options]
+ * `args`: more `serve` arguments; `env`: more environment for the daemon and its agents;
+ * `settings`: written to the state dir's settings.json first.
+ * @param {{ port?: number, lan?: string, args?: string[], env?: Record<string, string>, settings?: object, log?: (line: string) => void }} [options]
  */
 export async function startDemoDaemon(options = {}) {
   const dirs = privateRoot();
   const env = {
     ...process.env, SPECTERM_RUNTIME_DIR: dirs.runtimeDir, SPECTERM_STATE_DIR: dirs.stateDir,
-    HOME: dirs.home, DEMO_AGENT_HOME: path.join(dirs.home, '.demo-agent'), TERM: 'xterm-256color',
+    HOME: dirs.home, DEMO_AGENT_HOME: path.join(dirs.home, '.demo-agent'), TERM: 'xterm-256color', ...options.env,
   };
+  if (options.settings) fs.writeFileSync(path.join(dirs.stateDir, 'settings.json'), `${JSON.stringify(options.settings, null, 2)}\n`, { mode: 0o600 });
   delete env.SPECTERM_TOKEN;
   const lan = options.lan === undefined ? [] : ['--lan', options.lan];
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', String(options.port ?? 0), '--no-pair', ...lan], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', String(options.port ?? 0), '--no-pair', ...lan, ...(options.args ?? [])], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (chunk) => { stderr += chunk; options.log?.(String(chunk)); });
   child.stdout.resume();
