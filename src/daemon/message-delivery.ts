@@ -41,7 +41,18 @@ export async function deliverMessage(session: ManagedSession, store: Store, inpu
   let delivery = 'queued' as Delivery;
   let settle: (() => void) | null = null;
   let sawStart = false;
+  // A queued message is typed after the sends queued before it (first in, first out): until
+  // then, the turns that start and end are theirs, not this message's.
+  let typedBeforeIt: number | null = null;
   const unsubscribe = driver.subscribe((event: DashboardEvent) => {
+    if (typedBeforeIt !== null && typedBeforeIt > 0) {
+      if (event.kind === 'send_status' && event.status === 'delivered') typedBeforeIt -= 1;
+      if (typedBeforeIt > 0 || event.kind !== 'send_status') {
+        if (event.kind === 'exit') unsubscribe();
+        settle?.();
+        return;
+      }
+    }
     if (event.kind === 'send_status') {
       // Typed and submitted by the person: a picker the message opens (`/model`) is theirs.
       if (event.status === 'delivered' || event.status === 'submitted') session.notePersonInput();
@@ -58,6 +69,7 @@ export async function deliverMessage(session: ManagedSession, store: Store, inpu
   });
   store.messages.setOutcome(message.id, 'typing', now());
   const result = driver.dispatch({ kind: 'send_message', text: input.text });
+  if (result.ok && delivery === 'queued') typedBeforeIt = driver.queuedSends();
   if (result.ok) session.notePersonInput();
   if (!result.ok) {
     unsubscribe();

@@ -463,6 +463,8 @@ export class FsmDriver {
   getCurrentView(): { state: StateView; modal: ModalView | null; controls: ControlView[] } | null { return this.#inspection.currentView(); }
   /** Pending timers the driver owns (for leak tests). */
   hasInFlightSubmit(): boolean { return this.#sender.hasInFlightSubmit(); }
+  /** Messages waiting to be typed, in order (a queued send is delivered once those before it are). */
+  queuedSends(): number { return this.#sender.queuedCount(); }
 
   getSections(): Array<{ id: string; text: string }> | null { return this.#inspection.sections(); }
   /** Some outgoing transition has a true guard but its hold has not elapsed. */
