@@ -1,7 +1,7 @@
 /** The per-CLI `specterm mcp` config writers of the MCP set-up lab (lab/lib/mcp-setup.mjs), offline. */
 import { describe, expect, it } from 'vitest';
 import {
-  addCodexServer, addOpencodeServer, addSettingsServer, findTool, MCP_SETUP, offeredTools, toolResults,
+  addCodexServer, addOpencodeServer, addSettingsServer, findTool, MCP_SETUP, nextChatStep, offeredTools, toolResults,
 } from '../lab/lib/mcp-setup.mjs';
 
 const server = { command: '/usr/bin/node', args: ['/opt/specterm/bin/specterm.js', 'mcp'], env: { SPECTERM_TOKEN: 'tok "quoted"', SPECTERM_STATE_DIR: '/tmp/s' } };
@@ -92,5 +92,26 @@ describe('what a CLI sent its model', () => {
     expect(toolResults({ messages: [{ role: 'user', content: 'x' }, { role: 'tool', content: [{ type: 'text', text: '{"you":null}' }] }] })).toEqual(['{"you":null}']);
     expect(toolResults({ contents: [{ role: 'user', parts: [{ functionResponse: { name: 'list_sessions', response: { output: 'ok' } } }] }] })).toEqual(['{"output":"ok"}']);
     expect(toolResults({})).toEqual([]);
+  });
+});
+
+describe('the scripted turn of a Chat Completions CLI', () => {
+  const turn = { tool: 'list_sessions', arguments: {}, done: 'Listed.' };
+  const fn = (name: string) => ({ type: 'function', function: { name } });
+  const user = { role: 'user', content: 'please list the sessions' };
+
+  it('calls the tool under its offered name, then closes once its result came back', () => {
+    const tools = [fn('read_file'), fn('specterm_list_sessions')];
+    expect(nextChatStep({ tools, messages: [user] }, turn)).toEqual({ chunks: [], toolCall: { name: 'specterm_list_sessions', arguments: {} } });
+    const called = { role: 'assistant', tool_calls: [{ function: { name: 'specterm_list_sessions' } }] };
+    expect(nextChatStep({ tools, messages: [user, called, { role: 'tool', content: '{}' }] }, turn)).toEqual({ chunks: ['Listed.'] });
+  });
+
+  it('fetches deferred MCP tools with tool_search first (Qwen Code), and scripts nothing when neither is offered', () => {
+    expect(nextChatStep({ tools: [fn('tool_search')], messages: [user] }, turn)).toEqual({ chunks: [], toolCall: { name: 'tool_search', arguments: { query: '+specterm', max_results: 20 } } });
+    const searched = { role: 'assistant', tool_calls: [{ function: { name: 'tool_search' } }] };
+    expect(nextChatStep({ tools: [fn('tool_search'), fn('mcp__specterm__list_sessions')], messages: [user, searched, { role: 'tool', content: 'schemas' }] }, turn))
+      .toEqual({ chunks: [], toolCall: { name: 'mcp__specterm__list_sessions', arguments: {} } });
+    expect(nextChatStep({ tools: [fn('read_file')], messages: [user] }, turn)).toBeNull();
   });
 });

@@ -12,3 +12,5 @@ export function writeMcpServer(cli: string, dirs: McpDirs, server: McpServer): s
 export function offeredTools(body: unknown): string[];
 export function findTool(names: string[], tool: string): string | null;
 export function toolResults(body: unknown): string[];
+export interface McpTurn { tool: string; arguments: Record<string, unknown>; done: string }
+export function nextChatStep(body: unknown, turn: McpTurn): { chunks: string[]; toolCall?: { name: string; arguments: Record<string, unknown> } } | null;

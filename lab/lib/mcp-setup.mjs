@@ -135,3 +135,22 @@ export function toolResults(body) {
   }
   return [];
 }
+
+/** The tool calls of the last assistant message of a Chat Completions request. */
+const lastCalls = (messages) => [...messages].reverse().find((m) => m?.role === 'assistant')?.tool_calls?.map((c) => c?.function?.name) ?? [];
+
+/**
+ * The next scripted step of a Chat Completions turn, from what the request shows: the tool's
+ * result came back → the closing text; the tool is offered → its call; only `tool_search` is
+ * (Qwen Code defers MCP tools: the model fetches them by name first) → a search that reveals
+ * specterm's tools; otherwise null (nothing scripted yet).
+ */
+export function nextChatStep(body, turn) {
+  const names = offeredTools(body);
+  const messages = Array.isArray(body?.messages) ? body.messages : [];
+  const name = findTool(names, turn.tool);
+  if (messages.at(-1)?.role === 'tool' && name && lastCalls(messages).includes(name)) return { chunks: [turn.done] };
+  if (name) return { chunks: [], toolCall: { name, arguments: turn.arguments } };
+  if (names.includes('tool_search')) return { chunks: [], toolCall: { name: 'tool_search', arguments: { query: '+specterm', max_results: 20 } } };
+  return null;
+}

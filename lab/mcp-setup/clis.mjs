@@ -11,8 +11,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { startChatServer } from '../lib/openai-chat-server.mjs';
-import { findTool, offeredTools } from '../lib/mcp-setup.mjs';
+import { latestUserText, startChatServer } from '../lib/openai-chat-server.mjs';
+import { findTool, nextChatStep, offeredTools } from '../lib/mcp-setup.mjs';
 import { startCodexServer } from '../codex/server.mjs';
 import { PINNED_VERSION as CODEX_VERSION, writeCodexConfig } from '../codex/lab.mjs';
 import { startGeminiServer } from '../gemini/server.mjs';
@@ -30,7 +30,7 @@ function makeDirs(tmp) {
 }
 
 /**
- * A chat-style server (Chat Completions or Gemini) scripted once the CLI's first turn shows the
+ * A Gemini server scripted once the CLI's first turn shows the
  * names it gives specterm's tools: each turn's prompt is answered with that tool's call.
  */
 async function startScriptedByNames(start, reply, { turns, onRequest }) {
@@ -49,13 +49,27 @@ async function startScriptedByNames(start, reply, { turns, onRequest }) {
   return server;
 }
 
-const chatCall = (name, args) => ({ chunks: [], toolCall: { name, arguments: args } });
+/** A Chat Completions server that scripts each request of a turn with {@link nextChatStep}. */
+async function startChatStepper(desc, { turns, onRequest }) {
+  const server = await startChatServer({
+    models: desc.models, isSideCall: desc.isSideCall, scenario: { name: 'mcp-setup', replies: [] },
+    onRequest: (body) => {
+      onRequest(body);
+      const text = latestUserText(Array.isArray(body?.messages) ? body.messages : []);
+      const turn = turns.find((t) => new RegExp(t.match, 'i').test(text));
+      const step = turn && nextChatStep(body, turn);
+      // The step answers both a new prompt and a returning tool result (`afterTool`).
+      if (step) server.setScenario({ name: 'mcp-setup', replies: [{ match: turn.match, ...step, afterTool: step }] });
+    },
+  });
+  return server;
+}
 
 /** The chat-lab CLIs: their description's `prepare` writes the provider config and answers the environment. */
 function chatCli(desc, extra) {
   return {
     id: desc.id, name: desc.cliName, pkg: desc.pkg, version: desc.pinnedVersion, bin: desc.bin,
-    startServer: (opts) => startScriptedByNames((o) => startChatServer({ ...o, models: desc.models, isSideCall: desc.isSideCall }), chatCall, opts),
+    startServer: (opts) => startChatStepper(desc, opts),
     prepare({ tmp, serverUrl }) {
       const { home, work } = makeDirs(tmp);
       const env = desc.prepare({ home, work, tmp, serverUrl, session: undefined });

@@ -22,7 +22,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureCli, recordVerdict } from '../lib/install-cli.mjs';
 import { startLabDaemon } from '../lib/lab-daemon.mjs';
-import { findTool, offeredTools, toolResults, writeMcpServer } from '../lib/mcp-setup.mjs';
+import { findTool, offeredTools, SERVER_NAME, toolResults, writeMcpServer } from '../lib/mcp-setup.mjs';
 import { CLIS } from './clis.mjs';
 import { endProcessesOf } from './sweep.mjs';
 
@@ -154,7 +154,8 @@ async function runOnce(cli, binPath, run, opts) {
   } catch (err) {
     record.error = String(err?.message ?? err);
   } finally {
-    record.tools = [...new Set(requests.flatMap((r) => r.tools).filter((n) => SPECTERM_TOOLS.some((t) => findTool([n], t))))];
+    // Prefixed names only: a CLI's own tool may share a bare name (Qwen Code's send_message).
+    record.tools = [...new Set(requests.flatMap((r) => r.tools).filter((n) => n.includes(SERVER_NAME) && SPECTERM_TOOLS.some((t) => findTool([n], t))))];
     await daemon?.stop().catch(() => {});
     if (home) await endProcessesOf(home);
     await server?.close().catch(() => {});
