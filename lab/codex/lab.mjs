@@ -92,7 +92,7 @@ function mcpServerToml(mcpLog) {
 }
 
 /** Writes CODEX_HOME/config.toml: the lab provider on loopback, approvals on request, sandbox on. */
-function writeCodexConfig(codexHome, serverUrl, scenario, mcpLog) {
+export function writeCodexConfig(codexHome, serverUrl, scenario, mcpLog) {
   const lines = scenario.no_provider
     ? ['# sign-in scenario: no provider, no credentials']
     : [

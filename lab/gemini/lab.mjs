@@ -181,7 +181,7 @@ function parseArgs(args) {
 }
 
 /** A private HOME: settings with API-key auth, no telemetry, no update checks (plus the session's own `settings` and workspace `files`). Trust is left to pre_launch_trust. */
-function prepareHome(tmp, def) {
+export function prepareHome(tmp, def) {
   const home = path.join(tmp, 'home');
   // <tmp>/lab/work: a fixed parent name, so the trust dialog's "Trust parent folder (lab)" is predictable.
   const work = path.join(tmp, 'lab', 'work');

@@ -88,7 +88,8 @@ export function fillSchema(schema) {
 /**
  * Starts the server on 127.0.0.1 (port 0 → ephemeral).
  *
- * @param {{ scenario?: object, port?: number, logFile?: string, quiet?: boolean }} [opts]
+ * @param {{ scenario?: object, port?: number, logFile?: string, quiet?: boolean, onRequest?: (body: object) => void }} [opts]
+ *   `onRequest`: sees every streamed turn's request body before its reply is picked.
  * @returns {Promise<{ url: string, port: number, log: Array<{t: number, event: string}>,
  *   setScenario(s: object): void, waitFor(pred: (e: object) => boolean, timeoutMs: number): Promise<object>,
  *   pendingTool(): object | null, close(): Promise<void> }>}
@@ -171,6 +172,8 @@ export async function startGeminiServer(opts = {}) {
     let parsed = {};
     try { parsed = body ? JSON.parse(body) : {}; } catch { parsed = {}; }
     if (req.method === 'POST' && m && m[2] === 'streamGenerateContent') {
+      // Before the reply is picked: a lab may script it from what the request offers (lab/mcp-setup).
+      opts.onRequest?.(parsed);
       const contents = Array.isArray(parsed.contents) ? parsed.contents : [];
       const responses = trailingFunctionResponses(contents);
       const text = latestUserText(contents);

@@ -46,4 +46,4 @@ export interface ChatServer {
 export function loadChatScenarios(dir: string): Record<string, ChatScenario>;
 export function latestUserText(messages: unknown[]): string;
 export function fillSchema(schema: unknown): unknown;
-export function startChatServer(opts?: { scenario?: ChatScenario; port?: number; logFile?: string; models?: string[]; isSideCall?: (body: Record<string, unknown>) => boolean }): Promise<ChatServer>;
+export function startChatServer(opts?: { scenario?: ChatScenario; port?: number; logFile?: string; models?: string[]; isSideCall?: (body: Record<string, unknown>) => boolean; onRequest?: (body: Record<string, unknown>) => void }): Promise<ChatServer>;

@@ -115,7 +115,8 @@ export function fillSchema(schema) {
  * Starts the server on 127.0.0.1 (port 0 → ephemeral). `url` is the base URL to give the CLI
  * (it ends in `/v1`).
  *
- * @param {{ scenario?: object, port?: number, logFile?: string, models?: string[], isSideCall?: (body: object) => boolean }} [opts]
+ * @param {{ scenario?: object, port?: number, logFile?: string, models?: string[], isSideCall?: (body: object) => boolean, onRequest?: (body: object) => void }} [opts]
+ *   `onRequest`: sees every chat completions request body before its reply is picked.
  */
 export async function startChatServer(opts = {}) {
   let scenario = opts.scenario ?? { name: 'empty', replies: [] };
@@ -190,6 +191,8 @@ export async function startChatServer(opts = {}) {
     let parsed = {};
     try { parsed = body ? JSON.parse(body) : {}; } catch { parsed = {}; }
     if (req.method === 'POST' && /\/chat\/completions$/.test(url.pathname)) {
+      // Before the reply is picked: a lab may script it from what the request offers (lab/mcp-setup).
+      opts.onRequest?.(parsed);
       const messages = Array.isArray(parsed.messages) ? parsed.messages : [];
       const model = String(parsed.model ?? models[0]);
       if (!parsed.stream) {
