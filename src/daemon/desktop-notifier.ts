@@ -70,7 +70,8 @@ export function desktopMessage(n: Notification): DesktopMessage {
     case 'approval.needed':
       return make('specterm: approval needed', `${session}: ${n.approval.title ?? 'the agent is asking'}`, 'critical');
     case 'turn.finished':
-      return make('specterm: turn finished', `${session}: ${n.state.label} after ${Math.round(n.durationMs / 1000)} s`);
+      // Fired after the background-work bound (./turn-completion.ts): the work is still running.
+      return make('specterm: turn finished', `${session}: ${n.state.label} after ${Math.round(n.durationMs / 1000)} s${n.state.background ? `, ${n.state.background.what} still running` : ''}`);
     case 'session.exited':
       return make('specterm: session exited', `${session}: ${n.signal ? `signal ${n.signal}` : `exit code ${n.exitCode ?? 'unknown'}`}`);
     case 'session.error':

@@ -72,7 +72,7 @@ export function notificationMessageOf(event: DaemonEvent, sessionName: string): 
       return { ...base, type: event.type, title: `${sessionName}: approval needed`, body: [a.title, buttons].filter(Boolean).join('\n') };
     }
     case 'turn.finished':
-      return { ...base, type: event.type, title: `${sessionName}: turn finished`, body: `after ${durationText(event.duration_ms)}; now ${event.state.label}` };
+      return { ...base, type: event.type, title: `${sessionName}: turn finished`, body: `after ${durationText(event.duration_ms)}; now ${event.state.label}${event.state.background ? `, ${event.state.background.what} still running` : ''}` };
     case 'session.exited':
       return { ...base, type: event.type, title: `${sessionName}: exited`, body: event.signal ? `killed by ${event.signal}` : `exit code ${event.code ?? 'unknown'}` };
     default:
