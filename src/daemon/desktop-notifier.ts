@@ -17,6 +17,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { findBinary, isBinaryNotFound } from '../driver/find-binary.js';
 import type { Notification } from './notifications.js';
+import { describeStillRunning } from '../protocol/still-running.js';
 
 export type DesktopReport =
   | { type: 'available'; path: string }
@@ -71,7 +72,7 @@ export function desktopMessage(n: Notification): DesktopMessage {
       return make('specterm: approval needed', `${session}: ${n.approval.title ?? 'the agent is asking'}`, 'critical');
     case 'turn.finished':
       // Fired after the background-work bound (./turn-completion.ts): the work is still running.
-      return make('specterm: turn finished', `${session}: ${n.state.label} after ${Math.round(n.durationMs / 1000)} s${n.state.background ? `, ${n.state.background.what} still running` : ''}`);
+      return make('specterm: turn finished', `${session}: ${n.state.label} after ${Math.round(n.durationMs / 1000)} s${describeStillRunning(n.state)}`);
     case 'session.exited':
       return make('specterm: session exited', `${session}: ${n.signal ? `signal ${n.signal}` : `exit code ${n.exitCode ?? 'unknown'}`}`);
     case 'session.error':
