@@ -15,6 +15,12 @@ describe('renderStatusText', () => {
     expect(Array.from(text)).toHaveLength(120);
   });
 
+  it('says the agent\'s own work still running beside an idle state', () => {
+    const background = { count: 1, what: '1 background shell', items: [{ id: 'shell', count: 1 }] };
+    const idle: StatusBarContent = { specId: 'claude-code', state: { id: 'idle', label: 'Ready', title: null, status: 'idle', background }, modal: null };
+    expect(renderStatusText(idle, 80)).toMatch(/^ ○ Ready · idle · 1 background shell +claude-code $/);
+  });
+
   it('is exactly as wide as the terminal, cutting with an ellipsis', () => {
     for (const cols of [8, 20, 40, 80]) expect(Array.from(renderStatusText(approval, cols))).toHaveLength(cols);
     expect(renderStatusText(approval, 40)).toContain('…');

@@ -67,7 +67,7 @@ export function renderStatusText(c: StatusBarContent, cols: number): string {
     left = ' ◌ starting…';
   } else {
     const icon = c.state.status === 'generating' ? '●' : c.state.status === 'approval' || c.state.status === 'waiting_external' ? '◆' : '○';
-    left = ` ${icon} ${c.state.label} · ${c.state.status}`;
+    left = ` ${icon} ${c.state.label} · ${c.state.status}${c.state.background ? ` · ${c.state.background.what}` : ''}`;
     if (c.message) {
       left += ` │ ${c.message}`;
     } else if (c.modal) {

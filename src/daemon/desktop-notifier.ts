@@ -17,6 +17,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { findBinary, isBinaryNotFound } from '../driver/find-binary.js';
 import type { Notification } from './notifications.js';
+import { describeStillRunning } from '../protocol/still-running.js';
 
 export type DesktopReport =
   | { type: 'available'; path: string }
@@ -70,7 +71,8 @@ export function desktopMessage(n: Notification): DesktopMessage {
     case 'approval.needed':
       return make('specterm: approval needed', `${session}: ${n.approval.title ?? 'the agent is asking'}`, 'critical');
     case 'turn.finished':
-      return make('specterm: turn finished', `${session}: ${n.state.label} after ${Math.round(n.durationMs / 1000)} s`);
+      // Fired after the background-work bound (./turn-completion.ts): the work is still running.
+      return make('specterm: turn finished', `${session}: ${n.state.label} after ${Math.round(n.durationMs / 1000)} s${describeStillRunning(n.state)}`);
     case 'session.exited':
       return make('specterm: session exited', `${session}: ${n.signal ? `signal ${n.signal}` : `exit code ${n.exitCode ?? 'unknown'}`}`);
     case 'session.error':

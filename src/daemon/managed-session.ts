@@ -19,6 +19,9 @@ import { decideApproval, type ApprovalPolicy } from './approval-policy.js';
 import { readModalSubject } from './approval-subject.js';
 import type { EventLog } from './event-log.js';
 import { InputTap } from './recordings-input.js';
+import { TurnCompletion } from './turn-completion.js';
+import type { Scheduler } from '../core/clock.js';
+import { RealScheduler } from '../driver/schedulers.js';
 
 type ModalView = z.infer<typeof ModalViewSchema>;
 
@@ -61,6 +64,8 @@ export interface ManagedSessionDeps {
   onApprovalOpened?: (session: ManagedSession, approval: Approval) => void;
   /** The spec's delegate trigger `trigger` fired with its task text (spec-format §7.2). */
   onDelegate?: (session: ManagedSession, trigger: string, task: string) => void;
+  /** Timers of the turn's completion (./turn-completion.ts); the wall clock by default. */
+  scheduler?: Scheduler;
 }
 
 export class ManagedSession {
@@ -76,8 +81,8 @@ export class ManagedSession {
   #state: DriverStateView | null = null;
   /** The modal as the driver last reported it (its cursor: which button is current). */
   #modal: DriverModalView | null = null;
-  /** When the turn under way began (generating, or a consent prompt once ready); null between turns. */
-  #turnSince: number | null = null;
+  /** The turn under way, from its start to "turn finished" (which waits for the agent's own background work). */
+  readonly #turn: TurnCompletion;
   #unsubscribe: (() => void) | null = null;
   /** When a person last typed, sent, pressed or answered in this session; null: not since the daemon started. */
   #personInputAt: number | null = null;
@@ -94,6 +99,9 @@ export class ManagedSession {
     this.policy = init.policy ?? null;
     this.#deps = deps;
     this.#lifecycle = record.exitedAt === null ? 'starting' : 'exited';
+    this.#turn = new TurnCompletion(deps.scheduler ?? new RealScheduler({ unref: true }), ({ state, since, at }) => {
+      this.#notify({ type: 'turn.finished', session_id: this.id, at, state, duration_ms: at - since });
+    });
   }
 
   /** What the driver types into the PTY, for a recording's `i` events (the session manager wraps the driver's transport with it). */
@@ -196,6 +204,7 @@ export class ManagedSession {
     }
     const previous = this.#state;
     const moved = previous === null || previous.id !== state.id || previous.status !== state.status;
+    const backgroundChanged = previous !== null && previous.background?.what !== state.background?.what;
     const cursorMoved = currentIndex(modal) !== currentIndex(this.#modal);
     this.#state = state;
     this.#modal = modal;
@@ -206,16 +215,12 @@ export class ManagedSession {
         modal: observation.current ? { approvalId: observation.current.id, kind: observation.current.kind, title: observation.current.title } : null,
       });
     }
-    if (moved || observation.opened || observation.closed || (cursorMoved && observation.current)) {
+    if (moved || backgroundChanged || observation.opened || observation.closed || (cursorMoved && observation.current)) {
       events.append({ type: 'session.state', session_id: this.id, at: now, state, modal: this.modalView() });
     }
     // A consent prompt only comes inside a turn: one that finishes after it without the driver
     // sampling a spinner (a fast agent, a loaded machine) is still a turn that finished.
-    if (state.status === 'generating' || (modal?.kind === 'approval' && this.runtime?.driver.hasSeenReady())) this.#turnSince ??= now;
-    else if (this.#turnSince !== null && state.status === 'idle') {
-      this.#notify({ type: 'turn.finished', session_id: this.id, at: now, state, duration_ms: now - this.#turnSince });
-      this.#turnSince = null;
-    }
+    this.#turn.observe(state, state.status === 'generating' || (modal?.kind === 'approval' && this.runtime?.driver.hasSeenReady() === true), now);
     if (observation.opened && this.#deps.onApprovalOpened) this.#deps.onApprovalOpened(this, observation.opened);
   }
 
@@ -313,6 +318,7 @@ export class ManagedSession {
     if (this.#lifecycle !== 'failed') this.#lifecycle = 'exited';
     const closed = tracker.forget(this.id);
     if (closed) store.approvals.recordCleared(closed.id, now);
+    this.#turn.reset();
     this.#unsubscribe?.();
     this.#unsubscribe = null;
     this.#notify({ type: 'session.exited', session_id: this.id, at: now, code, signal, ...(killedBy ? { killed_by: killedBy } : {}) });
@@ -322,6 +328,7 @@ export class ManagedSession {
   detach(): void {
     this.#unsubscribe?.();
     this.#unsubscribe = null;
+    this.#turn.reset();
     if (!this.runtime) return;
     this.runtime.transport.detach();
     this.runtime.driver.shutdown();
@@ -335,7 +342,6 @@ export class ManagedSession {
     this.#lifecycle = 'starting';
     this.#state = null;
     this.#modal = null;
-    this.#turnSince = null;
     this.#personInputAt = null;
     this.startedAt = null;
   }

@@ -11,6 +11,7 @@ import type { DaemonEvent } from '../protocol/events.js';
 import type { SessionDetail } from '../protocol/sessions.js';
 import { scopeAllows } from '../protocol/scopes.js';
 import { ApiProblem, call } from './api-client.js';
+import { BackgroundBadge } from './background-badge.js';
 import { badgeOf } from './attention.js';
 import { ControlsBar } from './controls-bar.js';
 import { MuteToggle } from './mute-toggle.js';
@@ -59,6 +60,7 @@ export default function SessionView(props: { sessionId: string; tab: string; liv
       <header class="session-head">
         <h2 id="session-title">{s.name ?? s.id}</h2>
         <span class={`badge badge-${badge}`}>{BADGE_TEXT[badge]}</span>
+        <BackgroundBadge session={s} />
         <span class="time-in-state">{timeInState(s, now)}</span>
         <span class="session-meta">{s.spec.id} · <span class="cwd">{s.cwd}{s.branch ? ` · ${s.branch}` : ''}</span></span>
         <MuteToggle session={s} onChanged={() => void load()} />

@@ -11,6 +11,7 @@ import { useEffect, useRef } from 'preact/hooks';
 import type { SessionDetail } from '../protocol/sessions.js';
 import { scopeAllows } from '../protocol/scopes.js';
 import { ApiProblem, call } from './api-client.js';
+import { BackgroundBadge } from './background-badge.js';
 import { badgeOf, durationLabel, sortByAttention } from './attention.js';
 import { SessionCreateForm } from './session-create-form.js';
 import { SessionPrompt } from './session-prompt.js';
@@ -98,6 +99,7 @@ function SessionRow(props: { session: SessionDetail; now: number; selected: bool
     <li class={`session${props.selected ? ' selected' : ''}`} data-session-id={session.id} data-badge={badge}>
       <a href={href} aria-current={props.selected ? 'true' : undefined} onClick={(e) => { e.preventDefault(); navigate(href); }}>
         <span class={`badge badge-${badge}`}>{BADGE_TEXT[badge]}</span>
+        <BackgroundBadge session={session} />
         <span class="session-name">{session.name ?? session.id}</span>
         <span class="session-meta">
           <span>{session.spec.id}</span>

@@ -36,6 +36,8 @@ describe('last notifications', () => {
   const base = { seq: 1, at: 5, session_id: 's_1' };
   it('words the notification events and ignores the others', () => {
     expect(notificationText({ ...base, type: 'turn.finished', state: { id: 'idle', label: 'Idle', title: null, status: 'idle' }, duration_ms: 12_400 })).toBe('turn finished in 12 s');
+    const background = { count: 1, what: '1 background shell', items: [{ id: 'shell', count: 1 }] };
+    expect(notificationText({ ...base, type: 'turn.finished', state: { id: 'idle', label: 'Idle', title: null, status: 'idle', background }, duration_ms: 300_000 })).toBe('turn finished in 300 s, 1 background shell still running');
     expect(notificationText({ ...base, type: 'session.exited', code: 3, signal: null })).toBe('exited with code 3');
     expect(notificationText({ ...base, type: 'session.exited', code: null, signal: 'SIGKILL' })).toBe('exited on SIGKILL');
     expect(notificationText({ ...base, type: 'session.exited', code: null, signal: 'SIGHUP', killed_by: { name: 'phone', token_id: 't_1', at: 1 } })).toBe('killed by phone');

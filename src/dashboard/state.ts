@@ -8,6 +8,7 @@
 import { signal } from '@preact/signals';
 import type { DaemonEvent } from '../protocol/events.js';
 import type { SessionDetail } from '../protocol/sessions.js';
+import { describeStillRunning } from '../protocol/still-running.js';
 import type { Scope } from '../protocol/scopes.js';
 import type { LiveStatus } from './live.js';
 
@@ -64,7 +65,7 @@ export function notificationText(event: DaemonEvent): string | null {
   switch (event.type) {
     case 'approval.needed': return `approval needed: ${event.approval.title ?? 'a modal is up'}`;
     case 'approval.answered': return `answered "${event.button}" (${event.by})`;
-    case 'turn.finished': return `turn finished in ${Math.round(event.duration_ms / 1000)} s`;
+    case 'turn.finished': return `turn finished in ${Math.round(event.duration_ms / 1000)} s${describeStillRunning(event.state)}`;
     case 'session.exited':
       if (event.killed_by) return `killed by ${event.killed_by.name}`;
       return event.signal ? `exited on ${event.signal}` : `exited with code ${event.code ?? '?'}`;

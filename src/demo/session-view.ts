@@ -72,6 +72,8 @@ export interface ViewInput {
   focused: boolean;
   ctrlCArmed: boolean;
   shortcutsOpen: boolean;
+  /** The background jobs running (`/bg`), in the hint line's words ('' when none). */
+  jobsHint: string;
 }
 
 /** The snapshot of `s`. */
@@ -115,7 +117,7 @@ export function buildSessionView(s: ViewInput): SessionView {
     input: s.input,
     showInput: modal === null,
     modal,
-    hint: { left, right: s.model },
+    hint: { left: left + s.jobsHint, right: s.model },
     shortcutsOpen: s.shortcutsOpen,
     title: `${spinner === null ? '✳' : spinner.glyph} ${AGENT_NAME}`,
   };

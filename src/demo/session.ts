@@ -18,10 +18,11 @@ import {
   type InputBuffer,
 } from './input-buffer.js';
 import type { KeyEvent } from './key-decoder.js';
-import { selectRule, type Scenario } from './scenario.js';
+import { selectRule, type Scenario, type ScenarioRule } from './scenario.js';
 import { AGENT_NAME, buildSessionView, FRAME_MS, TRUST_OPTIONS, type SessionView } from './session-view.js';
 import type { TranscriptItem } from './transcript.js';
 import { allowKey, Turn } from './turn.js';
+import { BackgroundJobs, BG_USAGE, parseJobSeconds } from './background-jobs.js';
 
 export { AGENT_NAME, FRAME_MS, type ModalView, type SessionView } from './session-view.js';
 
@@ -68,7 +69,7 @@ function createRandom(seed: number): () => number {
 
 const HELP_LINES = [
   `${AGENT_NAME} — a scripted coding-agent TUI (no network, no AI).`,
-  'Commands: /help  /model [name]  /clear  /exit',
+  'Commands: /help  /model [name]  /bg <seconds>  /clear  /exit',
   'Keys: Enter send · Ctrl-J newline · Esc or Ctrl-C interrupt · Ctrl-C twice to exit',
 ];
 
@@ -79,6 +80,7 @@ export class DemoSession {
   readonly #listeners = new Set<() => void>();
   readonly #effects: (effect: SessionEffect) => void;
   readonly #allowed = new Set<string>();
+  readonly #jobs = new BackgroundJobs();
   #phase: 'trust' | 'main' | 'exited';
   #trustCursor = 0;
   #committed: TranscriptItem[] = [];
@@ -155,6 +157,7 @@ export class DemoSession {
       this.#ctrlCArmedUntil = null;
       changed = true;
     }
+    changed = this.#jobs.advance(realMs / this.#options.speed) || changed;
     const turn = this.#turn;
     if (turn !== null) {
       const virtualMs = realMs / this.#options.speed;
@@ -354,6 +357,8 @@ export class DemoSession {
         const names = models.map((m) => m.name).join(', ');
         this.#commit({ kind: 'result', id: this.#id(), text: `Unknown model "${wanted}". Available: ${names}`, tone: 'error' });
       }
+    } else if (name === '/bg') {
+      this.#startJob(args[0]);
     } else {
       this.#commit({ kind: 'result', id: this.#id(), text: `Unknown slash command: ${name}. Type /help for the list.`, tone: 'error' });
     }
@@ -372,9 +377,20 @@ export class DemoSession {
 
   // ── turns ──────────────────────────────────────────────────────────────────
 
-  #startTurn(message: string): void {
+  /** `/bg N`: a job of N seconds starts, and a short turn says so; the job outlives the turn. */
+  #startJob(arg: string | undefined): void {
+    const ms = parseJobSeconds(arg);
+    if (ms === null) {
+      this.#commit({ kind: 'result', id: this.#id(), text: BG_USAGE, tone: 'error' });
+      return;
+    }
+    this.#jobs.start(ms);
+    this.#startTurn('', { steps: [{ think_ms: 300 }, { say: `Started a background job (${arg} s); it keeps running after this answer.` }] });
+  }
+
+  #startTurn(message: string, rule: ScenarioRule = selectRule(this.#options.scenario, message)): void {
     const verbs = this.#options.scenario.verbs;
-    const turn = new Turn(selectRule(this.#options.scenario, message), verbs[Math.floor(this.#random() * verbs.length)], {
+    const turn = new Turn(rule, verbs[Math.floor(this.#random() * verbs.length)], {
       id: () => this.#id(),
       commit: (item) => this.#commit(item),
       isAllowed: (step) => this.#allowed.has(allowKey(step)),
@@ -418,6 +434,7 @@ export class DemoSession {
       epoch: this.#epoch, cwd: this.#options.cwd, committed: this.#committed, turn: this.#turn, realMs: this.#realMs,
       trustCursor: this.#phase === 'trust' ? this.#trustCursor : null, picker: this.#picker, models: this.#options.scenario.models,
       model: this.#model, input: this.#input, focused: this.#focused, ctrlCArmed: this.#ctrlCArmedUntil !== null, shortcutsOpen: this.#shortcutsOpen,
+      jobsHint: this.#jobs.hint(),
     });
   }
 }

@@ -12,6 +12,7 @@ import { modalKindForState, statusForState } from '../core/spec/model.js';
 import type { ModalSnapshot, ResolvedSection } from '../core/eval/types.js';
 import { deriveModal, extractTitle, resolveSections, type FrameCells, type RowCache } from '../core/eval/index.js';
 import type { ControlView, ModalView, StateView } from './events.js';
+import { BackgroundWorkReader, type BackgroundWork } from './background-work.js';
 import type { LatchedModal } from './screen-commands.js';
 
 /** The view as last emitted. */
@@ -45,6 +46,8 @@ export class DerivedView {
   readonly #viewportRowCache: RowCache;
   #current: CurrentView | null = null;
   #controlsCache: { spec: CliSpecV4; stateId: string; controls: ControlView[] } | null = null;
+  /** The spec's background_work rules, compiled once per spec (a hot reload brings new ones). */
+  #background: { spec: CliSpecV4; reader: BackgroundWorkReader } | null = null;
   /** Modal states without an extract.buttons rule, warned about once each. */
   readonly #warnedModalStates = new Set<string>();
 
@@ -66,15 +69,16 @@ export class DerivedView {
     const modal = this.#deriveModal(state, frame);
     const title = modal?.title ?? this.#deriveTitle(state, viewportText);
     const controls = this.#deriveControls();
+    const background = this.#readBackground(frame.viewport, viewportText);
     const prev = this.#current;
-    if (!force && prev && modal === null && prev.modal === null && prev.controls === controls
+    if (!force && prev && modal === null && prev.modal === null && prev.controls === controls && prev.state.background === background
       && prev.state.id === state.id && prev.state.title === title && prev.state.label === state.label) {
       // Nothing to report, and the view as it stands is still exact: no new objects per frame.
       return null;
     }
-    const next: CurrentView = { state: { id: state.id, label: state.label, title, status: statusForState(state) }, modal, controls };
+    const next: CurrentView = { state: { id: state.id, label: state.label, title, status: statusForState(state), ...(background && { background }) }, modal, controls };
     const changed = force || !prev || prev.state.id !== next.state.id || prev.state.title !== next.state.title
-      || !sameModal(prev.modal, next.modal) || !sameControls(prev.controls, next.controls);
+      || prev.state.background !== background || !sameModal(prev.modal, next.modal) || !sameControls(prev.controls, next.controls);
     this.#current = next;
     return changed ? next : null;
   }
@@ -100,6 +104,16 @@ export class DerivedView {
       m = deriveModal(state, resolveSections(this.#host.spec().sections, lines, undefined, this.#viewportRowCache), lines.join('\n'), this.#host.frameCells('viewport'));
     }
     return m ? { title: m.title, buttons: m.buttons, kind: modalKindForState(state), stateId: state.id } : null;
+  }
+
+  /** The background work on the live screen (the viewport, whatever the state reads), or undefined. */
+  #readBackground(viewport: readonly string[], viewportText: () => string): BackgroundWork | undefined {
+    const spec = this.#host.spec();
+    if (!spec.background_work) return undefined;
+    if (this.#background?.spec !== spec) this.#background = { spec, reader: new BackgroundWorkReader(spec.background_work, this.#viewportRowCache) };
+    const reader = this.#background.reader;
+    const sections = reader.needsSections ? resolveSections(spec.sections, viewport as string[], viewportText, this.#viewportRowCache) : [];
+    return reader.read(sections, viewport) ?? undefined;
   }
 
   #deriveTitle(state: FsmState, viewportText: () => string): string | null {

@@ -5,12 +5,15 @@
  */
 import type { ModalKind, StateStatus } from '../core/spec/types.js';
 import type { TransitionEval } from '../core/eval/types.js';
+import type { BackgroundWork } from './background-work.js';
 
 export interface StateView {
   id: string;
   label: string;
   title: string | null;
   status: StateStatus;
+  /** The agent's own shells or sub-agents still running (spec `background_work`); absent when none. */
+  background?: BackgroundWork;
 }
 
 export interface ModalView {

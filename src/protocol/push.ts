@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { EpochMs } from './common.js';
 import { isMutedEvent, type DaemonEvent } from './events.js';
+import { describeStillRunning } from './still-running.js';
 
 /** `GET /api/v1/push/key`: what `pushManager.subscribe({applicationServerKey})` takes. */
 export const PushKey = z.strictObject({
@@ -72,7 +73,7 @@ export function notificationMessageOf(event: DaemonEvent, sessionName: string): 
       return { ...base, type: event.type, title: `${sessionName}: approval needed`, body: [a.title, buttons].filter(Boolean).join('\n') };
     }
     case 'turn.finished':
-      return { ...base, type: event.type, title: `${sessionName}: turn finished`, body: `after ${durationText(event.duration_ms)}; now ${event.state.label}` };
+      return { ...base, type: event.type, title: `${sessionName}: turn finished`, body: `after ${durationText(event.duration_ms)}; now ${event.state.label}${describeStillRunning(event.state)}` };
     case 'session.exited':
       return { ...base, type: event.type, title: `${sessionName}: exited`, body: event.signal ? `killed by ${event.signal}` : `exit code ${event.code ?? 'unknown'}` };
     default:

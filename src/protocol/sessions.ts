@@ -64,8 +64,18 @@ export const CreateSessionRequest = z.strictObject({
 }).meta({ examples: [{ spec: 'demo-agent', cwd: '/home/me/project', args: [], cols: 120, rows: 40, name: 'refactor', labels: { team: 'core' }, policy: { allow: ['npm test'], deny: ['rm -rf'] } }] });
 export type CreateSessionRequest = z.input<typeof CreateSessionRequest>;
 
+/** The agent's own work still running (a background shell, a sub-agent), as the spec's `background_work` reads the screen. */
+export const BackgroundWork = z.strictObject({
+  count: z.number().int().positive(),
+  what: z.string().meta({ description: 'in words, e.g. "1 background shell"' }),
+  items: z.array(z.strictObject({ id: z.string(), count: z.number().int().positive() })).meta({ description: 'per kind of work (the spec rule\'s id, e.g. "shell")' }),
+});
+
 /** The FSM state a session is in. */
-export const StateView = z.strictObject({ id: z.string(), label: z.string(), title: z.string().nullable(), status: StateStatus });
+export const StateView = z.strictObject({
+  id: z.string(), label: z.string(), title: z.string().nullable(), status: StateStatus,
+  background: BackgroundWork.optional().meta({ description: 'the agent\'s own shells or sub-agents still running; absent when none (an idle agent with it is not done)' }),
+});
 
 /** What an approval asks consent for, as the spec reads it (`extract.subject`): the only text an auto-approve policy judges. */
 export const ApprovalSubject = z.strictObject({

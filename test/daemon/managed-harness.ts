@@ -32,7 +32,7 @@ export function managed(spec: CliSpecV4 = baseSpec()): { h: Harness; events: Dae
   const h = harness(spec);
   cleanups.push(() => h.driver.shutdown());
   const record = store.sessions.insert({ id: 's_managed', cwd: dir, createdAt: 0 });
-  const session = new ManagedSession(record, spec, { store, events: log, tracker: new ApprovalTracker(), now: () => h.sched.now(), node: 'local' });
+  const session = new ManagedSession(record, spec, { store, events: log, tracker: new ApprovalTracker(), now: () => h.sched.now(), node: 'local', scheduler: h.sched });
   session.bind({ driver: h.driver, transport: h.tx as never }, null);
   return { h, events, session };
 }

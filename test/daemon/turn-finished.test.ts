@@ -6,7 +6,10 @@
  * turn, nor is a startup gate.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { desktopMessage } from '../../src/daemon/desktop-notifier.js';
 import type { DaemonEvent } from '../../src/protocol/index.js';
+import { notificationMessageOf } from '../../src/protocol/push.js';
+import { BACKGROUND_WAIT_MS } from '../../src/daemon/turn-completion.js';
 import { APPROVAL, baseSpec, busy, D, IDLE, toIdle, type Harness } from '../helpers/driver-harness.js';
 import { paint } from '../helpers/scripted-transport.js';
 import { closeManaged, managed } from './managed-harness.js';
@@ -76,5 +79,68 @@ describe('turn.finished', () => {
     h.at(2500);
     expect(visited(h)).toEqual(['starting', 'approval', 'idle', 'picker', 'idle']);
     expect(finished(events)).toEqual([]);
+  });
+});
+
+describe('turn.finished with background work (spec background_work)', () => {
+  const spec = () => baseSpec({ background_work: [{ id: 'job', pattern: '(\\d+) jobs? running', count_group: 1, noun: 'background job' }] });
+  const IDLE_WITH_JOB = ['Agent v1', D, '❯ ', D, '  ? for shortcuts · 1 job running'];
+  /** Idle, a turn, and its end at 700 with a job of the agent's own still running. */
+  const turnEndingWithJob = (h: Harness) => {
+    toIdle(h);
+    h.tx.emit(paint(busy(1)));
+    h.at(700);
+    h.tx.emit(paint(IDLE_WITH_JOB));
+  };
+  const states = (events: DaemonEvent[]) => events.flatMap((e) => (e.type === 'session.state' ? [[e.state.id, e.state.background?.what ?? null]] : []));
+
+  it('waits while the idle agent still runs work of its own, and fires once the work is gone', () => {
+    const { h, events } = managed(spec());
+    turnEndingWithJob(h);
+    h.at(3000);
+    expect(h.driver.getCurrentView()?.state).toMatchObject({ id: 'idle', background: { count: 1, what: '1 background job' } });
+    expect(finished(events)).toEqual([]);
+    h.tx.emit(paint(IDLE));
+    h.at(4000);
+    const turns = finished(events);
+    expect(turns).toHaveLength(1);
+    expect(turns[0]!.state.background).toBeUndefined();
+    expect(turns[0]!.at).toBeGreaterThanOrEqual(3000);
+    expect(turns[0]!.duration_ms).toBeGreaterThan(2300); // from the spinner (≈620) to the work's end (≈3000)
+    // Subscribers saw the idle state with its work, then without it.
+    expect(states(events).slice(-2)).toEqual([['idle', '1 background job'], ['idle', null]]);
+  });
+
+  it('counts a turn the agent starts again while it waits as the same: one notification at the end', () => {
+    const { h, events } = managed(spec());
+    turnEndingWithJob(h);
+    h.at(2000);
+    h.tx.emit(paint(busy(2)));
+    h.at(2500);
+    h.tx.emit(paint(IDLE));
+    h.at(4000);
+    expect(visited(h)).toEqual(['starting', 'idle', 'busy', 'idle', 'busy', 'idle']);
+    expect(finished(events)).toHaveLength(1);
+    expect(finished(events)[0]!.duration_ms).toBeGreaterThan(2000); // from the first spinner (≈620) to the last idle (≈3050)
+  });
+
+  it('fires after BACKGROUND_WAIT_MS with the work still running, saying so, and not again when it ends', () => {
+    const { h, events } = managed(spec());
+    turnEndingWithJob(h);
+    h.at(1500);
+    const idleAt = events.find((e) => e.type === 'session.state' && e.state.id === 'idle' && e.state.background)!.at; // the bound runs from here
+    h.at(idleAt + BACKGROUND_WAIT_MS - 200);
+    expect(finished(events)).toEqual([]);
+    h.at(idleAt + BACKGROUND_WAIT_MS + 200);
+    const turns = finished(events);
+    expect(turns).toHaveLength(1);
+    expect(turns[0]!.state.background).toMatchObject({ count: 1, what: '1 background job' });
+    // What a person reads says the work goes on.
+    expect(notificationMessageOf(turns[0]!, 'build')?.body).toMatch(/; now Idle, 1 background job still running$/);
+    expect(desktopMessage({ type: 'turn.finished', sessionId: 's_managed', at: turns[0]!.at, durationMs: turns[0]!.duration_ms, state: turns[0]!.state }).body)
+      .toMatch(/^s_managed: Idle after \d+ s, 1 background job still running$/);
+    h.tx.emit(paint(IDLE));
+    h.at(idleAt + BACKGROUND_WAIT_MS + 2000);
+    expect(finished(events)).toHaveLength(1);
   });
 });

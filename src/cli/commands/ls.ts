@@ -12,7 +12,7 @@ export const lsCommand = defineCommand(
     const { sessions } = await client.call('listSessions');
     if (flags.json) { io.stdout.write(JSON.stringify(sessions, null, 2) + '\n'); return 0; }
     const rows = sessions.map((s) => [
-      s.id, s.name ?? '-', s.lifecycle === 'running' ? (s.state?.id ?? '-') + (s.modal ? ' (needs you)' : '') : `${s.lifecycle}${s.exit ? ` code=${s.exit.code ?? '-'} signal=${s.exit.signal ?? '-'}${s.exit.killed_by ? ` killed by ${s.exit.killed_by.name}` : ''}` : ''}`,
+      s.id, s.name ?? '-', s.lifecycle === 'running' ? (s.state?.id ?? '-') + (s.state?.background ? ` · ${s.state.background.what}` : '') + (s.modal ? ' (needs you)' : '') : `${s.lifecycle}${s.exit ? ` code=${s.exit.code ?? '-'} signal=${s.exit.signal ?? '-'}${s.exit.killed_by ? ` killed by ${s.exit.killed_by.name}` : ''}` : ''}`,
       s.spec.id, s.cwd,
     ]);
     io.stdout.write(formatTable([['ID', 'NAME', 'STATE', 'SPEC', 'CWD'], ...rows]));

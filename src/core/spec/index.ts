@@ -8,6 +8,7 @@
 
 /** Types of a validated spec. */
 export * from './types.js';
+export type { BackgroundWorkRule } from './background-work.js';
 /** Queries over a validated spec (initial state, outgoing transitions, status defaults). */
 export * from './model.js';
 /** Validation of untrusted spec JSON. */

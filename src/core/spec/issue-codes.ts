@@ -32,7 +32,7 @@ export const SPEC_ISSUE_CODES = {
   SPEC_FIELD_CONFLICT: 'fields that exclude or require each other are combined wrongly',
   SPEC_BAD_CONDITION: 'a guard is not a recognized condition',
   SPEC_TOO_DEEP: 'a guard nests deeper than 64 levels',
-  SPEC_CAPTURE_GROUPS: 'a button pattern lacks the capture groups its mode reads',
+  SPEC_CAPTURE_GROUPS: 'a pattern lacks the capture groups its rule reads (a button mode, a count_group)',
   SPEC_BAD_TEMPLATE: 'a keys template lacks its placeholder',
   SPEC_BAD_SIZE: 'a section size is neither a line count nor a percentage',
   SPEC_BAD_ID: 'an id does not have the required form',

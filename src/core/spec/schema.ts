@@ -301,6 +301,18 @@ export const SPEC_JSON_SCHEMA: Record<string, unknown> = {
         cooldown_ms: ms('Suppress repeats within this long (default 60000).'),
       }, ['id', 'kind', 'pattern']),
     },
+    background_work: {
+      type: 'array',
+      description: 'specterm extension: rows of the live screen that say the agent\'s own shells or sub-agents still run (spec-format "Background work").',
+      items: obj('A kind of background work.', {
+        id: str('Short snake_case name of the kind, e.g. "shell".', { pattern: '^[a-z0-9][a-z0-9_]{0,63}$' }),
+        pattern: nonEmpty('Regex tested on each row of the section; a matching row counts one, or the number its count_group captured.'),
+        flags: str('Regex flags (default none; not "g" or "y").', { pattern: '^(?!.*(.).*\\1)(?!.*u.*v)(?!.*v.*u)[dimsuv]*$' }),
+        section: nonEmpty('Section to read (default: the viewport).'),
+        count_group: count('Capture group holding the number of items the row stands for.', 1),
+        noun: nonEmpty('What one item is called, e.g. "background shell" (default "background <id>").'),
+      }, ['id', 'pattern']),
+    },
     notifications: {
       type: 'array',
       description: 'State-keyed notifications (spec-format §7.1).',

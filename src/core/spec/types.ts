@@ -6,6 +6,8 @@
  * because specs written for the reference engine must load unchanged.
  */
 
+import type { BackgroundWorkRule } from './background-work.js';
+
 export const SPEC_SCHEMA_ID = 'adhdev:cli/spec@4' as const;
 
 // ── Sections ────────────────────────────────────────────────────────────────
@@ -388,6 +390,8 @@ export interface CliSpecV4 {
   transitions: FsmTransition[];
   control_bar?: Control[];
   signal_rules?: SignalRule[];
+  /** specterm extension: the agent's own shells and sub-agents still running (./background-work.ts). */
+  background_work?: BackgroundWorkRule[];
   notifications?: NotificationRule[];
   delegate?: DelegateTrigger[];
   native_history?: NativeHistoryConfig;

@@ -11,11 +11,11 @@ export const CONTROL_ACTION_TYPES = ['send_keys', 'open_picker', 'attach_image']
 /** Allowed `signal_rules[].kind` values (spec-format §7.3). */
 export const SIGNAL_KINDS = ['usage_limit', 'auth_error', 'rate_limit', 'service_error', 'info'] as const;
 /** §7.3: signal rule ids are short snake_case tokens. */
-const SIGNAL_ID_RE = /^[a-z0-9][a-z0-9_]{0,63}$/;
+export const SIGNAL_ID_RE = /^[a-z0-9][a-z0-9_]{0,63}$/;
 /** §7.3: longer signal patterns are refused by the reference. */
 const MAX_SIGNAL_PATTERN_CHARS = 200;
 
-function forEachEntry(ctx: ValidationContext, value: unknown, path: string, what: string, visit: (entry: Record<string, unknown>, entryPath: string) => void): void {
+export function forEachEntry(ctx: ValidationContext, value: unknown, path: string, what: string, visit: (entry: Record<string, unknown>, entryPath: string) => void): void {
   if (value === undefined) return;
   if (!Array.isArray(value)) {
     ctx.error('SPEC_TYPE', path, `must be an array of ${what}`, showGot(value));
@@ -29,7 +29,7 @@ function forEachEntry(ctx: ValidationContext, value: unknown, path: string, what
 }
 
 /** Reports an id seen before in the same list. */
-function trackUniqueId(ctx: ValidationContext, seen: Map<string, string>, id: string | undefined, path: string): void {
+export function trackUniqueId(ctx: ValidationContext, seen: Map<string, string>, id: string | undefined, path: string): void {
   if (id === undefined) return;
   const first = seen.get(id);
   if (first) ctx.error('SPEC_DUPLICATE_ID', `${path}.id`, `"${id}" is duplicated`, `first declared at ${first}`, 'ids must be unique');

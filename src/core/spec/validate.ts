@@ -11,6 +11,7 @@ import { validateInteractivePrompts, validatePreLaunchTrust, validateRefocus, va
 import { lintGraph, validateStateExtracts, validateStates, validateTransitions } from './validate-states.js';
 import { validateControlBar, validateSignalRules, validateStateRules } from './validate-extras.js';
 import { validateNativeHistory } from './validate-history.js';
+import { validateBackgroundWork } from './validate-background.js';
 import { hasKey, isRecord, joinPath, splitIssues, showGot, showValue, ValidationContext, type RegexScreen, type ValidationResult } from './validate-context.js';
 
 export type { RegexScreen, ValidationResult } from './validate-context.js';
@@ -20,7 +21,7 @@ export const TOP_LEVEL_FIELDS = [
   '$schema', 'id', 'name', 'binary', 'spawn_args', 'env', 'cli_version_range', 'cli_version', 'install', 'send_on_spawn',
   'send_on_spawn_delay_ms', 'send_on_spawn_max_wait_ms', 'refocus_when_stalled_ms', 'pre_launch_trust',
   'startup_dismiss', 'interactive_prompts', 'send_message', 'sections', 'states', 'transitions',
-  'control_bar', 'signal_rules', 'notifications', 'delegate', 'native_history',
+  'control_bar', 'signal_rules', 'background_work', 'notifications', 'delegate', 'native_history',
   'requiresFinalAssistantBeforeIdle', 'holdCompletionForTranscript',
 ] as const;
 
@@ -98,6 +99,7 @@ function runRules(raw: unknown, opts: ValidateOptions): ValidationResult {
   validateControlBar(ctx, raw.control_bar);
   validateStateRules(ctx, raw.notifications, raw.delegate);
   validateSignalRules(ctx, raw.signal_rules);
+  validateBackgroundWork(ctx, raw.background_work);
   lintGraph(ctx, states, transitions);
   lintModalKinds(ctx, states, transitions);
   return ctx.finish();
