@@ -26,6 +26,7 @@
  *
  * Private everything: every run gets a fresh mode-0700 temp HOME with its own `.claude.json`; the
  * dummy API key is random, lives only in the child's environment and is never printed.
+
  *
  * @module
  */
@@ -36,6 +37,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ensureCli } from '../lib/install-cli.mjs';
 import { writeLabels } from '../lib/lab-kit.mjs';
+import { claudeEnv, prepareHome, writeProjectMcp } from './claude-home.mjs';
 import { onboardingInstants, onboardingSequence, passGates } from './onboarding.mjs';
 import { loadScenario, startServer } from './server.mjs';
 import { copyHistory as copyHistoryTrees } from '../lib/copy-history.mjs';
@@ -104,24 +106,6 @@ function loadScenarios() {
   return readdirSync(dir).filter((f) => f.endsWith('.json')).sort().map((f) => loadScenario(join(dir, f)));
 }
 
-/** Writes the private Claude Code config: onboarding done (not for `onboarding` scenarios), the key pre-approved; trust is left to pre_launch_trust. */
-function prepareHome(tmp, key, version, approveKey = true, onboarded = true) {
-  const home = join(tmp, 'home');
-  mkdirSync(home, { mode: 0o700 });
-  const configDir = join(home, '.claude');
-  mkdirSync(configDir, { mode: 0o700 });
-  const config = {
-    // `onboarding: true` scenarios leave it undone, so the CLI shows its first-run screens.
-    hasCompletedOnboarding: onboarded,
-    ...(onboarded ? { lastOnboardingVersion: version } : {}),
-    numStartups: 3,
-    customApiKeyResponses: { approved: approveKey ? [key.slice(-20)] : [], rejected: [] },
-    autoUpdates: false,
-  };
-  writeFileSync(join(configDir, '.claude.json'), JSON.stringify(config, null, 2), { mode: 0o600 });
-  return { home, configDir };
-}
-
 /**
  * Copies what Claude Code kept of a run (every file under `<config>/projects`, the folder layout
  * kept) and the server's log into `dir`: the transcript parser's fixtures and their ground truth.
@@ -143,17 +127,12 @@ const MCP_SERVER = join(repo, 'lab', 'lib', 'mcp-stdio-server.mjs');
 
 /**
  * A scenario's `mcp: { servers: [names], approved }`: the workspace's `.mcp.json` names the lab's
- * stdio MCP server under each name (each logging its JSON-RPC requests to `logFile`). `approved`
- * writes what Claude Code 2.1.332 itself persists when a person enables them at its startup dialog
- * (`enabledMcpjsonServers` in the project's `.claude/settings.local.json`); left unapproved, the CLI
- * asks at startup ("New MCP server found in this project" / "N new MCP servers found …").
+ * stdio MCP server under each name (each logging its JSON-RPC requests to `logFile`), approved
+ * or left for the CLI's startup dialog (claude-home.mjs writeProjectMcp).
  */
 function writeMcpConfig(cwd, mcp, logFile) {
   const servers = Object.fromEntries(mcp.servers.map((name) => [name, { command: process.execPath, args: [MCP_SERVER], env: { LAB_MCP_LOG: logFile } }]));
-  writeFileSync(join(cwd, '.mcp.json'), `${JSON.stringify({ mcpServers: servers }, null, 2)}\n`, { mode: 0o600 });
-  if (!mcp.approved) return;
-  mkdirSync(join(cwd, '.claude'), { mode: 0o700 });
-  writeFileSync(join(cwd, '.claude', 'settings.local.json'), `${JSON.stringify({ enabledMcpjsonServers: mcp.servers }, null, 2)}\n`, { mode: 0o600 });
+  writeProjectMcp(cwd, servers, { approved: mcp.approved });
 }
 
 /** The `tools/call` requests the lab's MCP server logged (none when it never ran or never called). */
@@ -288,18 +267,7 @@ async function runScenario(sc, size, ctx, variant = null) {
     // An untrusted scenario leaves the folder untrusted so the CLI shows its trust dialog.
     applyTrust: sc.untrusted !== true,
     extraEnv: {
-      HOME: home,
-      CLAUDE_CONFIG_DIR: configDir,
-      ANTHROPIC_API_KEY: key,
-      ANTHROPIC_BASE_URL: server.url,
-      ANTHROPIC_AUTH_TOKEN: '',
-      ANTHROPIC_MODEL: '',
-      CLAUDECODE: '',
-      DISABLE_AUTOUPDATER: '1',
-      DISABLE_TELEMETRY: '1',
-      DISABLE_ERROR_REPORTING: '1',
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-      TERM: 'xterm-256color',
+      ...claudeEnv({ home, configDir, key, serverUrl: server.url }),
       ...(sc.env ?? {}),
       ...(variant?.env ?? {}),
     },
