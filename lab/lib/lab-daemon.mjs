@@ -85,7 +85,10 @@ export async function startLabDaemon(options = {}) {
       state = JSON.parse(fs.readFileSync(stateFile, 'utf8'));
       if (state.pid === child.pid) break;
     } catch {}
-    if (Date.now() > deadline) throw new Error(`lab: specterm serve did not start within 60 s: ${err}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`lab: specterm serve did not start within 60 s: ${err}`);
+    }
     await sleep(50);
   }
   const token = fs.readFileSync(path.join(stateDir, 'admin-token'), 'utf8').trim();
@@ -99,7 +102,7 @@ export async function startLabDaemon(options = {}) {
     if (!response.ok) throw new Error(`lab: ${method} ${route} answered ${response.status}: ${text}`);
     return answer;
   };
-  await call('GET', '/api/v1/health');
+  await call('GET', '/api/v1/health').catch((error) => { child.kill('SIGKILL'); throw error; });
   return {
     url: state.url, token, runtimeDir, stateDir, env, call,
     // The dirs name the daemon; the admin token file is found from the state dir, never passed.
