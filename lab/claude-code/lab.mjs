@@ -26,7 +26,11 @@
  *
  * Private everything: every run gets a fresh mode-0700 temp HOME with its own `.claude.json`; the
  * dummy API key is random, lives only in the child's environment and is never printed.
-
+ *
+ * Orchestration (`action: "handoff"` / `"assign"`, scenarios mcp-handoff and mcp-assign): Claude Code
+ * runs under a real lab daemon instead of the lab's own driver and calls specterm's MCP tools
+ * (orchestration.mjs; docs/mcp.md, "Proven in the lab"). Those runs record nothing (no
+ * `--record-to`, `--accuracy` rows); a failed one keeps its temp dir, daemon database included.
  *
  * @module
  */
@@ -39,6 +43,7 @@ import { ensureCli } from '../lib/install-cli.mjs';
 import { writeLabels } from '../lib/lab-kit.mjs';
 import { claudeEnv, prepareHome, writeProjectMcp } from './claude-home.mjs';
 import { onboardingInstants, onboardingSequence, passGates } from './onboarding.mjs';
+import { isOrchestration, runOrchestration } from './orchestration.mjs';
 import { loadScenario, startServer } from './server.mjs';
 import { copyHistory as copyHistoryTrees } from '../lib/copy-history.mjs';
 
@@ -743,9 +748,11 @@ export async function main(args) {
   say(`claude-code lab: Claude Code ${cli.version} (${cli.binPath}), ${plan.length} run(s)`);
   const runs = [];
   const retried = [];
+  // The orchestration scenarios run Claude Code under a lab daemon (orchestration.mjs), the rest under the lab's own driver.
+  const runOne = (sc, size, variant) => (isOrchestration(sc) ? runOrchestration(sc, size, ctx) : runScenario(sc, size, ctx, variant));
   for (const { sc, size, variant } of plan) {
     let before = ctx.approvals.length;
-    let run = await runScenario(sc, size, ctx, variant);
+    let run = await runOne(sc, size, variant);
     if (opts.ci && run.checks.some((c) => !c.ok)) {
       // CI: a real regression fails twice; a one-off hiccup of a loaded box does not fail the build
       // but is named in the output.
@@ -754,7 +761,7 @@ export async function main(args) {
       rmSync(run.tmp, { recursive: true, force: true });
       ctx.approvals.length = before;
       before = ctx.approvals.length;
-      run = await runScenario(sc, size, ctx, variant);
+      run = await runOne(sc, size, variant);
       retried.push(run.tag);
     }
     run.approval = ctx.approvals.length > before ? ctx.approvals[ctx.approvals.length - 1] : null;
@@ -762,11 +769,12 @@ export async function main(args) {
     const failed = run.checks.filter((c) => !c.ok);
     say(`${failed.length ? 'FAIL' : 'ok  '} ${run.tag}: ${run.checks.length - failed.length}/${run.checks.length} checks; states ${run.timeline.map((c) => c.state).join(' → ')}`);
     for (const c of failed) process.stdout.write(`     ✗ ${run.tag}: ${c.what}\n`);
-    if (failed.length) process.stdout.write(`     (recording kept: ${run.castPath})\n`);
+    if (failed.length) process.stdout.write(`     (${run.castPath ? `recording kept: ${run.castPath}` : `run kept: ${run.tmp}`})\n`);
   }
   if (opts.recordTo) {
     mkdirSync(opts.recordTo, { recursive: true });
     for (const r of runs) {
+      if (!r.castPath) continue;
       const sized = r.size.cols === 80 && r.size.rows === 24 && !r.variant ? r.sc.name : `${r.sc.name}-${r.size.cols}x${r.size.rows}`;
       const base = r.variant ? `${sized}-${r.variant.name}` : sized;
       if (!r.checks.every((c) => c.ok)) { say(`not recording ${r.tag}: it has failed checks`); continue; }
@@ -780,7 +788,7 @@ export async function main(args) {
   if (opts.historyTo) for (const r of runs) copyHistory(r, join(opts.historyTo, r.sc.name));
   if (opts.accuracy) {
     const file = join(repo, 'docs', 'accuracy', `${SPEC_ID}.md`);
-    writeAccuracy(runs, cli.version, file);
+    writeAccuracy(runs.filter((r) => r.castPath), cli.version, file);
     say(`wrote ${file}`);
   }
   const anyFailed = runs.some((r) => r.checks.some((c) => !c.ok));
