@@ -89,6 +89,24 @@ describe('lab/claude-code/server.mjs', () => {
     expect(result!.atMs).toBeGreaterThanOrEqual(pendingAt);
   });
 
+  it('logs what the orchestration lab reads: a message\'s text blocks whole, the MCP tools named (deferred ones too), a long tool_result', async () => {
+    const scenario: LabScenario = { defaults: FAST, turns: [{ match: 'delegate', steps: [{ tool_use: { name: 'mcp__specterm__handoff', input: {} } }, { text: 'Done.' }] }] };
+    server = await startServer({ scenario });
+    // Claude Code 2.1.332 offers MCP tools as deferred names, one a line, in a system message.
+    const deferred = { role: 'system', content: 'The following deferred tools are now available via ToolSearch:\nWebFetch\nmcp__specterm__assign\nmcp__specterm__handoff' };
+    const reminder = { type: 'text', text: '<system-reminder>context</system-reminder>' };
+    const typed = `[specterm task t_1 done by s_2] ${'Hello! '.repeat(60)}`;
+    await (await post(server, '/v1/messages', mainRequest([deferred, { role: 'user', content: [reminder, { type: 'text', text: typed }] }]))).text();
+    await (await post(server, '/v1/messages', mainRequest([deferred, { role: 'user', content: 'delegate it' }]))).text();
+    const id = server.events.find((e) => e.kind === 'tool_use_pending')!.tool_use_id as string;
+    const answer = JSON.stringify({ delivery: 'idle', answer: 'x'.repeat(1000) });
+    await (await post(server, '/v1/messages', mainRequest([deferred, { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: [{ type: 'text', text: answer }] }] }]))).text();
+    const prompts = server.events.filter((e) => e.kind === 'prompt');
+    expect(prompts[0]).toMatchObject({ blocks: [reminder.text, typed], mcp_tools: ['mcp__specterm__assign', 'mcp__specterm__handoff'] });
+    expect(prompts[1]).toMatchObject({ blocks: ['delegate it'] });
+    expect(server.events.find((e) => e.kind === 'tool_result')).toMatchObject({ content: answer, mcp_tools: ['mcp__specterm__assign', 'mcp__specterm__handoff'] });
+  });
+
   it('puts the run\'s working directory into a tool_use input ({cwd}, nested too) and logs the filled input', async () => {
     const input = { file_path: '{cwd}/notes.txt', edits: [{ path: '{cwd}/a' }], n: 3 };
     const scenario: LabScenario = { defaults: FAST, turns: [{ match: 'write', steps: [{ tool_use: { name: 'Write', input } }] }] };

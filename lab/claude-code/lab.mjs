@@ -27,6 +27,11 @@
  * Private everything: every run gets a fresh mode-0700 temp HOME with its own `.claude.json`; the
  * dummy API key is random, lives only in the child's environment and is never printed.
  *
+ * Orchestration (`action: "handoff"` / `"assign"`, scenarios mcp-handoff and mcp-assign): Claude Code
+ * runs under a real lab daemon instead of the lab's own driver and calls specterm's MCP tools
+ * (orchestration.mjs; docs/mcp.md, "Proven in the lab"). Those runs record nothing (no
+ * `--record-to`, `--accuracy` rows); a failed one keeps its temp dir, daemon database included.
+ *
  * @module
  */
 import { randomBytes } from 'node:crypto';
@@ -36,7 +41,9 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ensureCli } from '../lib/install-cli.mjs';
 import { writeLabels } from '../lib/lab-kit.mjs';
+import { claudeEnv, prepareHome, writeProjectMcp } from './claude-home.mjs';
 import { onboardingInstants, onboardingSequence, passGates } from './onboarding.mjs';
+import { isOrchestration, runOrchestration } from './orchestration.mjs';
 import { loadScenario, startServer } from './server.mjs';
 import { copyHistory as copyHistoryTrees } from '../lib/copy-history.mjs';
 
@@ -104,24 +111,6 @@ function loadScenarios() {
   return readdirSync(dir).filter((f) => f.endsWith('.json')).sort().map((f) => loadScenario(join(dir, f)));
 }
 
-/** Writes the private Claude Code config: onboarding done (not for `onboarding` scenarios), the key pre-approved; trust is left to pre_launch_trust. */
-function prepareHome(tmp, key, version, approveKey = true, onboarded = true) {
-  const home = join(tmp, 'home');
-  mkdirSync(home, { mode: 0o700 });
-  const configDir = join(home, '.claude');
-  mkdirSync(configDir, { mode: 0o700 });
-  const config = {
-    // `onboarding: true` scenarios leave it undone, so the CLI shows its first-run screens.
-    hasCompletedOnboarding: onboarded,
-    ...(onboarded ? { lastOnboardingVersion: version } : {}),
-    numStartups: 3,
-    customApiKeyResponses: { approved: approveKey ? [key.slice(-20)] : [], rejected: [] },
-    autoUpdates: false,
-  };
-  writeFileSync(join(configDir, '.claude.json'), JSON.stringify(config, null, 2), { mode: 0o600 });
-  return { home, configDir };
-}
-
 /**
  * Copies what Claude Code kept of a run (every file under `<config>/projects`, the folder layout
  * kept) and the server's log into `dir`: the transcript parser's fixtures and their ground truth.
@@ -143,17 +132,12 @@ const MCP_SERVER = join(repo, 'lab', 'lib', 'mcp-stdio-server.mjs');
 
 /**
  * A scenario's `mcp: { servers: [names], approved }`: the workspace's `.mcp.json` names the lab's
- * stdio MCP server under each name (each logging its JSON-RPC requests to `logFile`). `approved`
- * writes what Claude Code 2.1.332 itself persists when a person enables them at its startup dialog
- * (`enabledMcpjsonServers` in the project's `.claude/settings.local.json`); left unapproved, the CLI
- * asks at startup ("New MCP server found in this project" / "N new MCP servers found …").
+ * stdio MCP server under each name (each logging its JSON-RPC requests to `logFile`), approved
+ * or left for the CLI's startup dialog (claude-home.mjs writeProjectMcp).
  */
 function writeMcpConfig(cwd, mcp, logFile) {
   const servers = Object.fromEntries(mcp.servers.map((name) => [name, { command: process.execPath, args: [MCP_SERVER], env: { LAB_MCP_LOG: logFile } }]));
-  writeFileSync(join(cwd, '.mcp.json'), `${JSON.stringify({ mcpServers: servers }, null, 2)}\n`, { mode: 0o600 });
-  if (!mcp.approved) return;
-  mkdirSync(join(cwd, '.claude'), { mode: 0o700 });
-  writeFileSync(join(cwd, '.claude', 'settings.local.json'), `${JSON.stringify({ enabledMcpjsonServers: mcp.servers }, null, 2)}\n`, { mode: 0o600 });
+  writeProjectMcp(cwd, servers, { approved: mcp.approved });
 }
 
 /** The `tools/call` requests the lab's MCP server logged (none when it never ran or never called). */
@@ -288,18 +272,7 @@ async function runScenario(sc, size, ctx, variant = null) {
     // An untrusted scenario leaves the folder untrusted so the CLI shows its trust dialog.
     applyTrust: sc.untrusted !== true,
     extraEnv: {
-      HOME: home,
-      CLAUDE_CONFIG_DIR: configDir,
-      ANTHROPIC_API_KEY: key,
-      ANTHROPIC_BASE_URL: server.url,
-      ANTHROPIC_AUTH_TOKEN: '',
-      ANTHROPIC_MODEL: '',
-      CLAUDECODE: '',
-      DISABLE_AUTOUPDATER: '1',
-      DISABLE_TELEMETRY: '1',
-      DISABLE_ERROR_REPORTING: '1',
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-      TERM: 'xterm-256color',
+      ...claudeEnv({ home, configDir, key, serverUrl: server.url }),
       ...(sc.env ?? {}),
       ...(variant?.env ?? {}),
     },
@@ -775,9 +748,11 @@ export async function main(args) {
   say(`claude-code lab: Claude Code ${cli.version} (${cli.binPath}), ${plan.length} run(s)`);
   const runs = [];
   const retried = [];
+  // The orchestration scenarios run Claude Code under a lab daemon (orchestration.mjs), the rest under the lab's own driver.
+  const runOne = (sc, size, variant) => (isOrchestration(sc) ? runOrchestration(sc, size, ctx) : runScenario(sc, size, ctx, variant));
   for (const { sc, size, variant } of plan) {
     let before = ctx.approvals.length;
-    let run = await runScenario(sc, size, ctx, variant);
+    let run = await runOne(sc, size, variant);
     if (opts.ci && run.checks.some((c) => !c.ok)) {
       // CI: a real regression fails twice; a one-off hiccup of a loaded box does not fail the build
       // but is named in the output.
@@ -786,7 +761,7 @@ export async function main(args) {
       rmSync(run.tmp, { recursive: true, force: true });
       ctx.approvals.length = before;
       before = ctx.approvals.length;
-      run = await runScenario(sc, size, ctx, variant);
+      run = await runOne(sc, size, variant);
       retried.push(run.tag);
     }
     run.approval = ctx.approvals.length > before ? ctx.approvals[ctx.approvals.length - 1] : null;
@@ -794,11 +769,12 @@ export async function main(args) {
     const failed = run.checks.filter((c) => !c.ok);
     say(`${failed.length ? 'FAIL' : 'ok  '} ${run.tag}: ${run.checks.length - failed.length}/${run.checks.length} checks; states ${run.timeline.map((c) => c.state).join(' → ')}`);
     for (const c of failed) process.stdout.write(`     ✗ ${run.tag}: ${c.what}\n`);
-    if (failed.length) process.stdout.write(`     (recording kept: ${run.castPath})\n`);
+    if (failed.length) process.stdout.write(`     (${run.castPath ? `recording kept: ${run.castPath}` : `run kept: ${run.tmp}`})\n`);
   }
   if (opts.recordTo) {
     mkdirSync(opts.recordTo, { recursive: true });
     for (const r of runs) {
+      if (!r.castPath) continue;
       const sized = r.size.cols === 80 && r.size.rows === 24 && !r.variant ? r.sc.name : `${r.sc.name}-${r.size.cols}x${r.size.rows}`;
       const base = r.variant ? `${sized}-${r.variant.name}` : sized;
       if (!r.checks.every((c) => c.ok)) { say(`not recording ${r.tag}: it has failed checks`); continue; }
@@ -812,7 +788,7 @@ export async function main(args) {
   if (opts.historyTo) for (const r of runs) copyHistory(r, join(opts.historyTo, r.sc.name));
   if (opts.accuracy) {
     const file = join(repo, 'docs', 'accuracy', `${SPEC_ID}.md`);
-    writeAccuracy(runs, cli.version, file);
+    writeAccuracy(runs.filter((r) => r.castPath), cli.version, file);
     say(`wrote ${file}`);
   }
   const anyFailed = runs.some((r) => r.checks.some((c) => !c.ok));

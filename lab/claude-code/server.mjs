@@ -11,8 +11,9 @@
  * - `POST /v1/messages/count_tokens`, `GET /v1/models`, HEAD/GET probes; unknown endpoints → logged 404.
  *
  * Every event is logged with a millisecond wall-clock timestamp (`atMs`, `Date.now()`): that log is
- * the lab's ground truth — `stream_start`/`stream_end` (the model is generating), `tool_use_pending`
- * (a permission prompt is due) and `tool_result` (the permission was answered).
+ * the lab's ground truth — `prompt` (a new user message: its text blocks and the MCP tools offered),
+ * `stream_start`/`stream_end` (the model is generating), `tool_use_pending` (a permission prompt
+ * is due) and `tool_result` (the permission was answered, or the tool ran: its content).
  *
  * Scenario file (`scenarios/*.json`), the parts the server reads:
  * ```json
@@ -34,6 +35,8 @@ import http from 'node:http';
 /** Default pacing: small chunks a few tens of ms apart, so "generating" is visible for a while. */
 const DEFAULT_PACING = { chunk_chars: 12, delay_ms: 40, first_delay_ms: 300 };
 const MODEL = 'claude-sonnet-4-5';
+/** A tool result or a typed message is logged up to this long: enough for an agent's whole answer relayed through MCP. */
+const LOGGED_CHARS = 4000;
 
 /**
  * Reads and checks a scenario file.
@@ -80,6 +83,22 @@ function userText(content) {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
   return content.filter((b) => b && b.type === 'text').map((b) => b.text).join('\n');
+}
+
+/** Each text block of a user message (a typed message, the CLI's reminders), cut at {@link LOGGED_CHARS}. */
+function userBlocks(content) {
+  if (typeof content === 'string') return [content.slice(0, LOGGED_CHARS)];
+  if (!Array.isArray(content)) return [];
+  return content.filter((b) => b && b.type === 'text').map((b) => String(b.text).slice(0, LOGGED_CHARS));
+}
+
+/**
+ * Every MCP tool the request names: in its tools, or (Claude Code 2.1.332 defers MCP tools) in
+ * the message listing the deferred tools ToolSearch can load.
+ */
+function mcpToolNames(body) {
+  // No \b before the name: in the JSON text a name on its own line follows the escape `\n`.
+  return [...new Set(JSON.stringify(body).match(/mcp__[A-Za-z0-9_-]+/g) ?? [])].sort();
 }
 
 function toolResults(content) {
@@ -135,14 +154,14 @@ export async function startServer(opts = {}) {
     const results = last ? toolResults(last.content) : [];
     if (results.length > 0 && current) {
       for (const r of results) {
-        log('tool_result', { tool_use_id: r.tool_use_id, is_error: r.is_error === true, content: resultText(r).slice(0, 200) });
+        log('tool_result', { tool_use_id: r.tool_use_id, is_error: r.is_error === true, content: resultText(r).slice(0, LOGGED_CHARS), mcp_tools: mcpToolNames(body) });
       }
       current.index += 1;
     } else if (!(current && current.retrying)) {
       const prompt = last ? userText(last.content) : '';
       const turn = scenario.turns.find((t) => prompt.includes(t.match));
       current = turn ? { turn, index: 0, errorsLeft: null, retrying: false } : null;
-      log('prompt', { text: prompt.slice(-200), matched: turn ? turn.match : null });
+      log('prompt', { text: prompt.slice(-200), blocks: last ? userBlocks(last.content) : [], mcp_tools: mcpToolNames(body), matched: turn ? turn.match : null });
     }
     if (!current) return { text: 'OK.' };
     // Error steps answer `times` requests each (the CLI's retries), then hand over to the next step.

@@ -47,18 +47,26 @@ function childrenOf(pid) {
 
 const alive = (pid) => { try { process.kill(pid, 0); return true; } catch { return false; } };
 
+/** SIGTERM to each of `pids`, then SIGKILL to those still alive 2 s later. */
+async function endAll(pids) {
+  for (const pid of pids) { try { process.kill(pid, 'SIGTERM'); } catch {} }
+  for (let i = 0; i < 20 && pids.some(alive); i++) await sleep(100);
+  for (const pid of pids) if (alive(pid)) { try { process.kill(pid, 'SIGKILL'); } catch {} }
+}
+
 /**
  * Starts the daemon and resolves once it answers.
  * @param {{ root?: string, env?: Record<string, string>, settings?: object, args?: string[] }} [options]
- *   `root`: a private dir to hold `r/` (runtime) and `s/` (state) — default a new temp dir;
+ *   `root`: a private dir (made if missing; kept at stop) to hold `r/` (runtime) and `s/` (state) — default a new temp dir;
  *   `env`: extra environment for the daemon and so for every agent it starts (HOME, model server URLs …);
  *   `settings`: written to `<state>/settings.json` first.
  * @returns {Promise<{ url: string, token: string, runtimeDir: string, stateDir: string, env: Record<string, string>,
  *   mcpServer: { command: string, args: string[], env: Record<string, string> },
- *   call(method: string, route: string, body?: unknown): Promise<any>, stderr(): string, stop(): Promise<void> }>}
+ *   call(method: string, route: string, body?: unknown): Promise<any>, stderr(): string, stop(): Promise<void>, processes(needle?: string): number[] }>}
  */
 export async function startLabDaemon(options = {}) {
   const root = options.root ?? fs.mkdtempSync(path.join(os.tmpdir(), 'specterm-lab-daemon-'));
+  fs.mkdirSync(root, { recursive: true, mode: 0o700 });
   fs.chmodSync(root, 0o700);
   const runtimeDir = path.join(root, 'r');
   const stateDir = path.join(root, 's');
@@ -77,7 +85,10 @@ export async function startLabDaemon(options = {}) {
       state = JSON.parse(fs.readFileSync(stateFile, 'utf8'));
       if (state.pid === child.pid) break;
     } catch {}
-    if (Date.now() > deadline) throw new Error(`lab: specterm serve did not start within 60 s: ${err}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`lab: specterm serve did not start within 60 s: ${err}`);
+    }
     await sleep(50);
   }
   const token = fs.readFileSync(path.join(stateDir, 'admin-token'), 'utf8').trim();
@@ -91,7 +102,7 @@ export async function startLabDaemon(options = {}) {
     if (!response.ok) throw new Error(`lab: ${method} ${route} answered ${response.status}: ${text}`);
     return answer;
   };
-  await call('GET', '/api/v1/health');
+  await call('GET', '/api/v1/health').catch((error) => { child.kill('SIGKILL'); throw error; });
   return {
     url: state.url, token, runtimeDir, stateDir, env, call,
     // The dirs name the daemon; the admin token file is found from the state dir, never passed.
@@ -103,13 +114,13 @@ export async function startLabDaemon(options = {}) {
         for (let i = 0; i < 100 && child.exitCode === null && child.signalCode === null; i++) await sleep(100);
         if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       }
-      for (const host of processesUnder(runtimeDir, 'specterm-host')) {
-        const agents = childrenOf(host);
-        for (const pid of [host, ...agents]) { try { process.kill(pid, 'SIGTERM'); } catch {} }
-        await sleep(500);
-        for (const pid of [host, ...agents]) if (alive(pid)) { try { process.kill(pid, 'SIGKILL'); } catch {} }
-      }
+      for (const host of processesUnder(runtimeDir, 'specterm-host')) await endAll([host, ...childrenOf(host)]);
+      // What the agents started themselves (an agent's `specterm mcp`, a tool's shell) inherited
+      // the runtime dir: an agent killed outright leaves them running unless swept here.
+      await endAll(processesUnder(runtimeDir, ''));
       if (!options.root) fs.rmSync(root, { recursive: true, force: true });
     },
+    /** Live processes that name this daemon's runtime dir (none once `stop()` resolved), those whose command line holds `needle` when given. */
+    processes: (needle = '') => processesUnder(runtimeDir, needle),
   };
 }
