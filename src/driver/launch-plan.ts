@@ -42,7 +42,8 @@ export function planLaunch(
     plan = r;
   }
   if (spec.pre_launch_trust && opts.applyTrust !== false) {
-    const r = applyPreLaunchTrust(spec.pre_launch_trust, opts.workingDir, { homeDir: opts.homeDir, env: plan.env });
+    // `~` is the child's: a session started with its own HOME reads its trust store there.
+    const r = applyPreLaunchTrust(spec.pre_launch_trust, opts.workingDir, { homeDir: opts.homeDir ?? plan.env.HOME, env: plan.env });
     const level = r.status === 'error' ? 'warn' : 'info';
     emit({ kind: 'log', level, message: `pre_launch_trust: ${r.status}${r.file ? ` ${r.file}` : ''}${r.message ? ` — ${r.message}` : ''}` });
   }
