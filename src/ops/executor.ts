@@ -125,7 +125,8 @@ export class Operations {
   }
 
   #audit(def: OperationDef, ctx: RequestContext, params: Record<string, unknown> | undefined, body: unknown, status: number, code: string | null): void {
-    if (!def.keystrokes || !this.#options.audit) return;
+    // Keystrokes always; everything an agent does through another session's tools too (its MCP server names it).
+    if ((!def.keystrokes && !ctx.callerSession) || !this.#options.audit) return;
     this.#options.audit({
       at: this.#options.now(), who: ctx.principal.name, tokenId: ctx.principal.tokenId, remoteAddress: ctx.remoteAddress, via: ctx.via ?? 'http',
       ...(ctx.callerSession ? { callerSession: ctx.callerSession } : {}),

@@ -122,6 +122,9 @@ describe('orchestration in the daemon', () => {
       const callers = rows.map((r) => JSON.parse(r.detail).caller_session);
       expect(callers.filter((c) => c === root)).toHaveLength(2);
       expect(callers).toContain(c1b);
+      // Every call made for an agent is audited with it, not only keystrokes: who started whom.
+      const started = db.prepare("SELECT detail FROM audit WHERE action = 'createSession'").all() as Array<{ detail: string }>;
+      expect(started.map((r) => JSON.parse(r.detail).caller_session)).toEqual(expect.arrayContaining([root, c1, c2]));
     } finally {
       db.close();
     }
