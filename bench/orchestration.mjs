@@ -55,10 +55,21 @@ try {
     clients.push(client);
     return client;
   };
+  /** Calls a tool; a RATE_LIMITED refusal (the MCP server's or the daemon's token bucket) is retried after the wait it names, as an agent would. */
+  let rateLimited = 0;
   const tool = async (client, name, args) => {
-    const answer = await client.callTool({ name, arguments: args });
-    if (answer.isError) throw new Error(`${name}: ${answer.content.map((c) => c.text).join('')}`);
-    return answer.structuredContent;
+    for (;;) {
+      const answer = await client.callTool({ name, arguments: args });
+      const text = answer.content.map((c) => c.text).join('');
+      if (answer.isError && text.startsWith('RATE_LIMITED')) {
+        rateLimited += 1;
+        const wait = /retry in (\d+) s/.exec(text)?.[1] * 1000 || Number(/wait (\d+) ms/.exec(text)?.[1]) || 1000;
+        await sleep(wait);
+        continue;
+      }
+      if (answer.isError) throw new Error(`${name}: ${text}`);
+      return answer.structuredContent;
+    }
   };
   const idle = (id) => until(`${id} idle`, 60_000, async () => (await daemon.client.call('getSession', { params: { id } })).state?.status === 'idle');
   const db = new Database(path.join(daemon.stateDir, 'specterm.db'), { readonly: true });
@@ -131,7 +142,7 @@ try {
     for (const text of expected) if (typed.filter((u) => u === text).length !== 1) repeated += 1;
   }
   const listed = (await daemon.client.call('listTasks')).tasks.length;
-  console.log(`${TASKS} concurrent tasks on ${WORKERS} workers: ${TASKS - wrong.length} done with their own answer, ${wrong.length} lost or wrong, ${repeated} typed other than once, ${listed} tasks listed; all finished in ${took} ms`);
+  console.log(`${TASKS} concurrent tasks on ${WORKERS} workers: ${TASKS - wrong.length} done with their own answer, ${wrong.length} lost or wrong, ${repeated} typed other than once, ${listed} tasks listed; all finished in ${took} ms (${rateLimited} calls slowed by RATE_LIMITED and retried)`);
   for (const w of wrong.slice(0, 5)) console.log(`  wrong: ${w.id} ${w.text} → ${JSON.stringify(finished.find((f) => f.id === w.id))}`);
   db.close();
   if (wrong.length > 0 || repeated > 0 || listed !== TASKS) process.exitCode = 1;
