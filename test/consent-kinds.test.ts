@@ -14,6 +14,7 @@ import { createApprovalPolicy, decideApproval } from '../src/daemon/approval-pol
 import { discoverSpecTests, type SpecTestCase } from '../src/harness/spec-test.js';
 import { DEFAULT_TAIL_MS, replaySession } from '../src/harness/replay-session.js';
 import { parseAsciicast } from '../src/recording/index.js';
+import { approvalScreen, readApproval, type ApprovalScreen } from './helpers/approval-screens.js';
 
 /**
  * The words of those questions as the built-in CLIs put them: Claude Code's folder trust
@@ -80,6 +81,50 @@ describe('a question that lets code run or widens permissions is never kind appr
         const decision = decideApproval(policy, { kind: m.kind as 'confirm', startupGate: false, title: m.title, body: m.screen, buttons: m.buttons.map((b) => ({ ...b, current: false })) });
         expect(decision.verdict, decision.reason).toBe('ask');
       }
+    });
+  }
+});
+
+/**
+ * Per CLI: the question row of its real tool-call approval, and the CLI's own words for a folder
+ * trust question. A CLI can ask that question after start-up (Claude Code's /add-dir, Gemini's
+ * and Qwen's /directory add, a folder newly added to the workspace), over the very screen a
+ * tool call's consent uses; the kind must come from what is asked, not from when.
+ */
+const MID_SESSION_TRUST: Array<{ cli: string; question: string; trust: string }> = [
+  { cli: 'claude-code', question: 'Do you want to proceed?', trust: 'Do you trust the files in this folder?' },
+  { cli: 'demo-agent', question: 'Do you want to proceed?', trust: 'Do you trust the files in this folder?' },
+  { cli: 'gemini', question: 'Allow execution of [Shell]?', trust: 'Do you trust the files in this folder?' },
+  { cli: 'qwen-code', question: "Allow execution of: 'mkdir, touch'?", trust: 'Do you trust this folder?' },
+  { cli: 'codex', question: 'Would you like to run the following command?', trust: 'Trust this folder?' },
+];
+
+/**
+ * The screen as the CLI would draw it asking `trust` where it asked `question`: the recording's
+ * own output bytes up to the approval, the question rewritten in them (the padding after it
+ * shortened so a box edge stays put). The question is drawn mid-session, while the CLI works, so
+ * the spec meets it from the state it was in (busy, idle), as it would meet a real one.
+ */
+function askedInstead(screen: ApprovalScreen, question: string, trust: string): ApprovalScreen {
+  const grow = Math.max(trust.length - question.length, 0);
+  // Each character as drawn: after colour changes, a space perhaps a cursor move (Claude Code's).
+  const drawn = [...question].map((ch) => `(?:\u001b\\[[0-9;]*m)*${ch === ' ' ? '(?: |\u001b\\[\\d*[CG])' : ch.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`).join('');
+  const asked = new RegExp(`${drawn}( {${grow},})?`, 'g');
+  const events = screen.cast.events.map((e) => (e.type !== 'o' ? e : { ...e, data: e.data.replace(asked, (_m, pad: string | undefined) => trust + ' '.repeat(pad === undefined ? 0 : pad.length - grow)) }));
+  return { ...screen, cast: { header: screen.cast.header, events } };
+}
+
+describe('a folder trust question asked mid-session is not a tool call\'s consent', () => {
+  for (const { cli, question, trust } of MID_SESSION_TRUST) {
+    it(`${cli}: "${trust}" drawn where its approval asks "${question}" is a person's decision`, () => {
+      const screen = approvalScreen(cli, 'approve-yes');
+      expect(screen, `${cli}/approve-yes shows an approval`).not.toBeNull();
+      const reading = readApproval(askedInstead(screen!, question, trust));
+      expect(reading.lines.join('\n')).toContain(trust);
+      expect(reading.lines.join('\n')).not.toContain(question);
+      expect(reading.modal, `${cli} shows a modal over:\n${reading.lines.join('\n')}`).not.toBeNull();
+      expect(reading.modal?.kind, `${cli} over:\n${reading.lines.join('\n')}`).not.toBe('approval');
+      expect(reading.decide(createApprovalPolicy({ allow: ['[\\s\\S]*'], yes: { index: 1 } })).verdict).toBe('ask');
     });
   }
 });
