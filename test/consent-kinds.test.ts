@@ -97,6 +97,10 @@ const MID_SESSION_TRUST: Array<{ cli: string; question: string; trust: string }>
   { cli: 'gemini', question: 'Allow execution of [Shell]?', trust: 'Do you trust the files in this folder?' },
   { cli: 'qwen-code', question: "Allow execution of: 'mkdir, touch'?", trust: 'Do you trust this folder?' },
   { cli: 'codex', question: 'Would you like to run the following command?', trust: 'Trust this folder?' },
+  // Other words for the same question (a folder added to the workspace): the words that decide are
+  // the question's, not one sentence's.
+  { cli: 'gemini', question: 'Allow execution of [Shell]?', trust: 'Do you trust the folders being added to the workspace?' },
+  { cli: 'qwen-code', question: "Allow execution of: 'mkdir, touch'?", trust: 'Do you want to trust the folders being added?' },
 ];
 
 /**
