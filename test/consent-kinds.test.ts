@@ -20,9 +20,10 @@ import { approvalScreen, readApproval, type ApprovalScreen } from './helpers/app
  * The words of those questions as the built-in CLIs put them: Claude Code's folder trust
  * ("Accessing workspace: … trust this folder") and its Bypass Permissions warning, Codex's
  * "Trust this folder?" and "Enable full access?", Gemini's and Qwen's "Do you trust …" and
- * /trust's "Modify Trust Level", Qwen's "Installing extension …".
+ * /trust's "Modify Trust Level", Qwen's "Installing extension …", Kilo Code's "Run outside the
+ * sandbox" (every restriction lifted; Kilo itself lets no allow rule answer it).
  */
-const WIDENING_QUESTION = /\btrust (?:this|the|parent) (?:folder|directory|files|workspace)|\bdo you trust\b|\btrust level\b|\benable full access\b|\bbypass permissions\b|\binstall(?:ing)? (?:the )?(?:extension|plugin)\b|\ballow this folder\b/i;
+const WIDENING_QUESTION = /\btrust (?:this|the|parent) (?:folder|directory|files|workspace)|\bdo you trust\b|\btrust level\b|\benable full access\b|\bbypass permissions\b|\brun outside the sandbox\b|\binstall(?:ing)? (?:the )?(?:extension|plugin)\b|\ballow this folder\b/i;
 /** How often the replay is sampled (virtual ms): every modal stands far longer than this. */
 const STEP_MS = 50;
 
@@ -66,7 +67,8 @@ describe('a question that lets code run or widens permissions is never kind appr
     const shown = [...scanned].filter(([, modals]) => modals.length > 0).map(([name]) => name);
     // Start-up gates and the same questions asked later from a command.
     for (const name of ['claude-code/folder-trust', 'claude-code/bypass-gate', 'codex/trust-dialog', 'codex/full-access', 'gemini/trust-dialog',
-      'gemini/permissions-trust', 'qwen-code/trust-dialog', 'qwen-code/trust-settings', 'qwen-code/extension-consent']) {
+      'gemini/permissions-trust', 'qwen-code/trust-dialog', 'qwen-code/trust-settings', 'qwen-code/extension-consent',
+      'kilocode/sandbox-escalation-yes']) {
       expect(shown).toContain(name);
     }
   });
