@@ -11,7 +11,8 @@ const starting = [{ state: 'starting' }, { state: 'idle' }];
 /**
  * @param {object} o
  * @param {string} o.name - session name prefix: `<name>-yes`, `<name>-no`, `<name>-yes-60x20`
- * @param {{ title: string, buttons: string[] }} o.modal - the permission's title and buttons
+ * @param {{ title: string, buttons: string[], state?: string, kind?: string }} o.modal - the permission's title and buttons,
+ *   and the spec state and kind it reads as (default `approval`, `approval`)
  * @param {string} o.kind - the lab's approval kind (KILOCODE.approvals key)
  * @param {string} o.prompt - what the person types (the scripted server answers it with the tool call)
  * @param {(c: object) => boolean} o.happened - whether what the permission guards took place
@@ -20,7 +21,7 @@ const starting = [{ state: 'starting' }, { state: 'idle' }];
  * @param {object} [o.fields] - what every session adds (setup, setupHome, config, permission)
  */
 export function allowRejectSessions({ name, modal, kind, prompt, happened, checks, descriptions, fields = {} }) {
-  const asked = { state: 'approval', status: 'approval', modal: { title: modal.title, kind: 'approval', buttons: modal.buttons } };
+  const asked = { state: modal.state ?? 'approval', status: 'approval', modal: { title: modal.title, kind: modal.kind ?? 'approval', buttons: modal.buttons } };
   const allowed = {
     ...fields, name: `${name}-yes`, cols: 80, rows: 24, description: descriptions.yes,
     run: async (c) => {
@@ -48,4 +49,4 @@ export function allowRejectSessions({ name, modal, kind, prompt, happened, check
 }
 
 /** The lab's check of such a permission's modal: this title and exactly these buttons. */
-export const exactModal = ({ title, buttons }) => ({ title, buttonsOk: (labels) => JSON.stringify(labels) === JSON.stringify(buttons) });
+export const exactModal = ({ title, buttons, state }) => ({ title, state, buttonsOk: (labels) => JSON.stringify(labels) === JSON.stringify(buttons) });

@@ -9,14 +9,15 @@
  * options, `Allow` / `Reject`.
  *
  * `permission.bash: "allow"` here, so the ordinary shell permission does not ask first: the
- * escalation asks all the same (Kilo refuses a non-interactive reply to it), which is what makes
- * it consent to run something, kind approval, and never one for an auto-approve policy of ours either.
+ * escalation asks all the same (Kilo refuses a non-interactive reply to it). Lifting every
+ * restriction widens what the agent may do: the spec reads it as its own state,
+ * `sandbox_escalation`, kind confirm, never answered by an auto-approve policy (issue 29).
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { allowRejectSessions } from './allow-reject.mjs';
 
-export const SANDBOX_ESCALATION = { title: 'Run outside the sandbox', buttons: ['Allow', 'Reject'] };
+export const SANDBOX_ESCALATION = { title: 'Run outside the sandbox', buttons: ['Allow', 'Reject'], state: 'sandbox_escalation', kind: 'confirm' };
 const BRANCH = 'lab-branch';
 
 /** The workspace as a git repository with one commit, so `git branch` has something to branch from. */

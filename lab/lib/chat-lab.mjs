@@ -94,7 +94,8 @@ async function runSession(cli, def, ctx) {
     },
     approval: async (button, which) => {
       const pending = await server.waitFor((e) => e.event === 'tool_call_pending' && e.t >= lastAction(), limit.toolCallMs);
-      const view = await s.waitForState('approval', limit.confirmDrawnMs).catch(() => null);
+      // A permission the spec reads as its own state (Kilo's sandbox escalation: kind confirm) names it.
+      const view = await s.waitForState(cli.approvals[which]?.state ?? 'approval', limit.confirmDrawnMs).catch(() => null);
       check('approval state while the tool call awaits permission', view !== null);
       if (!view) return;
       await sleep(400); // let the box settle and the 20 ms screen poll catch up

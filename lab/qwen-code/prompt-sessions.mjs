@@ -162,14 +162,14 @@ export const PROMPT_SESSIONS = [
   },
   {
     name: 'extension-consent', cols: 80, rows: 24, extension: true,
-    description: '/extensions install <a local extension dir> → "Installing extension "lab-ext" … Do you want to continue?" (kind approval: a consent to install code) → 2 (No) → nothing installed → idle',
+    description: '/extensions install <a local extension dir> → "Installing extension "lab-ext" … Do you want to continue?" (kind confirm: a person installs code that runs) → 2 (No) → nothing installed → idle',
     run: async (c) => {
       await typeCommand(c, `/extensions install ${path.join(path.dirname(c.work), 'lab-ext')}`);
-      await modal(c, { state: 'extension_consent', kind: 'approval', title: CONSENT_TITLE, buttons: CONSENT_BUTTONS, shown: /Do you want to continue\?[\s\S]*2\. No/ }, 2, { timeoutMs: 30_000 });
+      await modal(c, { state: 'extension_consent', kind: 'confirm', title: CONSENT_TITLE, buttons: CONSENT_BUTTONS, shown: /Do you want to continue\?[\s\S]*2\. No/ }, 2, { timeoutMs: 30_000 });
       await backToIdle(c, 'No');
       c.check('the extension was not installed', !fs.existsSync(path.join(c.home, '.qwen', 'extensions', 'lab-ext')));
     },
-    expect: { sequence: [...starting, { state: 'extension_consent', status: 'approval', modal: { title: CONSENT_TITLE, kind: 'approval', buttons: CONSENT_BUTTONS } }, { state: 'idle', modal: null }], final: { state: 'idle' } },
+    expect: { sequence: [...starting, { state: 'extension_consent', status: 'approval', modal: { title: CONSENT_TITLE, kind: 'confirm', buttons: CONSENT_BUTTONS } }, { state: 'idle', modal: null }], final: { state: 'idle' } },
   },
   {
     name: 'permissions-delete', cols: 80, rows: 24, permissions: { allow: ['Bash(ls *)'] },
@@ -216,7 +216,7 @@ export const PROMPT_SESSIONS = [
     run: async (c) => {
       const key = async (data, ms = 1200) => { c.s.driver.dispatch({ kind: 'pty_write', data }); await sleep(ms); };
       await typeCommand(c, `/extensions install ${path.join(path.dirname(c.work), 'lab-ext')}`);
-      await modal(c, { state: 'extension_consent', kind: 'approval', title: CONSENT_TITLE, buttons: CONSENT_BUTTONS, shown: /Do you want to continue\?[\s\S]*2\. No/ }, 1, { timeoutMs: 30_000, goesOn: true });
+      await modal(c, { state: 'extension_consent', kind: 'confirm', title: CONSENT_TITLE, buttons: CONSENT_BUTTONS, shown: /Do you want to continue\?[\s\S]*2\. No/ }, 1, { timeoutMs: 30_000, goesOn: true });
       const done = await c.s.waitForScreen(/Extension "lab-ext" installed successfully/, 20_000).catch(() => null);
       c.check('the extension was installed', done !== null);
       await backToIdle(c, 'the install');
@@ -234,7 +234,7 @@ export const PROMPT_SESSIONS = [
       await backToIdle(c, 'Esc closed /extensions');
       c.check('the extension is still enabled (nothing chosen)', !/disabled/i.test(fs.existsSync(path.join(c.home, '.qwen', 'extensions', 'extension-enablement.json')) ? fs.readFileSync(path.join(c.home, '.qwen', 'extensions', 'extension-enablement.json'), 'utf8') : ''));
     },
-    expect: { sequence: [...starting, { state: 'extension_consent', status: 'approval', modal: { title: CONSENT_TITLE, kind: 'approval', buttons: CONSENT_BUTTONS } }, { state: 'idle', modal: null }, { state: 'menu_compact', status: 'approval' }, pickerSeq('menu_compact', 'lab-ext', EXT_ACTIONS), pickerSeq('menu_compact', 'Disable Extension', EXT_SCOPES), { state: 'idle', modal: null }], final: { state: 'idle' } },
+    expect: { sequence: [...starting, { state: 'extension_consent', status: 'approval', modal: { title: CONSENT_TITLE, kind: 'confirm', buttons: CONSENT_BUTTONS } }, { state: 'idle', modal: null }, { state: 'menu_compact', status: 'approval' }, pickerSeq('menu_compact', 'lab-ext', EXT_ACTIONS), pickerSeq('menu_compact', 'Disable Extension', EXT_SCOPES), { state: 'idle', modal: null }], final: { state: 'idle' } },
   },
   {
     name: 'rate-limit', cols: 80, rows: 24, maxRetries: 0,
