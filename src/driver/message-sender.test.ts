@@ -90,3 +90,30 @@ describe('MessageSender after a command that starts no turn', () => {
     expect(writes).toContain('hello again');
   });
 });
+
+describe('MessageSender queuedCount', () => {
+  it('counts a body taken from the queue until it is typed (a send queued meanwhile is behind it)', () => {
+    const scheduler = new VirtualScheduler();
+    const writes: string[] = [];
+    let status: StateStatus = 'idle';
+    const host: SenderHost = {
+      scheduler, platform: 'linux', win32SubmitMode: 'paste', sendConfig: () => ({ submit_key: '\r' }),
+      write: (data) => { writes.push(data); if (data === '\r') status = 'generating'; },
+      status: () => status, isReady: () => true, viewportText: () => '', scrollbackText: () => '',
+      lastOutputAt: () => 0, report: () => {}, log: () => {},
+    };
+    const sender = new MessageSender(host);
+    expect(sender.request({ text: 'first' })).toBe('delivered');
+    scheduler.runUntilIdle();
+    expect(sender.request({ text: 'second' })).toBe('queued');
+    expect(sender.queuedCount()).toBe(1);
+    sender.afterEvaluation(); // generating: the submit was consumed, the latch lets go
+    status = 'idle';
+    sender.afterEvaluation(); // the turn ended: 'second' is taken from the queue, typed a moment later
+    expect(writes).not.toContain('second');
+    expect(sender.queuedCount()).toBe(1);
+    scheduler.runUntilIdle();
+    expect(writes).toContain('second');
+    expect(sender.queuedCount()).toBe(0);
+  });
+});

@@ -98,6 +98,8 @@ export function resolveWin32SubmitMode(env: Record<string, string | undefined>):
 export class MessageSender {
   readonly #host: SenderHost;
   #queue: SendRequest[] = [];
+  /** The body taken from the queue and typed after {@link DRAIN_DELAY_MS}. */
+  #draining: SendRequest | null = null;
   #inFlightSince: number | null = null;
   #recentHashes = new Map<string, number>();
   #timers = new Set<TimerHandle>();
@@ -116,8 +118,9 @@ export class MessageSender {
     return this.#timers.size > 0;
   }
 
+  /** Bodies not typed yet: those queued, and one taken from the queue to be typed in a moment. */
   queuedCount(): number {
-    return this.#queue.length;
+    return this.#queue.length + (this.#draining === null ? 0 : 1);
   }
 
   /**
@@ -172,6 +175,7 @@ export class MessageSender {
     const next = this.#queue.shift()!;
     // Take the latch now so a second evaluation in the next 50 ms cannot drain another body.
     this.#inFlightSince = now;
+    this.#draining = next;
     this.#after(DRAIN_DELAY_MS, () => this.#deliver(next));
   }
 
@@ -230,6 +234,7 @@ export class MessageSender {
   }
 
   #deliver(req: SendRequest): void {
+    if (this.#draining === req) this.#draining = null;
     const h = this.#host;
     const now = h.scheduler.now();
     this.#inFlightSince = now;
