@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadSpecRef } from '../catalog/builtin.js';
+import type { CliSpecV4 } from '../core/spec/types.js';
 import { planLaunch } from './launch-plan.js';
 
 const dirs: string[] = [];
@@ -20,10 +20,10 @@ describe('planLaunch', () => {
     const work = path.join(root, 'work');
     fs.mkdirSync(home);
     fs.mkdirSync(work);
-    const loaded = loadSpecRef('demo-agent', { redos: 'cached' });
-    if (!loaded.ok) throw new Error(loaded.errors.join('; '));
+    // The Demo Agent's trust store, as its spec names it.
+    const spec = { id: 'trusting', binary: process.execPath, spawn_args: [], states: [{ id: 'idle', initial: true }], transitions: [], pre_launch_trust: { settings_path: '~/.demo-agent/settings.json', key: 'trustedFolders' } } as unknown as CliSpecV4;
     const events: unknown[] = [];
-    const plan = planLaunch(loaded.spec, { workingDir: work, extraEnv: { HOME: home } } as never, { cols: 80, rows: 24 }, 'linux', (e) => events.push(e));
+    const plan = planLaunch(spec, { workingDir: work, extraEnv: { HOME: home } } as never, { cols: 80, rows: 24 }, 'linux', (e) => events.push(e));
     expect(plan?.env.HOME).toBe(home);
     const store = JSON.parse(fs.readFileSync(path.join(home, '.demo-agent', 'settings.json'), 'utf8')) as { trustedFolders: string[] };
     expect(store.trustedFolders).toContain(work);
