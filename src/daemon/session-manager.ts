@@ -6,13 +6,9 @@
  *
  * @module
  */
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import path from 'node:path';
-import { loadSpecRef } from '../catalog/builtin.js';
 import { prescreenSpecRef } from '../catalog/prescreen.js';
 import type { SessionTranscripts } from './session-transcripts.js';
-import type { CliSpecV4 } from '../core/spec/types.js';
 import { FsmDriver, type SpecSource } from '../driver/fsm-driver.js';
 import { RealScheduler } from '../driver/schedulers.js';
 import { SPEC_READ_SCROLLBACK_ROWS, SpawnError } from '../terminal/index.js';
@@ -32,6 +28,7 @@ import { ManagedSession, stateViewOf, type ManagedSessionDeps } from './managed-
 import { ResumedTransport } from './resumed-transport.js';
 import { findOrphans, sessionMetaOf } from './session-adoption.js';
 import { createWorktree, removeWorktree } from './worktree.js';
+import { loadSpec, newSessionId, placeholderSpec } from './session-specs.js';
 
 /** The node name of a daemon nobody named (tests, embedding); `specterm serve` names it after the host. */
 export const DEFAULT_NODE = 'local';
@@ -68,25 +65,6 @@ export interface SessionManagerOptions {
   /** Where a session's driver reloads its spec from (the spec editor's saves; ./spec-files.ts). */
   specSource?: (session: ManagedSession) => SpecSource;
   log?: (level: 'info' | 'warn', message: string) => void;
-}
-
-function newSessionId(): string {
-  return `s_${randomBytes(6).toString('base64url')}`;
-}
-
-/** The spec of a session whose own cannot be loaded: it is listed, without a driver. */
-function placeholderSpec(specId: string | null): CliSpecV4 {
-  return { id: specId ?? 'unknown', states: [{ id: 'unknown', initial: true }], transitions: [] } as unknown as CliSpecV4;
-}
-
-/**
- * Loads a spec id or path; the daemon refuses what the catalog refuses. Never analyses a regex
- * (the event loop serves every client): {@link prescreenSpecRef} screens them first.
- */
-function loadSpec(ref: string): { spec: CliSpecV4; path: string; builtinId: string | null } {
-  const r = loadSpecRef(ref, { redos: 'cached' });
-  if (!r.ok) throw new DaemonError('SPEC_NOT_FOUND', `spec ${JSON.stringify(ref)} cannot be loaded: ${r.errors.join('; ')}; pass a built-in id (see \`specterm list\`) or an absolute path to a spec.json`, { path: '/spec' });
-  return { spec: r.spec, path: path.resolve(r.sourcePath), builtinId: r.builtinId };
 }
 
 export class SessionManager {
