@@ -22,6 +22,7 @@ import { selectRule, type Scenario, type ScenarioRule } from './scenario.js';
 import { AGENT_NAME, buildSessionView, FRAME_MS, TRUST_OPTIONS, type SessionView } from './session-view.js';
 import type { TranscriptItem } from './transcript.js';
 import { allowKey, Turn } from './turn.js';
+import { menuChoice, moveMenuCursor } from './menu-keys.js';
 import { BackgroundJobs, BG_USAGE, parseJobSeconds } from './background-jobs.js';
 
 export { AGENT_NAME, FRAME_MS, type ModalView, type SessionView } from './session-view.js';
@@ -197,9 +198,9 @@ export class DemoSession {
   }
 
   #handleTrustKey(event: KeyEvent): void {
-    const choice = this.#menuChoice(event, TRUST_OPTIONS.length, this.#trustCursor);
+    const choice = menuChoice(event, TRUST_OPTIONS.length, this.#trustCursor);
     if (choice === 'up' || choice === 'down') {
-      this.#trustCursor = this.#moveCursor(this.#trustCursor, choice, TRUST_OPTIONS.length);
+      this.#trustCursor = moveMenuCursor(this.#trustCursor, choice, TRUST_OPTIONS.length);
     } else if (choice === 'cancel' || choice === 2) {
       this.#exit(EXIT_CODE_UNTRUSTED);
     } else if (choice === 'interrupt') {
@@ -215,9 +216,9 @@ export class DemoSession {
     const picker = this.#picker;
     if (picker === null) return;
     const models = this.#options.scenario.models;
-    const choice = this.#menuChoice(event, models.length, picker.cursor);
+    const choice = menuChoice(event, models.length, picker.cursor);
     if (choice === 'up' || choice === 'down') {
-      picker.cursor = this.#moveCursor(picker.cursor, choice, models.length);
+      picker.cursor = moveMenuCursor(picker.cursor, choice, models.length);
     } else if (choice === 'cancel' || choice === 'interrupt') {
       this.#picker = null;
       this.#commit({ kind: 'result', id: this.#id(), text: `Kept model as ${this.#model}`, tone: 'dim' });
@@ -231,9 +232,9 @@ export class DemoSession {
     const turn = this.#turn;
     const tool = turn?.tool;
     if (turn == null || tool == null) return;
-    const choice = this.#menuChoice(event, 3, tool.cursor);
+    const choice = menuChoice(event, 3, tool.cursor);
     if (choice === 'up' || choice === 'down') {
-      tool.cursor = this.#moveCursor(tool.cursor, choice, 3);
+      tool.cursor = moveMenuCursor(tool.cursor, choice, 3);
     } else if (choice === 'interrupt') {
       this.#interrupt();
     } else if (choice === 'cancel' || choice === 3) {
@@ -244,27 +245,6 @@ export class DemoSession {
       if (choice === 2) this.#allowed.add(allowKey(tool.step));
       turn.approve();
     }
-  }
-
-  /** Shared menu keys: digits choose at once, arrows move, Enter confirms, Esc cancels. */
-  #menuChoice(event: KeyEvent, count: number, cursor: number): number | 'up' | 'down' | 'cancel' | 'interrupt' | null {
-    if (event.type === 'text') {
-      const digit = Number.parseInt(event.text[0], 10);
-      return digit >= 1 && digit <= count ? digit : null;
-    }
-    if (event.type !== 'key') return null;
-    switch (event.name) {
-      case 'up': return 'up';
-      case 'down': return 'down';
-      case 'enter': return cursor + 1;
-      case 'escape': return 'cancel';
-      case 'ctrl-c': return 'interrupt';
-      default: return null;
-    }
-  }
-
-  #moveCursor(cursor: number, direction: 'up' | 'down', count: number): number {
-    return direction === 'up' ? Math.max(0, cursor - 1) : Math.min(count - 1, cursor + 1);
   }
 
   // ── the input box ──────────────────────────────────────────────────────────
