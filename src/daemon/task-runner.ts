@@ -16,7 +16,7 @@ import type { EventLog } from './event-log.js';
 import type { ManagedSession } from './managed-session.js';
 import { deliverMessage } from './message-delivery.js';
 import type { SessionManager } from './session-manager.js';
-import type { SessionTranscripts } from './session-transcripts.js';
+import { answerTo, type SessionTranscripts } from './session-transcripts.js';
 import { lineageOf, PARENT_LABEL, refuseCycle, routeOf, type OrchestrationSettings } from './orchestration.js';
 
 export interface CreateTaskInput {
@@ -172,7 +172,8 @@ export class TaskRunner {
       const finished = await this.#idle(worker, deadline, gone);
       if (finished !== 'idle') return this.#endWait(task, finished, 'before it finished');
     }
-    const answer = this.#d.transcripts.lastAnswer(worker.id);
+    // The answer to this task's own message (the worker's next turn may already have begun).
+    const answer = await answerTo(this.#d.transcripts, worker.id, task.text);
     const result = { text: answer?.text ?? '', tool_calls: answer?.turn.items.filter((i) => i.kind === 'tool_call').length ?? 0 };
     task = this.#update(task, { status: 'done', result, reason: null });
     // A delegated task's asker is the session that could not go on (a usage limit): nothing is typed back.
