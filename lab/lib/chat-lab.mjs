@@ -36,16 +36,20 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ensureCli, recordVerdict } from './install-cli.mjs';
 import { loadChatScenarios, startChatServer } from './openai-chat-server.mjs';
 import { copyHistory, historyLaunch } from './copy-history.mjs';
+import { runCrawl } from './crawl.mjs';
 import { makePrivateSession, measureSession, parseLabArgs, pollScreen, sleep, statusLookups, writeAccuracyReport, writeLabels } from './lab-kit.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** Hard check limits: generous waits for the CLI, tighter bounds on what specterm itself adds. */
 const DEFAULT_LIMIT = { startMs: 60_000, requestMs: 60_000, toolCallMs: 30_000, confirmDrawnMs: 30_000, approvalMs: 1000, idleMs: 3000, toolResultMs: 30_000 };
 
-/** Runs one session; returns its measurements and check results. */
-async function runSession(cli, def, ctx) {
-  const { binPath, liveMod, specMod, opts, version } = ctx;
-  const limit = { ...DEFAULT_LIMIT, ...cli.limits };
+/**
+ * Starts the real CLI under specterm for one session `def` (`{ name, cols, rows, … }`): a private
+ * HOME and workspace, the scripted server, the CLI's config, the spec with the installed binary.
+ * `record`: the asciicast path, or null. Used by the sessions below and the crawler (lab/lib/crawl.mjs).
+ */
+export async function startChatSession(cli, def, ctx, { record = null } = {}) {
+  const { binPath, liveMod, specMod, opts } = ctx;
   const { tmp, home, work } = makePrivateSession(cli.id, def.name);
   // A file-writing tool wants an absolute path: the scenario says __WORK__.
   const scenario = JSON.parse(JSON.stringify(ctx.scenarios.basic).replaceAll('__WORK__', work));
@@ -54,20 +58,28 @@ async function runSession(cli, def, ctx) {
   const loaded = specMod.loadSpecRef(path.join(repo, 'specs', cli.id, 'spec.json'));
   if (!loaded.ok) throw new Error(`specs/${cli.id}/spec.json does not load: ${loaded.errors.join('; ')}`);
   const spec = { ...loaded.spec, binary: binPath };
-  const castPath = path.join(opts.recordTo ? path.resolve(opts.recordTo) : tmp, `${def.name}.cast`);
-  const checks = [];
-  const actions = [];
-  const check = (what, ok, detail = '') => { checks.push({ what, ok: Boolean(ok), detail }); };
-  const act = (what) => { const a = { t: Date.now(), what }; actions.push(a); return a; };
   const startedAt = Date.now();
   const launch = opts.historyTo ? historyLaunch(spec) : { id: null, args: [] };
   const s = liveMod.startLiveSession({
-    spec, cwd: work, cols: def.cols, rows: def.rows, record: castPath, homeDir: home, extraArgs: launch.args,
+    spec, cwd: work, cols: def.cols, rows: def.rows, record: record ?? path.join(tmp, `${def.name}.cast`), homeDir: home, extraArgs: launch.args,
     // A session may run without the spec's pre_launch_trust (`preLaunchTrust: false`) to show the dialog it prevents.
     applyTrust: def.preLaunchTrust !== false,
     // NPM_CONFIG_PREFIX in the temp dir: a CLI that updates itself with `npm install -g` cannot touch the machine.
     extraEnv: { HOME: home, NPM_CONFIG_PREFIX: path.join(tmp, 'npm-global'), TERM: 'xterm-256color', COLORTERM: 'truecolor', NO_BROWSER: '1', ...cliEnv },
   });
+  return { s, tmp, home, work, server, launch, startedAt };
+}
+
+/** Runs one session; returns its measurements and check results. */
+async function runSession(cli, def, ctx) {
+  const { opts, version } = ctx;
+  const limit = { ...DEFAULT_LIMIT, ...cli.limits };
+  const record = opts.recordTo ? path.join(path.resolve(opts.recordTo), `${def.name}.cast`) : null;
+  const { s, tmp, home, work, server, launch, startedAt } = await startChatSession(cli, def, ctx, { record });
+  const checks = [];
+  const actions = [];
+  const check = (what, ok, detail = '') => { checks.push({ what, ok: Boolean(ok), detail }); };
+  const act = (what) => { const a = { t: Date.now(), what }; actions.push(a); return a; };
   const screen = pollScreen(s.driver, cli.marks);
   const { statusAt, firstStatusAfter } = statusLookups(s.changes, startedAt);
   const lat = [];
@@ -307,6 +319,7 @@ async function runSession(cli, def, ctx) {
  * @returns {Promise<number>} the exit code: 0 only if every check passed.
  */
 export async function runChatLab(cli, args) {
+  if (args.includes('--crawl')) return crawlChatCli(cli, args);
   let opts;
   try { opts = parseLabArgs(args, cli.id, cli.pinnedVersion); } catch (err) { process.stderr.write(`${err.message}\n`); return 2; }
   const wanted = opts.scenario ? opts.scenario.split(',') : null;
@@ -338,4 +351,24 @@ export async function runChatLab(cli, args) {
   const failedAll = results.flatMap((r) => r.checks.filter((x) => !x.ok));
   process.stdout.write(`${cli.id} ${version}: ${results.length} session(s), ${failedAll.length ? `${failedAll.length} check(s) failed` : 'all checks passed'}\n`);
   return failedAll.length ? 1 : 0;
+}
+
+/** `--crawl`: the crawler (lab/lib/crawl.mjs) over this CLI, each crawl session started as a lab session is. */
+async function crawlChatCli(cli, args) {
+  const at = args.indexOf('--version');
+  const { binPath, version } = ensureCli(cli.pkg, at >= 0 ? args[at + 1] : cli.pinnedVersion, cli.bin);
+  const liveMod = await import(pathToFileURL(path.join(repo, 'dist', 'harness', 'live-session.js')).href);
+  const specMod = await import(pathToFileURL(path.join(repo, 'dist', 'catalog', 'builtin.js')).href);
+  const ctx = { binPath, version, liveMod, specMod, scenarios: loadChatScenarios(cli.scenariosDir), opts: {} };
+  const start = async (def, { record = null } = {}) => {
+    const live = await startChatSession(cli, def, ctx, { record });
+    let exited = false;
+    void live.s.exited.then(() => { exited = true; });
+    return {
+      s: live.s,
+      exitedYet: async () => exited,
+      stop: async () => { await live.s.stop(); await live.server.close(); fs.rmSync(live.tmp, { recursive: true, force: true }); },
+    };
+  };
+  return runCrawl({ cli, version, args, start });
 }

@@ -1,0 +1,89 @@
+/**
+ * The crawler's oracle: what a screen the crawler opened looks like, against what specterm says.
+ *
+ * It looks only at rows the command drew — rows not on the idle screen the crawl started from
+ * (`baseline`), below the transcript (`rowsBelowTranscript`) — so a CLI's standing footer
+ * ("esc interrupt", "? for shortcuts") never counts. A screen *looks like it waits for a person*
+ * when those rows hold the spec_drift shape (`promptShape`: a cursor-marked option block or
+ * navigation hints), or a cursor-marked list of two or more rows, or a hint to leave it with Esc.
+ *
+ * @module
+ */
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist');
+const { promptShape } = await import(pathToFileURL(path.join(dist, 'core', 'eval', 'prompt-shape.js')).href);
+const { rowsBelowTranscript } = await import(pathToFileURL(path.join(dist, 'driver', 'drift-live-bottom.js')).href);
+
+/** The sizes every screen is looked at in; the first is the one the crawl starts in. */
+export const CRAWL_SIZES = [{ cols: 80, rows: 24 }, { cols: 60, rows: 20 }, { cols: 200, rows: 50 }];
+
+/** Borders and padding around a row. */
+const FRAME = String.raw`[\s│┃║|]*`;
+/** A row marked as the current one by a cursor glyph. */
+const CURSOR_ROW = new RegExp(String.raw`^${FRAME}(?:❯|›|>|▶|→|➤|▸|●|◉)\s*\S`);
+/** A hint to leave a view with Esc ("esc to cancel", "Esc close", "(esc)", "esc back"). */
+const ESC_ONLY = /\besc(?:ape)?\b(?:\s+(?:to\s+)?(?:cancel|close|exit|go back|back|dismiss))?|\(esc\)/i;
+
+const digitless = (row) => row.replace(/\d+/g, '0');
+const indentOf = (row) => row.replace(/^[│┃║|]/, ' ').search(/\S/);
+
+/**
+ * The option rows drawn around the cursor-marked row: the marked row and its neighbours above and
+ * below at the same indent (a wrapped description or a blank ends the run). 0 without a marked row.
+ */
+export function menuRowsOf(rows) {
+  const at = rows.findIndex((r) => CURSOR_ROW.test(r));
+  if (at < 0) return 0;
+  const text = (r) => r.replace(/^[\s│┃║|]*(?:❯|›|>|▶|→|➤|▸|●|◉)?\s*/, '');
+  const col = (r) => r.length - text(r).length;
+  const want = col(rows[at]);
+  const same = (r) => r !== undefined && r.trim() !== '' && !/^[\s│┃║|─━═╭╮╰╯┌┐└┘]*$/.test(r) && col(r) === want;
+  let n = 1;
+  for (let i = at - 1; same(rows[i]); i--) n++;
+  for (let i = at + 1; same(rows[i]); i++) n++;
+  return n > 1 ? n : 0;
+}
+
+/**
+ * What the screen shows and what specterm says of it. `rows`: the viewport; `view`: the driver's
+ * current view; `baseline`: the idle screen's rows.
+ */
+export function observe(rows, view, baseline) {
+  // Digits aside: a footer's clock, token count or context percentage moves by itself.
+  const known = new Set(baseline.map(digitless));
+  const fresh = rowsBelowTranscript(rows).map((r) => (known.has(digitless(r)) ? '' : r));
+  const drawn = fresh.filter((r) => r.trim() !== '');
+  const modal = view?.modal ?? null;
+  const drift = promptShape(fresh);
+  const menuRows = menuRowsOf(fresh);
+  const shape = drift?.reason ?? (menuRows > 1 ? 'cursor_list' : drawn.some((r) => ESC_ONLY.test(r)) ? 'esc_hint' : null);
+  return {
+    state: view?.state.id ?? null,
+    status: view?.state.status ?? null,
+    modal: modal ? { title: modal.title ?? null, kind: modal.kind ?? null, buttons: (modal.buttons ?? []).map((b) => b.label) } : null,
+    title: modal?.title ?? null,
+    buttons: modal?.buttons?.length ?? 0,
+    changed: drawn.length > 0,
+    shape,
+    shapeRows: drift?.rows ?? drawn.filter((r) => CURSOR_ROW.test(r) || ESC_ONLY.test(r)).map((r) => r.trim()).slice(0, 4),
+    menuRows,
+    indent: drawn.length ? Math.min(...drawn.map(indentOf)) : 0,
+  };
+}
+
+/**
+ * The flags of one observation: `unrecognised` (looks like it waits for a person while the spec
+ * says idle or generating), `no_buttons` (a modal without buttons), `button_count` (a modal whose
+ * buttons differ in number from the option rows drawn), `flap` (the status moved while the
+ * screen stood still).
+ */
+export function flagsOf(obs, { flapped }) {
+  const flags = [];
+  if ((obs.status === 'idle' || obs.status === 'generating') && obs.shape) flags.push('unrecognised');
+  if (obs.modal && obs.buttons === 0) flags.push('no_buttons');
+  if (obs.modal && obs.buttons > 0 && obs.menuRows > 1 && obs.menuRows !== obs.buttons) flags.push('button_count');
+  if (flapped) flags.push('flap');
+  return flags;
+}
