@@ -24,25 +24,34 @@ const FRAME = String.raw`[\s│┃║|]*`;
 /** A row marked as the current one by a cursor glyph. */
 const CURSOR_ROW = new RegExp(String.raw`^${FRAME}(?:❯|›|>|▶|→|➤|▸|●|◉)\s*\S`);
 /** A hint to leave a view with Esc ("esc to cancel", "Esc close", "(esc)", "esc back"). */
-const ESC_ONLY = /\besc(?:ape)?\b(?:\s+(?:to\s+)?(?:cancel|close|exit|go back|back|dismiss))?|\(esc\)/i;
+const ESC_ONLY = /\besc(?:ape)?\s+(?:to\s+)?(?:cancel|close|exit|go back|back|dismiss)\b|\(esc\)/i;
 
 const digitless = (row) => row.replace(/\d+/g, '0');
 const indentOf = (row) => row.replace(/^[│┃║|]/, ' ').search(/\S/);
 
 /**
- * The option rows drawn around the cursor-marked row: the marked row and its neighbours above and
- * below at the same indent (a wrapped description or a blank ends the run). 0 without a marked row.
+ * The option rows drawn around the cursor-marked row: the rows above and below at the marked
+ * row's indent (a row indented deeper — an option's description — is passed over; a blank row, a
+ * rule or a shallower row ends the list). 0 without a marked row or with a single one.
  */
 export function menuRowsOf(rows) {
   const at = rows.findIndex((r) => CURSOR_ROW.test(r));
   if (at < 0) return 0;
-  const text = (r) => r.replace(/^[\s│┃║|]*(?:❯|›|>|▶|→|➤|▸|●|◉)?\s*/, '');
-  const col = (r) => r.length - text(r).length;
+  const body = (r) => r.replace(/[\s│┃║|]+$/, '');
+  const text = (r) => body(r).replace(/^[\s│┃║|]*(?:❯|›|>|▶|→|➤|▸|●|◉)?\s*/, '');
+  const col = (r) => body(r).length - text(r).length;
   const want = col(rows[at]);
-  const same = (r) => r !== undefined && r.trim() !== '' && !/^[\s│┃║|─━═╭╮╰╯┌┐└┘]*$/.test(r) && col(r) === want;
+  const blank = (r) => r !== undefined && text(r) === '';
+  const ends = (r) => r === undefined || /^[─━═╭╮╰╯┌┐└┘\s]*$/.test(text(r)) || col(r) < want;
   let n = 1;
-  for (let i = at - 1; same(rows[i]); i--) n++;
-  for (let i = at + 1; same(rows[i]); i++) n++;
+  for (const step of [-1, 1]) {
+    // One blank row may stand between two options (a menu that spaces them); two end the list.
+    for (let i = at + step; ; i += step) {
+      if (blank(rows[i])) { if (blank(rows[i + step]) || ends(rows[i + step])) break; continue; }
+      if (ends(rows[i])) break;
+      if (col(rows[i]) === want) n++;
+    }
+  }
   return n > 1 ? n : 0;
 }
 

@@ -86,6 +86,7 @@ export async function settle(s, { quietMs = 700, maxMs = 5000 } = {}) {
     const now = s.driver.snapshot();
     if (now !== last) { last = now; since = Date.now(); } else if (Date.now() - since >= quietMs) break;
   }
+  if (process.env.CRAWL_DEBUG) process.stderr.write(`settle ${Date.now() - (until - maxMs)} ms${Date.now() >= until ? ' (never quiet)' : ''}\n`);
   // The decision follows the screen by up to a frame and a debounce.
   await sleep(150);
   return last;
@@ -193,15 +194,15 @@ async function lookAtSizes(cr, target, path_) {
   const out = [];
   for (const size of CRAWL_SIZES) {
     if (size !== HOME_SIZE) cr.s.driver.dispatch({ kind: 'resize', ...size });
-    const changes = cr.s.changes.length;
     const text = await settle(cr.s);
     // A flap: the status moved while the screen stood still (a second look after a quiet second).
+    const changes = cr.s.changes.length;
     await sleep(1000);
     const again = cr.s.driver.snapshot();
     const view = cr.s.driver.getCurrentView();
-    const statuses = cr.s.changes.slice(changes).map((c) => c.status);
+    const statuses = [view?.state.status, ...cr.s.changes.slice(changes).map((c) => c.status)];
     const obs = observe(text.split('\n'), view, cr.baseline);
-    const flapped = again === text && new Set(statuses).size > 1;
+    const flapped = again === text && cr.s.changes.length > changes && new Set(statuses).size > 1;
     out.push({ target: target.label, path: path_, size: `${size.cols}×${size.rows}`, ...obs, flapped, flags: flagsOf(obs, { flapped }) });
   }
   cr.s.driver.dispatch({ kind: 'resize', ...HOME_SIZE });
