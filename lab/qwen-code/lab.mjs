@@ -21,6 +21,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runChatLab } from '../lib/chat-lab.mjs';
 import { PROMPT_APPROVALS, PROMPT_SESSIONS, preparePromptSession } from './prompt-sessions.mjs';
+import { VIEW_SESSIONS } from './view-sessions.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const PINNED_VERSION = '0.15.10';
@@ -124,6 +125,8 @@ const SESSIONS = [
   { name: 'approve-yes-160x50', cols: 160, rows: 50, description: 'the shell permission round trip in a 160×50 terminal', run: async (c) => { await c.prompt('please create the file'); await c.approval(1, 'shell'); await c.turnEnd(); }, expect: approvedTurn(SHELL_TITLE) },
   // Plan approval, questions, /trust, /auth, the extension consent, the rate limit (lab/qwen-code/prompt-sessions.mjs).
   ...PROMPT_SESSIONS,
+  // Views only Esc leaves, found by the crawler (lab/qwen-code/view-sessions.mjs).
+  ...VIEW_SESSIONS,
 ];
 
 /** A private HOME: API-key (OpenAI-compatible) auth, no telemetry, no self-update, no background memory turns. */

@@ -19,7 +19,7 @@ const serverEvents = (c) => {
 const dump = (c, what) => { if (process.env.QW_DUMP) process.stderr.write(`--- ${what} ---\n${c.s.driver.snapshot()}\n`); };
 
 /** Types a slash command key by key (as a person does), then Enter. */
-async function typeCommand(c, command) {
+export async function typeCommand(c, command) {
   for (const ch of command) {
     c.s.driver.dispatch({ kind: 'pty_write', data: ch });
     await sleep(40);
@@ -37,7 +37,7 @@ async function typeCommand(c, command) {
  * or raw keys). `goesOn`: the answer continues the turn (labelled 'approve'; else 'deny': the CLI
  * comes to rest), so the labels bound the dialog from drawn to answered.
  */
-async function modal(c, { state, kind, title, buttons, shown }, answer, { timeoutMs = 40_000, goesOn = false } = {}) {
+export async function modal(c, { state, kind, title, buttons, shown }, answer, { timeoutMs = 40_000, goesOn = false } = {}) {
   const drawn = await c.s.waitForScreen(shown, timeoutMs).catch(() => null);
   c.check(`the dialog is drawn (${shown})`, drawn !== null);
   if (drawn !== null) c.act('approval_drawn');
@@ -60,13 +60,13 @@ async function modal(c, { state, kind, title, buttons, shown }, answer, { timeou
 }
 
 /** Waits for idle after an answer and lets the screen settle. */
-async function backToIdle(c, what, timeoutMs = 15_000) {
+export async function backToIdle(c, what, timeoutMs = 15_000) {
   const back = await c.s.waitForState('idle', timeoutMs).catch(() => null);
   c.check(`idle after ${what}`, back !== null, back ? '' : String(c.s.driver.getCurrentView()?.state.id));
   await sleep(1500);
 }
 
-const pickerSeq = (state, title, buttons) => ({ state, status: 'approval', modal: { title, kind: 'picker', ...(buttons ? { buttons } : {}) } });
+export const pickerSeq = (state, title, buttons) => ({ state, status: 'approval', modal: { title, kind: 'picker', ...(buttons ? { buttons } : {}) } });
 
 // ---- plan approval: exit_plan_mode in the plan approval mode --------------------------------
 const PLAN_TITLE = 'Would you like to proceed?';
