@@ -65,6 +65,36 @@ describe('the oracle', () => {
     expect(rowsOf(['❯ only row'])).toBe(0);
   });
 
+  it('counts a numbered list by its numbers, past a title\'s focus marker and right-aligned numbers', () => {
+    // Qwen Code's /editor: '> ' marks the focused title; the numbers are right-aligned.
+    expect(rowsOf([
+      '  │ > Select Editor                   Editor Preference                      │',
+      '  │                                                                          │',
+      '  │ ›  1. None                        These editors are currently supported. │',
+      '  │    2. Cursor (Not installed)       Please note that some editors cannot  │',
+      '  │    3. Emacs (Not installed)       be used in sandbox mode.               │',
+      '  │    9. Windsurf (Not installed)                                           │',
+      '  │   10. Zed (Not installed)                                                │',
+    ])).toBe(3);
+  });
+
+  it('counts one option per group when blank rows part options with their descriptions', () => {
+    // Qwen Code's /auth: each option's description is drawn under it, at the same indent.
+    expect(rowsOf([
+      '  │   Alibaba ModelStudio                                                    │',
+      '  │   Official recommended setup: Coding Plan, Token Plan, or Standard API   │',
+      '  │   Key                                                                    │',
+      '  │                                                                          │',
+      '  │ › Third-party Providers                                                  │',
+      '  │   Choose a built-in provider and connect with an API key                 │',
+      '  │                                                                          │',
+      '  │   OAuth                                                                  │',
+      '  │   Open a browser, sign in, and let the CLI finish provider setup         │',
+      '  │                                                                          │',
+      '  │ ──────────────────────────────────────────────────────────────────────── │',
+    ])).toBe(3);
+  });
+
   it('flags a dialog only Esc leaves that the spec calls idle', () => {
     const o = look([...QWEN_IDLE.slice(0, 1), ...QWEN_HELP], idle, QWEN_IDLE);
     expect(o.changed).toBe(true);

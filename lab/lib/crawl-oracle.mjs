@@ -29,29 +29,48 @@ const ESC_ONLY = /\besc(?:ape)?\s+(?:to\s+)?(?:cancel|close|exit|go back|back|di
 const digitless = (row) => row.replace(/\d+/g, '0');
 const indentOf = (row) => row.replace(/^[│┃║|]/, ' ').search(/\S/);
 
+/** A numbered option row, marked or not: its number. */
+const NUMBERED_ROW = new RegExp(String.raw`^${FRAME}(?:(?:❯|›|>|▶|→|➤|▸|●)\s*)?(\d{1,2})[.)]\s+\S`);
+
 /**
- * The option rows drawn around the cursor-marked row: the rows above and below at the marked
- * row's indent (a row indented deeper — an option's description — is passed over; a blank row, a
- * rule or a shallower row ends the list). 0 without a marked row or with a single one.
+ * How many options are drawn around the cursor-marked row. Numbered: the run of consecutive
+ * numbers through the marked one. Unnumbered: the rows at the marked row's indent, up and down
+ * to a rule, a shallower row or two blank rows — and when single blank rows part them into groups
+ * (an option with its description under it, drawn in another colour at the same indent), one
+ * option per group. 0 without a marked row or with a single option.
  */
 export function menuRowsOf(rows) {
-  const at = rows.findIndex((r) => CURSOR_ROW.test(r));
+  // A numbered cursor row first: a focus marker on a title ('> Select Editor') is not an option.
+  const numbered = rows.findIndex((r) => CURSOR_ROW.test(r) && NUMBERED_ROW.test(r));
+  const at = numbered >= 0 ? numbered : rows.findIndex((r) => CURSOR_ROW.test(r));
   if (at < 0) return 0;
+  const marked = NUMBERED_ROW.exec(rows[at]);
+  if (marked) {
+    const numbers = new Set(rows.map((r) => NUMBERED_ROW.exec(r)?.[1]).filter(Boolean).map(Number));
+    let lo = Number(marked[1]);
+    let hi = lo;
+    while (numbers.has(lo - 1)) lo--;
+    while (numbers.has(hi + 1)) hi++;
+    return hi > lo ? hi - lo + 1 : 0;
+  }
   const body = (r) => r.replace(/[\s│┃║|]+$/, '');
   const text = (r) => body(r).replace(/^[\s│┃║|]*(?:❯|›|>|▶|→|➤|▸|●|◉)?\s*/, '');
   const col = (r) => body(r).length - text(r).length;
   const want = col(rows[at]);
   const blank = (r) => r !== undefined && text(r) === '';
   const ends = (r) => r === undefined || /^[─━═╭╮╰╯┌┐└┘\s]*$/.test(text(r)) || col(r) < want;
-  let n = 1;
+  let from = at;
+  let to = at;
   for (const step of [-1, 1]) {
-    // One blank row may stand between two options (a menu that spaces them); two end the list.
     for (let i = at + step; ; i += step) {
       if (blank(rows[i])) { if (blank(rows[i + step]) || ends(rows[i + step])) break; continue; }
       if (ends(rows[i])) break;
-      if (col(rows[i]) === want) n++;
+      if (step < 0) from = i; else to = i;
     }
   }
+  const span = rows.slice(from, to + 1);
+  const groups = span.filter((r, i) => !blank(r) && (i === 0 || blank(span[i - 1])));
+  const n = groups.length > 1 ? groups.filter((r) => col(r) === want).length : span.filter((r) => !blank(r) && col(r) === want).length;
   return n > 1 ? n : 0;
 }
 
