@@ -78,6 +78,15 @@ describe('the oracle', () => {
     ])).toBe(3);
   });
 
+  it('counts an unboxed list\'s rows down to its blank, not the counter or the help under it', () => {
+    // pi's /settings: the list, its '(1/21)' counter, then the current item's description and hints.
+    expect(rowsOf([
+      '→ Auto-compact            true', '  Auto-resize images      true', '  Block images            false',
+      '  (1/21)', '', '  Automatically compact context when it gets too large', '',
+      '  Type to search · Enter/Space to change · Esc to cancel',
+    ])).toBe(3);
+  });
+
   it('counts one option per group when blank rows part options with their descriptions', () => {
     // Qwen Code's /auth: each option's description is drawn under it, at the same indent.
     expect(rowsOf([

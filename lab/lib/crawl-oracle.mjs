@@ -40,9 +40,10 @@ const NUMBERED_ROW = new RegExp(String.raw`^${FRAME}(?:(?:❯|›|>|▶|→|➤|
  * option per group. 0 without a marked row or with a single option.
  */
 export function menuRowsOf(rows) {
-  // A numbered cursor row first: a focus marker on a title ('> Select Editor') is not an option.
-  const numbered = rows.findIndex((r) => CURSOR_ROW.test(r) && NUMBERED_ROW.test(r));
-  const at = numbered >= 0 ? numbered : rows.findIndex((r) => CURSOR_ROW.test(r));
+  // The lowest cursor row (the live one; a marked row higher up is older text), a numbered one
+  // first: a focus marker on a title ('> Select Editor') is not an option.
+  const numbered = rows.findLastIndex((r) => CURSOR_ROW.test(r) && NUMBERED_ROW.test(r));
+  const at = numbered >= 0 ? numbered : rows.findLastIndex((r) => CURSOR_ROW.test(r));
   if (at < 0) return 0;
   const marked = NUMBERED_ROW.exec(rows[at]);
   if (marked) {
@@ -69,8 +70,14 @@ export function menuRowsOf(rows) {
     }
   }
   const span = rows.slice(from, to + 1);
-  const groups = span.filter((r, i) => !blank(r) && (i === 0 || blank(span[i - 1])));
-  const n = groups.length > 1 ? groups.filter((r) => col(r) === want).length : span.filter((r) => !blank(r) && col(r) === want).length;
+  // Groups of non-blank rows; options with descriptions make small groups (an option, a line or two).
+  const groups = [];
+  span.forEach((r, i) => { if (blank(r)) return; if (i === 0 || blank(span[i - 1])) groups.push([]); groups.at(-1).push({ r, i: from + i }); });
+  // A scroll counter or arrow under a list ('(1/21)', '▼') is not an option.
+  const option = (r) => col(r) === want && !/^(?:\(\d+\/\d+\)|[▲▼↑↓])$/.test(text(r).trim());
+  const n = groups.length > 1 && groups.every((g) => g.length <= 3)
+    ? groups.filter((g) => option(g[0].r)).length
+    : (groups.find((g) => g.some((x) => x.i === at)) ?? []).filter((x) => option(x.r)).length;
   return n > 1 ? n : 0;
 }
 
@@ -105,13 +112,16 @@ export function observe(rows, view, baseline) {
  * The flags of one observation: `unrecognised` (looks like it waits for a person while the spec
  * says idle or generating), `no_buttons` (a modal without buttons), `button_count` (a modal whose
  * buttons differ in number from the option rows drawn), `flap` (the status moved while the
- * screen stood still).
+ * screen stood still), `junk_button` (a button labelled with no letter or digit: a border read as an
+ * option).
  */
 export function flagsOf(obs, { flapped }) {
   const flags = [];
   if ((obs.status === 'idle' || obs.status === 'generating') && obs.shape) flags.push('unrecognised');
   if (obs.modal && obs.buttons === 0) flags.push('no_buttons');
   if (obs.modal && obs.buttons > 0 && obs.menuRows > 1 && obs.menuRows !== obs.buttons) flags.push('button_count');
+  // A button whose label has no letter or digit (a border glyph, a scroll bar) is not an option.
+  if (obs.modal?.buttons.some((b) => !/[\p{L}\p{N}]/u.test(b))) flags.push('junk_button');
   if (flapped) flags.push('flap');
   return flags;
 }

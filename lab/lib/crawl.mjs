@@ -115,7 +115,8 @@ class Crawler {
     this.live = await this.start({ name: 'crawl', ...HOME_SIZE });
     await this.live.s.waitForState('idle', this.cli.limits?.startMs ?? 90_000);
     await sleep(this.cli.settleMs ?? 2000);
-    this.baseline = (await settle(this.live.s)).split('\n');
+    await this.markBaseline();
+    this.home = this.baseline;
   }
 
   async close() {
@@ -126,26 +127,53 @@ class Crawler {
 
   get s() { return this.live.s; }
 
-  /** True when the CLI is at its idle prompt with nothing open (the screen's bottom as at the start). */
+  /**
+   * True when the CLI is at its idle prompt with nothing open: idle, no modal, no waiting shape,
+   * and its last rows (the input, the footer) as at the start — a popup or a typed `/` still open
+   * changes them; a command's output above them does not.
+   */
   async atRest() {
     const text = await settle(this.s, { quietMs: 500, maxMs: 3000 });
     const view = this.s.driver.getCurrentView();
-    return view?.state.status === 'idle' && !view.modal && !observe(text.split('\n'), view, this.baseline).changed;
+    const rows = text.split('\n');
+    return view?.state.status === 'idle' && !view.modal && !observe(rows, view, this.baseline).shape
+      && sameBottom(rows, this.home);
   }
 
-  /** Back to the idle prompt: Esc (twice), the CLI's clear-input keys; a restart when that fails. */
+  /** The idle screen before a target: what the target draws is what differs from it. */
+  async markBaseline() {
+    this.baseline = (await settle(this.s)).split('\n');
+  }
+
+  /** Back to the idle prompt: Esc (twice), the CLI's clear-input keys, a redraw; a restart when that fails. */
   async rest() {
     for (const keys of [ESC, ESC, this.cfg.clearInput ?? '\u0015']) {
       if (await this.live.exitedYet()) break;
       if (await this.atRest()) return;
       await write(this.s, [keys]);
     }
-    if (!(await this.live.exitedYet()) && await this.atRest()) return;
+    if (!(await this.live.exitedYet())) {
+      if (await this.atRest()) return;
+      // A TUI that diffs its frames may leave stray cells after a resize: a size nudge redraws it whole.
+      this.s.driver.dispatch({ kind: 'resize', cols: HOME_SIZE.cols + 1, rows: HOME_SIZE.rows });
+      await sleep(300);
+      this.s.driver.dispatch({ kind: 'resize', ...HOME_SIZE });
+      if (await this.atRest()) return;
+    }
     this.restarts += 1;
-    this.log(`   (restarting the CLI: not back at its prompt)`);
+    const view = this.s.driver.getCurrentView();
+    this.log(`   (restarting the CLI: not back at its prompt — ${view?.state.id}/${view?.state.status}${view?.modal ? ' modal' : ''}, bottom ${JSON.stringify(lastRows(this.s.driver.snapshot().split('\n')))} vs ${JSON.stringify(lastRows(this.home))})`);
     await this.open();
   }
 }
+
+/** The last non-blank rows, digits aside (a footer's clock or token count moves by itself). */
+const lastRows = (rows, n = 4) => rows.filter((r) => r.trim() !== '').slice(-n).map((r) => r.replace(/\d+/g, '0').trimEnd());
+/**
+ * The idle screen's last rows are all among the screen's last ones: a popup or a typed `/` covers
+ * or pushes them away, a stray row a TUI left unerased beside them does not count.
+ */
+const sameBottom = (rows, home) => { const now = lastRows(rows, 7); return lastRows(home).every((r) => now.includes(r)); };
 
 /** Reads the command menu: the rows the menu key adds, scrolled with ↓ until nothing new appears. */
 async function discoverCommands(cr) {
@@ -213,6 +241,7 @@ async function lookAtSizes(cr, target, path_) {
 /** Opens one target, looks at it, and (for a menu) at each item's view; returns the observations. */
 async function crawlTarget(cr, target, opts) {
   await cr.rest();
+  await cr.markBaseline();
   await openTarget(cr, target);
   const first = await lookAtSizes(cr, target, []);
   const home = first[0];
