@@ -23,6 +23,7 @@
  *   --keep               keep the temporary directory (HOME, work dir, recordings, logs)
  *   --history-to DIR     copy the history files Claude Code wrote (its projects/ dir) into
  *                        DIR/<scenario>/ with the server's log (server-log.json, the ground truth)
+ *   --crawl              the crawler instead of the scenarios (crawl-start.mjs, lab/lib/crawl.mjs)
  *
  * Private everything: every run gets a fresh mode-0700 temp HOME with its own `.claude.json`; the
  * dummy API key is random, lives only in the child's environment and is never printed.
@@ -34,17 +35,17 @@
  *
  * @module
  */
-import { randomBytes } from 'node:crypto';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { ensureCli } from '../lib/install-cli.mjs';
 import { writeLabels } from '../lib/lab-kit.mjs';
-import { claudeEnv, prepareHome, writeProjectMcp } from './claude-home.mjs';
 import { onboardingInstants, onboardingSequence, passGates } from './onboarding.mjs';
 import { isOrchestration, runOrchestration } from './orchestration.mjs';
-import { loadScenario, startServer } from './server.mjs';
+import { loadScenario } from './server.mjs';
+import { loadSpec, prepareSession } from './session.mjs';
+import { crawlClaudeCode } from './crawl-start.mjs';
 import { copyHistory as copyHistoryTrees } from '../lib/copy-history.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -119,25 +120,6 @@ function copyHistory(run, dir) {
   const log = { cli: 'claude-code', version: run.version, cwd: run.realCwd, events: run.serverEvents };
   copyHistoryTrees({ trees: [{ from: join(run.tmp, 'home', '.claude', 'projects'), as: 'projects' }], dir, log });
   process.stdout.write(`history of ${run.tag} → ${dir}\n`);
-}
-
-/** The spec as the lab runs it: the built-in file with the binary pointed at the cached install. */
-function loadSpec(binPath) {
-  const spec = JSON.parse(readFileSync(join(repo, 'specs', SPEC_ID, 'spec.json'), 'utf8'));
-  return { ...spec, binary: binPath };
-}
-
-/** The lab's stdio MCP server (lab/lib/mcp-stdio-server.mjs), which scenarios with `mcp` configure. */
-const MCP_SERVER = join(repo, 'lab', 'lib', 'mcp-stdio-server.mjs');
-
-/**
- * A scenario's `mcp: { servers: [names], approved }`: the workspace's `.mcp.json` names the lab's
- * stdio MCP server under each name (each logging its JSON-RPC requests to `logFile`), approved
- * or left for the CLI's startup dialog (claude-home.mjs writeProjectMcp).
- */
-function writeMcpConfig(cwd, mcp, logFile) {
-  const servers = Object.fromEntries(mcp.servers.map((name) => [name, { command: process.execPath, args: [MCP_SERVER], env: { LAB_MCP_LOG: logFile } }]));
-  writeProjectMcp(cwd, servers, { approved: mcp.approved });
 }
 
 /** The `tools/call` requests the lab's MCP server logged (none when it never ran or never called). */
@@ -242,41 +224,14 @@ async function passGate(sc, session, screenObs, check, mark) {
  * ground truth the metrics are computed from.
  */
 async function runScenario(sc, size, ctx, variant = null) {
-  const { startLiveSession } = await import(pathToFileURL(join(repo, 'dist', 'harness', 'live-session.js')).href);
   const tag = `${sc.name}@${size.cols}x${size.rows}${variant ? `+${variant.name}` : ''}`;
-  const tmp = mkdtempSync(join(os.tmpdir(), 'ccl-'));
-  const cwd = join(tmp, 'w');
-  mkdirSync(cwd, { mode: 0o700 });
-  const realCwd = realpathSync(cwd);
-  for (const [name, content] of Object.entries(sc.files ?? {})) writeFileSync(join(realCwd, name), content, { mode: 0o600 });
-  const mcpLog = join(tmp, 'mcp.log');
-  if (sc.mcp) writeMcpConfig(realCwd, sc.mcp, mcpLog);
-  const key = `sk-ant-lab-${randomBytes(24).toString('hex')}`;
-  const { home, configDir } = prepareHome(tmp, key, ctx.version, sc.unapproved_key !== true, sc.onboarding !== true);
-  const server = await startServer({ scenario: sc, cwd: realCwd });
+  const { tmp, realCwd, configDir, server, mcpLog, open } = await prepareSession(sc, size, ctx, variant);
   const castPath = join(tmp, `${sc.name}.cast`);
   const checks = [];
   const check = (ok, what) => { checks.push({ ok: Boolean(ok), what }); return Boolean(ok); };
   const marks = []; // ground-truth points: { atAbs, label, expect: {status, kind?} | null }
   const mark = (label, expect, atAbs = Date.now()) => { marks.push({ atAbs, label, expect }); };
 
-  // The earlier sessions start plainly: the scenario's `args` (e.g. --resume) are for the recorded one.
-  const open = (record, args = sc.args ?? []) => startLiveSession({
-    spec: ctx.spec,
-    cwd: realCwd,
-    cols: size.cols,
-    rows: size.rows,
-    record,
-    homeDir: home,
-    extraArgs: args,
-    // An untrusted scenario leaves the folder untrusted so the CLI shows its trust dialog.
-    applyTrust: sc.untrusted !== true,
-    extraEnv: {
-      ...claudeEnv({ home, configDir, key, serverUrl: server.url }),
-      ...(sc.env ?? {}),
-      ...(variant?.env ?? {}),
-    },
-  });
   // `first_session`: whole earlier Claude Code sessions in the same HOME and folder (one prompt each,
   // its answer, then quit), so the recorded session has earlier ones to resume. They are not recorded
   // and their server events are dropped: the ground truth is the recorded session's.
@@ -706,6 +661,7 @@ function writeAccuracy(runs, version, file) {
  * @returns {Promise<number>} 0 when every check passed, 1 on a failed check, 2 on a usage/setup error
  */
 export async function main(args) {
+  if (args.includes('--crawl')) return crawlClaudeCode(args, PINNED_VERSION);
   const began = Date.now();
   let opts;
   try {

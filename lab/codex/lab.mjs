@@ -14,30 +14,33 @@
  * --record-to DIR (write <name>.cast + <name>.expect.json, checked by replay first),
  * --accuracy (write docs/accuracy/codex.md), --keep (keep the temp dirs), --verbose,
  * --history-to DIR (copy the rollout files Codex wrote, CODEX_HOME/sessions, into DIR/<scenario>/
- * with the server's log as server-log.json: the transcript parser's fixtures and their ground truth).
+ * with the server's log as server-log.json: the transcript parser's fixtures and their ground truth),
+ * --crawl (the crawler instead of the scenarios: crawl-start.mjs, lab/lib/crawl.mjs).
  * Exit code 0 only when every check passed.
  *
  * Privacy: every run gets a fresh HOME and CODEX_HOME (mode 0700) under the OS temp dir; the
  * dummy API key is only in the child's ENVIRONMENT (variable LAB_CODEX_KEY), never on a command
  * line or in a log.
  */
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureCli, recordVerdict } from '../lib/install-cli.mjs';
 import { pollScreen, writeLabels } from '../lib/lab-kit.mjs';
 import { checkKeys, keyLabels, mergeLabels, runKeys } from './key-script.mjs';
-import { checkRequirements, managedLauncher } from './managed-requirements.mjs';
-import { loadScenario, startCodexServer } from './server.mjs';
-import { checkUpdateNotice, prepareUpdateNotice, verifyUpdateNotice } from './update-notice.mjs';
+import { checkRequirements } from './managed-requirements.mjs';
+import { loadScenario } from './server.mjs';
+import { endDaemons, SPEC_PATH, startCodexSession } from './session.mjs';
+import { checkUpdateNotice, verifyUpdateNotice } from './update-notice.mjs';
+import { crawlCodex } from './crawl-start.mjs';
 import { copyHistory as copyHistoryTrees } from '../lib/copy-history.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, '..', '..');
 /** The version the spec is proven on; `--version` tries another one. */
 export const PINNED_VERSION = '0.171.0';
-const SPEC_PATH = join(repo, 'specs', 'codex', 'spec.json');
+/** The provider config, for lab/mcp-setup (it lives with the session start). */
+export { writeCodexConfig } from './session.mjs';
 
 /** Live-check bounds (generous: a real PTY on a shared machine). The accuracy report shows the real figures. */
 const BOUNDS = { generatingMs: 1000, approvalMs: 1500, idleMs: 2500, flapWindowMs: 2500 };
@@ -77,53 +80,6 @@ function listScenarios() {
   });
 }
 
-/** The lab's stdio MCP server (tools deploy_preview, lookup_ticket), for the MCP permission scenarios. */
-const MCP_SERVER = join(repo, 'lab', 'lib', 'mcp-stdio-server.mjs');
-
-/** TOML for `[mcp_servers.lab-tools]`: the lab's MCP server, its request log at `mcpLog`. */
-function mcpServerToml(mcpLog) {
-  return [
-    '',
-    '[mcp_servers.lab-tools]',
-    `command = ${JSON.stringify(process.execPath)}`,
-    `args = [${JSON.stringify(MCP_SERVER)}]`,
-    `env = { LAB_MCP_LOG = ${JSON.stringify(mcpLog)} }`,
-  ];
-}
-
-/** Writes CODEX_HOME/config.toml: the lab provider on loopback, approvals on request, sandbox on. */
-export function writeCodexConfig(codexHome, serverUrl, scenario, mcpLog) {
-  const lines = scenario.no_provider
-    ? ['# sign-in scenario: no provider, no credentials']
-    : [
-        'model = "gpt-5-codex"',
-        'model_provider = "lab"',
-        // The trust gate shows only while the folder's permissions are not set by the user.
-        ...(scenario.trust_gate ? [] : ['approval_policy = "on-request"', 'sandbox_mode = "workspace-write"']),
-        '',
-        // /tmp (where every lab dir lives) is a writable root by default; without it an edit
-        // outside the workspace needs the patch approval.
-        '[sandbox_workspace_write]',
-        'exclude_slash_tmp = true',
-        'exclude_tmpdir_env_var = true',
-        // `network_access`: sandboxed commands may use the network (through Codex's proxy when
-        // features.network_proxy is on), the network approval scenarios need it.
-        ...(scenario.network_access ? ['network_access = true'] : []),
-        '',
-        '[model_providers.lab]',
-        'name = "Specterm lab"',
-        `base_url = "${serverUrl}"`,
-        'wire_api = "responses"',
-        'env_key = "LAB_CODEX_KEY"',
-        ...(scenario.mcp ? mcpServerToml(mcpLog) : []),
-        // `features`: Codex feature flags a prompt needs (request_permissions_tool offers the
-        // request_permissions tool, off by default in 0.171.0).
-        ...(scenario.features ? ['', '[features]', ...Object.entries(scenario.features).map(([k, v]) => `${k} = ${JSON.stringify(v)}`)] : []),
-      ];
-  // The folder trust entry is left to the spec's pre_launch_trust (scheme codex_toml_file).
-  writeFileSync(join(codexHome, 'config.toml'), `${lines.join('\n')}\n`, { mode: 0o600 });
-}
-
 /** Replaces "$key" strings in an expectation by the scenario's fields (e.g. "$expect_modal"). */
 function expandExpect(value, scenario) {
   if (typeof value === 'string' && value.startsWith('$')) return scenario[value.slice(1)];
@@ -149,83 +105,13 @@ function statusAt(changes, t) {
 }
 
 /**
- * Codex 0.171 starts an app-server daemon from the session's CODEX_HOME that outlives the CLI
- * (two processes of ~180 MB per session). End the ones this scenario started — found by their
- * executable under the scenario's private temp dir, ended by pid — so a lab run leaves nothing.
- */
-function endDaemons(root) {
-  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    let cmd = '';
-    try { cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8'); } catch { continue; }
-    if (!cmd.startsWith(`${root}/`)) continue;
-    try { process.kill(Number(pid), 'SIGTERM'); } catch { /* already gone */ }
-  }
-}
-
-/**
- * An earlier session in the scenario's private HOME (for the resume picker): the prompt is
- * answered by a server of its own, so the recorded session's ground truth is its own alone.
- */
-async function runPriorSession(scenario, { live, spec, cwd, home, codexHome }) {
-  const server = await startCodexServer({ scenario: { name: `${scenario.name}-prior`, steps: [{ kind: 'text', text: 'Hello from the earlier session.' }] } });
-  writeCodexConfig(codexHome, server.url, scenario, null);
-  const s = live.startLiveSession({ spec, cwd, cols: 80, rows: 24, homeDir: home, applyTrust: true, extraEnv: { HOME: home, CODEX_HOME: codexHome, LAB_CODEX_KEY: 'lab-dummy-key-not-secret' } });
-  try {
-    await s.waitForState('idle', 30_000);
-    const deadline = Date.now() + 60_000;
-    while (!s.driver.screen.windowTitle && Date.now() < deadline) await sleep(50);
-    s.driver.dispatch({ kind: 'pty_write', data: scenario.prior_prompt });
-    await s.waitForScreen(new RegExp(`› ${scenario.prior_prompt}`), 20_000);
-    await sleep(300);
-    s.driver.dispatch({ kind: 'pty_write', data: '\r' });
-    await s.waitForScreen(/Hello from the earlier session\./, 30_000);
-    await s.waitForState('idle', 15_000);
-    await sleep(1000);
-  } finally {
-    await s.stop();
-    await server.close();
-  }
-}
-
-/**
  * Runs one scenario against the real CLI. Returns the checks, the measurements and the paths.
  */
 async function runScenario(scenario, ctx) {
-  const { binPath, live, verbose } = ctx;
+  const { verbose } = ctx;
   // A denial ends the turn (Codex aborts it), except where Codex hands the denial to the model
   // as the tool's result (`deny_continues`: Cancel on an MCP tool call) and the turn goes on.
   const endsTurn = Boolean(scenario.answer && scenario.answer !== 1 && !scenario.deny_continues);
-  const root = mkdtempSync(join(os.tmpdir(), `specterm-lab-codex-${scenario.name}-`));
-  const home = join(root, 'home');
-  const codexHome = join(home, '.codex');
-  const cwd = join(root, 'project');
-  mkdirSync(codexHome, { recursive: true, mode: 0o700 });
-  mkdirSync(cwd, { mode: 0o700 });
-  if (scenario.trust_gate) {
-    // Codex asks about trust only for a folder that brings its own settings (they can run code).
-    mkdirSync(join(cwd, '.codex'), { mode: 0o700 });
-    writeFileSync(join(cwd, '.codex', 'config.toml'), '# lab: a project config, so Codex asks whether to trust the folder\n', { mode: 0o600 });
-  }
-  // A directory outside the workspace (and its writable roots): a patch there needs approval.
-  const outside = join(root, 'outside');
-  mkdirSync(outside, { mode: 0o700 });
-  const castPath = join(root, `${scenario.name}.cast`);
-  const served = JSON.parse(JSON.stringify(scenario).replaceAll('__OUTSIDE__', outside));
-  const server = await startCodexServer({ scenario: served, onLog: verbose ? (e) => process.stderr.write(`  server ${JSON.stringify(e)}\n`) : undefined });
-  const mcpLog = join(root, 'mcp.log');
-  writeCodexConfig(codexHome, server.url, scenario, mcpLog);
-  // `update_notice`: a cached update check naming a newer version (update-notice.mjs), offline.
-  const update = scenario.update_notice ? prepareUpdateNotice(root, codexHome, scenario.update_notice) : null;
-  const spec = JSON.parse(readFileSync(SPEC_PATH, 'utf8'));
-  spec.binary = binPath;
-  // `requirements`: admin-enforced requirements.toml lines, seen by this session alone
-  // (managed-requirements.mjs), e.g. the network section the network approval needs.
-  if (scenario.requirements) spec.binary = managedLauncher(root, binPath, scenario.requirements);
-  if (scenario.prior_prompt) {
-    await runPriorSession(scenario, { live, spec, cwd, home, codexHome });
-    endDaemons(root); // its app-server daemon would serve the next session with the old provider
-    writeCodexConfig(codexHome, server.url, scenario, mcpLog);
-  }
   const marks = []; // lab actions with absolute times
   const mark = (what, extra = {}) => marks.push({ t: Date.now(), what, ...extra });
   const checks = [];
@@ -234,18 +120,7 @@ async function runScenario(scenario, ctx) {
     if (verbose || !ok) process.stderr.write(`  ${ok ? 'ok  ' : 'FAIL'} ${scenario.name}: ${what}\n`);
   };
 
-  const s = live.startLiveSession({
-    spec,
-    specPath: SPEC_PATH,
-    cwd,
-    cols: scenario.cols ?? 80,
-    rows: scenario.rows ?? 24,
-    record: castPath,
-    homeDir: home,
-    applyTrust: !scenario.trust_gate,
-    extraEnv: { HOME: home, CODEX_HOME: codexHome, LAB_CODEX_KEY: 'lab-dummy-key-not-secret', ...update?.env },
-    extraArgs: scenario.args ?? [],
-  });
+  const { s, root, server, mcpLog, update, castPath } = await startCodexSession(scenario, ctx);
   const sessionStart = Date.now() - s.elapsedMs();
   mark('spawn');
   // When the approval is on screen: its label starts there, as in lab/lib/lab-kit.mjs (Codex's own draw time is not ours).
@@ -607,6 +482,7 @@ ${rows.join('\n')}
  * @returns {Promise<number>} exit code: 0 when every check passed, 1 on a failed check, 2 on bad input
  */
 export async function main(args) {
+  if (args.includes('--crawl')) return crawlCodex(args, PINNED_VERSION);
   let opts;
   try {
     opts = parseArgs(args);

@@ -10,22 +10,27 @@
  * Options: --record-to DIR (write <name>.cast + <name>.expect.json), --accuracy (write
  * docs/accuracy/gemini.md), --scenario NAME (one session), --keep (keep the temp dirs),
  * --version V (CLI version, default the pinned one), --history-to DIR (copy the session files
- * Gemini CLI wrote, ~/.gemini/tmp/<project>/chats, and the server's log into DIR/<session>/).
+ * Gemini CLI wrote, ~/.gemini/tmp/<project>/chats, and the server's log into DIR/<session>/),
+ * --crawl (the crawler instead of the sessions: crawl-start.mjs, lab/lib/crawl.mjs).
  * Exit code 0 only if every check passed.
  *
  * Private everything: each session gets a fresh temp dir (mode 0700) holding HOME and the
  * workspace; the dummy API key is passed in the environment only and never logged.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { copyHistory, historyLaunch } from '../lib/copy-history.mjs';
+import { copyHistory } from '../lib/copy-history.mjs';
 import { ensureCli } from '../lib/install-cli.mjs';
 import { writeLabels } from '../lib/lab-kit.mjs';
 import { measureSession } from './measure.mjs';
 import { MCP_APPROVAL, PROMPT_SESSIONS } from './prompt-sessions.mjs';
-import { loadScenarios, startGeminiServer } from './server.mjs';
+import { loadScenarios } from './server.mjs';
+import { crawlGemini } from './crawl-start.mjs';
+import { startGeminiSession } from './session.mjs';
+
+/** The private HOME, for lab/mcp-setup (it lives with the session start). */
+export { prepareHome } from './session.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..', '..');
@@ -180,51 +185,14 @@ function parseArgs(args) {
   return o;
 }
 
-/** A private HOME: settings with API-key auth, no telemetry, no update checks (plus the session's own `settings` and workspace `files`). Trust is left to pre_launch_trust. */
-export function prepareHome(tmp, def) {
-  const home = path.join(tmp, 'home');
-  // <tmp>/lab/work: a fixed parent name, so the trust dialog's "Trust parent folder (lab)" is predictable.
-  const work = path.join(tmp, 'lab', 'work');
-  fs.mkdirSync(path.join(home, '.gemini'), { recursive: true, mode: 0o700 });
-  fs.mkdirSync(work, { recursive: true, mode: 0o700 });
-  fs.writeFileSync(path.join(work, 'README.md'), '# lab workspace\n');
-  const extra = def.settings?.(work) ?? {};
-  const settings = {
-    security: { auth: { selectedType: 'gemini-api-key' } },
-    privacy: { usageStatisticsEnabled: false },
-    ...extra,
-    general: { disableAutoUpdate: true, disableUpdateNag: true, ...extra.general },
-  };
-  for (const [rel, text] of Object.entries(def.files ?? {})) {
-    fs.mkdirSync(path.dirname(path.join(work, rel)), { recursive: true, mode: 0o700 });
-    fs.writeFileSync(path.join(work, rel), text, { mode: 0o600 });
-  }
-  fs.writeFileSync(path.join(home, '.gemini', 'settings.json'), JSON.stringify(settings, null, 2), { mode: 0o600 });
-  return { home, work };
-}
-
 /** Runs one session; returns its measurements and check results. */
 async function runSession(def, ctx) {
-  const { binPath, specMod, liveMod, scenarios, opts, version } = ctx;
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), `specterm-lab-gemini-${def.name}-`));
-  fs.chmodSync(tmp, 0o700);
-  const { home, work } = prepareHome(tmp, def);
-  // A file-writing tool wants an absolute path: the scenario says __WORK__.
-  const scenario = JSON.parse(JSON.stringify(scenarios.basic).replaceAll('__WORK__', work));
-  const server = await startGeminiServer({ scenario, logFile: path.join(tmp, 'server.log') });
-  const loaded = specMod.loadSpecRef(path.join(repo, 'specs', 'gemini', 'spec.json'));
-  if (!loaded.ok) throw new Error(`specs/gemini/spec.json does not load: ${loaded.errors.join('; ')}`);
-  const spec = { ...loaded.spec, binary: binPath };
-  const castPath = opts.recordTo ? path.join(path.resolve(opts.recordTo), `${def.name}.cast`) : path.join(tmp, `${def.name}.cast`);
+  const { opts, version } = ctx;
+  const castPath = opts.recordTo ? path.join(path.resolve(opts.recordTo), `${def.name}.cast`) : null;
+  const { s, tmp, home, work, server, launch, startedAt } = await startGeminiSession(def, ctx, { record: castPath, history: Boolean(opts.historyTo) });
   const checks = [];
   const actions = []; // {t, what}
   const check = (what, ok, detail = '') => { checks.push({ what, ok: Boolean(ok), detail }); };
-  const startedAt = Date.now();
-  const launch = opts.historyTo ? historyLaunch(spec) : { id: null, args: [] };
-  const s = liveMod.startLiveSession({
-    spec, cwd: work, cols: def.cols, rows: def.rows, record: castPath, applyTrust: def.applyTrust ?? true, homeDir: home, extraArgs: launch.args,
-    extraEnv: { HOME: home, GEMINI_API_KEY: 'lab-dummy-key', GOOGLE_GEMINI_BASE_URL: server.url, TERM: 'xterm-256color', COLORTERM: 'truecolor', NO_BROWSER: '1' },
-  });
   // What the screen shows, polled every 20 ms: separates the CLI's own render delay from our detection delay.
   const screenMarks = [];
   const marks = { approval: /\d\. No, suggest changes \(esc\)/, spinner: /esc to cancel, \d/, picker: /Select Model/ };
@@ -525,6 +493,7 @@ function writeAccuracy(results, version, modalResults, ctx) {
 
 /** Entry point for lab/run.mjs. */
 export async function main(args) {
+  if (args.includes('--crawl')) return crawlGemini(args, PINNED_VERSION);
   let opts;
   try { opts = parseArgs(args); } catch (err) { process.stderr.write(`${err.message}\n`); return 2; }
   const wanted = opts.scenario ? opts.scenario.split(',') : null;
