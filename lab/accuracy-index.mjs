@@ -184,6 +184,8 @@ async function main() {
     'recording of every built-in spec (`specs/<id>/recordings`, the same replays `npm test` runs), each',
     'CLI\'s live lab report (`npm run lab -- <cli> --accuracy` → docs/accuracy/<id>.md) and its prompt',
     'coverage table (docs/accuracy/prompts/<id>.md). Per-recording figures: [docs/accuracy/recordings.md](accuracy/recordings.md).',
+    'What the crawler found by opening every command and key chord of each CLI (`npm run lab -- <cli> --crawl',
+    '--accuracy`): [docs/accuracy/crawl.md](accuracy/crawl.md).',
     '',
     '## All CLIs, from the committed recordings',
     '',

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error -- plain .mjs modules of the lab, without types
-import { commandOfMenuRow } from '../lab/lib/crawl.mjs';
+import { commandOfMenuRow, slugOf } from '../lab/lib/crawl.mjs';
 // @ts-expect-error -- see above
 import { flagsOf, menuRowsOf, observe } from '../lab/lib/crawl-oracle.mjs';
 // @ts-expect-error -- see above
@@ -54,6 +54,14 @@ describe('the command menu', () => {
     expect(parse('   ┃ /agents     Switch agent                                                ┃')).toBe('agents');
     expect(parse('  /add-dir                 Add a new working directory')).toBe('add-dir');
     for (const row of ['  (1/52)', '  ▼', '  Tips: Type / to open the command popup; Tab autocompletes', 'ripgrep not found. Offline mode enabled, skipping download.', '']) expect(parse(row)).toBeNull();
+  });
+});
+
+describe('the recordings of flagged targets', () => {
+  it('are named after the command or the keys, never with an empty name', () => {
+    const slug = slugOf as (label: string) => string;
+    expect(['/add-dir', '?', '@', 'Ctrl+R', 'Esc Esc', 'Shift+Tab', 'Ctrl+_', 'Alt+,', '/bug-memory'].map(slug))
+      .toEqual(['add-dir', 'question-mark', 'at', 'ctrl-r', 'esc-esc', 'shift-tab', 'ctrl-underscore', 'alt-comma', 'bug-memory']);
   });
 });
 

@@ -266,9 +266,18 @@ async function crawlTarget(cr, target, opts) {
   return obs;
 }
 
+const KEY_NAMES = { '?': 'question-mark', '@': 'at', '!': 'bang', '#': 'hash', '/': 'slash', '_': 'underscore', ',': 'comma', '.': 'dot' };
+
+/** A file name for a target: `/add-dir` → `add-dir`, `Ctrl+R` → `ctrl-r`, `?` → `question-mark`. */
+export function slugOf(label) {
+  if (label.length === 1) return KEY_NAMES[label] ?? 'key';
+  const word = (ch) => (/[A-Za-z0-9]/.test(ch) ? ch.toLowerCase() : /[-+ ]/.test(ch) ? '-' : `-${KEY_NAMES[ch] ?? 'key'}-`);
+  return [...label.replace(/^\//, '')].map(word).join('').replace(/-+/g, '-').replace(/^-|-$/g, '') || 'key';
+}
+
 /** Records one flagged target on its own, from start-up to its screen at every size and back. */
 async function recordTarget(cli, cfg, start, target, dir) {
-  const name = `crawl-${target.label.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '')}`;
+  const name = `crawl-${slugOf(target.label)}`;
   const record = path.join(dir, `${name}.cast`);
   const cr = new Crawler(cli, cfg, (def) => start({ ...def, name }, { record }), () => {});
   await cr.open();
