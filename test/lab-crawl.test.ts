@@ -136,6 +136,11 @@ describe('the oracle', () => {
     const empty = look(QWEN_MODEL, { ...picker, modal: { ...picker.modal, buttons: [] } }, QWEN_IDLE);
     expect(flags(empty, { flapped: true })).toEqual(['no_buttons', 'flap']);
   });
+
+  it('takes a view with nothing to choose and no buttons as it is (a page only Esc leaves)', () => {
+    const view = { state: { id: 'view', status: 'approval' }, modal: { title: 'Qwen Code   general   commands   custom-commands', kind: 'picker', buttons: [] } };
+    expect(flags(look([...QWEN_IDLE.slice(0, 1), ...QWEN_HELP], view, QWEN_IDLE), { flapped: false })).toEqual([]);
+  });
 });
 
 describe('the coverage report', () => {

@@ -110,7 +110,8 @@ export function observe(rows, view, baseline) {
 
 /**
  * The flags of one observation: `unrecognised` (looks like it waits for a person while the spec
- * says idle or generating), `no_buttons` (a modal without buttons), `button_count` (a modal whose
+ * says idle or generating), `no_buttons` (a modal without buttons over a drawn option list),
+ * `button_count` (a modal whose
  * buttons differ in number from the option rows drawn), `flap` (the status moved while the
  * screen stood still), `junk_button` (a button labelled with no letter or digit: a border read as an
  * option).
@@ -118,7 +119,9 @@ export function observe(rows, view, baseline) {
 export function flagsOf(obs, { flapped }) {
   const flags = [];
   if ((obs.status === 'idle' || obs.status === 'generating') && obs.shape) flags.push('unrecognised');
-  if (obs.modal && obs.buttons === 0) flags.push('no_buttons');
+  // A modal with nothing to choose drawn (a text field, a page only Esc leaves) has no buttons by
+  // design; one over a drawn option list has lost them.
+  if (obs.modal && obs.buttons === 0 && (obs.menuRows > 1 || obs.shape === 'option_block')) flags.push('no_buttons');
   if (obs.modal && obs.buttons > 0 && obs.menuRows > 1 && obs.menuRows !== obs.buttons) flags.push('button_count');
   // A button whose label has no letter or digit (a border glyph, a scroll bar) is not an option.
   if (obs.modal?.buttons.some((b) => !/[\p{L}\p{N}]/u.test(b))) flags.push('junk_button');
