@@ -11,7 +11,7 @@
  * number from the option rows drawn, or when the status flaps while the screen stands still.
  * The coverage report — commands found, opened, flagged, recorded, per size — goes to
  * docs/accuracy/crawl/<cli>.md (`--accuracy`) and the index docs/accuracy/crawl.md; with
- * `--record-to DIR` every flagged screen is recorded again on its own (`crawl-<target>.cast`,
+ * `--record-to DIR` every flagged screen (with `--only`, every target named) is recorded again on its own (`crawl-<target>.cast`,
  * from start-up to the screen at each size and back) with the crawler's expectation
  * (`.expect.json`: waiting for a person while the screen stood) for a person to confirm and the
  * spec fix to make pass.
@@ -329,7 +329,9 @@ export async function runCrawl({ cli, version, args, start }) {
   if (opts.recordTo) {
     const dir = path.resolve(opts.recordTo);
     fs.mkdirSync(dir, { recursive: true });
-    for (const target of targets.filter((t) => observations.some((o) => o.target === t.label && o.flags.length && o.path.length === 0))) {
+    // The flagged targets; with --only, every target named (a fix's recordings, flagged or not).
+    const wanted = (t) => !t.skip && (opts.only || observations.some((o) => o.target === t.label && o.flags.length && o.path.length === 0));
+    for (const target of targets.filter(wanted)) {
       recorded.push({ target: target.label, name: await recordTarget(cli, cfg, start, target, dir) });
       log(`recorded ${target.label} → ${path.join(opts.recordTo, recorded.at(-1).name)}.cast`);
     }
