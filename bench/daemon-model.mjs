@@ -29,8 +29,7 @@
  * `node --cpu-prof` and leaves both profiles in DIR.
  * `--overview` (prefix `<prefix>_overview`): the one-overview-client case — one client
  * subscribed to the `sessions` events only, as the dashboard's overview page (with `--serve` it
- * also keeps the session list as that page does — src/dashboard/session-list-feed.ts, reading
- * `GET /sessions` only for an event it cannot apply; `overview_reloads_per_s` counts them); the state-event
+ * also reloads `GET /sessions` after each burst of events, as that page does); the state-event
  * lags are then worked out here, from the `k=` frames this process wrote. The default (10 clients
  * each streaming every terminal) stays. With `--serve` the daemon and the host run with
  * bench/daemon-model/memory-probe.mjs preloaded, so heap and array buffers are reported for both

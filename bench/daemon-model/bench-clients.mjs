@@ -13,17 +13,11 @@
  * as the dashboard's overview page (src/dashboard/app.tsx) — no terminal bytes, so no stamps
  * here: the report carries every `session.state` event with its receipt time and the generator
  * (which knows when it wrote each `k=` frame) works out the lags. With `api` (the real daemon)
- * it also keeps the session list as that page does (the dashboard's own session-list-feed.ts:
- * each event applied, `GET /api/v1/sessions` read only for what an event cannot say).
+ * it also reloads `GET /api/v1/sessions` 100 ms after the last event of a burst, as that page does.
  *
  * IPC in:  {type:'start', port, token, sessions, clients, overview?, api?}; {type:'reset'}; {type:'report'}; {type:'stop'}
  * IPC out: {type:'subscribed'}; {type:'report', terminal:{…}, state:{…}, bytes, events, received?:[{id, kind, at}], reloads?}
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { transformWithOxc } from 'vite';
 import { WebSocket } from 'ws';
 import { decodeTerminalFrame } from '../../dist/protocol/index.js';
 import { summarize } from './lag-stats.mjs';
@@ -40,44 +34,22 @@ const sockets = [];
 let received = [];
 let reloads = 0;
 
-/**
- * The overview page's session list, kept as the page keeps it: the dashboard's own
- * src/dashboard/session-list-feed.ts (and the module it imports), compiled here, so this client
- * reads `GET /sessions` exactly when the page would — an event it cannot apply, a (re)subscription.
- */
-async function overviewList(api, token) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'specterm-list-feed-'));
-  let feedModule;
-  try {
-    for (const name of ['session-list-events', 'session-list-feed']) {
-      const source = fs.readFileSync(new URL(`../../src/dashboard/${name}.ts`, import.meta.url), 'utf8');
-      fs.writeFileSync(path.join(dir, `${name}.js`), (await transformWithOxc(source, `${name}.ts`)).code);
-    }
-    feedModule = await import(pathToFileURL(path.join(dir, 'session-list-feed.js')).href);
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-  let list = null;
-  return new feedModule.SessionListFeed({
-    read: () => list,
-    write: (next) => { list = next; },
-    load: async () => {
-      try {
-        const res = await fetch(`${api}/api/v1/sessions`, { headers: { authorization: `Bearer ${token}` } });
-        const body = await res.json();
-        reloads += 1;
-        return body.sessions;
-      } catch (error) {
-        process.send({ type: 'error', message: `GET /sessions: ${error.message}` });
-        return null;
-      }
-    },
-    after: (ms, fn) => { const timer = setTimeout(fn, ms); return () => clearTimeout(timer); },
-  });
+/** The overview page's reload: one `GET /sessions` 100 ms after the last event of a burst. */
+function reloader(api, token) {
+  let timer;
+  const load = async () => {
+    const res = await fetch(`${api}/api/v1/sessions`, { headers: { authorization: `Bearer ${token}` } });
+    await res.arrayBuffer();
+    reloads += 1;
+  };
+  return () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => void load().catch((error) => process.send({ type: 'error', message: `GET /sessions: ${error.message}` })), 100);
+  };
 }
 
-async function connect(port, token, sessions, { overview = false, api } = {}) {
-  const list = overview && api ? await overviewList(api, token) : null;
+function connect(port, token, sessions, { overview = false, api } = {}) {
+  const reloadSoon = overview && api ? reloader(api, token) : null;
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(`ws://127.0.0.1:${port}/api/v1/ws`, ['specterm.v1'], { headers: { authorization: `Bearer ${token}` } });
     /** Per session: the start of a stamp cut by a frame's end, and the last `k=` stamp. */
@@ -121,8 +93,6 @@ async function connect(port, token, sessions, { overview = false, api } = {}) {
         return;
       }
       const msg = JSON.parse(String(data));
-      if (msg.type === 'subscribed') list?.reloadSoon();
-      else if (msg.type === 'event') list?.apply(msg.event);
       if (msg.type === 'subscribed' && --pending === 0) resolve(ws);
       else if (msg.type === 'error') reject(new Error(`${msg.code}: ${msg.message}`));
       else if (msg.type === 'event' && msg.event.type === 'session.state') {
@@ -130,6 +100,7 @@ async function connect(port, token, sessions, { overview = false, api } = {}) {
         const kind = msg.event.state.status === 'generating' ? 'busy' : msg.event.state.id === 'idle' ? 'idle' : null;
         if (overview) {
           if (kind) received.push({ id: msg.event.session_id, kind, at: String(at) });
+          reloadSoon?.();
           return;
         }
         const flip = flips.get(msg.event.session_id);

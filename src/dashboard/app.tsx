@@ -1,8 +1,7 @@
 /**
  * The app shell: pairing first when the URL carries a code, then the overview, the approvals
- * inbox or one session, kept live by one WebSocket (`sessions` topic: each event is applied to
- * the list, which is read again only when an event cannot say all that changed
- * (./session-list-feed.ts), and may be a session's last notification; `hello` tells the device's scope). A 401
+ * inbox or one session, kept live by one WebSocket (`sessions` topic: any event refreshes the
+ * list and may be a session's last notification; `hello` tells the device's scope). A 401
  * anywhere, or the socket closed for a revoked token, goes back to sign-in.
  */
 import { signal } from '@preact/signals';
@@ -17,7 +16,6 @@ import { takePairingCodeFromLocation } from './pairing.js';
 import { isOpenedByPerson } from './attention.js';
 import { Inbox } from './inbox.js';
 import { SessionsOverview } from './sessions-overview.js';
-import { SessionListFeed } from './session-list-feed.js';
 import { loadSessionView, preloadRoute } from './preload.js';
 import { SignIn } from './sign-in.js';
 import { loadTasks, noteTaskEvent, tasks } from './tasks-live.js';
@@ -43,52 +41,42 @@ addEventListener('hashchange', () => {
   auth.value = 'unknown';
 });
 
-/** GET /sessions, its failure said where it belongs (a 401 signs out; anything else shows with a retry). */
-async function readSessions() {
+async function loadSessions(): Promise<void> {
   try {
-    const { sessions: read } = await call('listSessions');
+    sessions.value = (await call('listSessions')).sessions;
     sessionsError.value = null;
     auth.value = 'signed-in';
-    return read;
   } catch (error) {
     if (error instanceof ApiProblem && error.status === 401) auth.value = 'signed-out';
     else sessionsError.value = error instanceof Error ? error.message : String(error);
-    return null;
   }
 }
-
-const sessionList = new SessionListFeed({
-  read: () => sessions.value,
-  write: (list) => { sessions.value = list; },
-  load: readSessions,
-  after: (ms, fn) => { const timer = setTimeout(fn, ms); return () => clearTimeout(timer); },
-});
-const loadSessions = () => sessionList.reload();
 
 function SignedIn() {
   const live = useMemo(() => new LiveConnection((status) => {
     liveStatus.value = status;
     if (status === 'signed-out') auth.value = 'signed-out';
   }), []);
-  // Test and debugging hooks: the page's one connection (e.g. `drop()` as a network failure would), the list it keeps.
-  Object.assign(((globalThis as { specterm?: object }).specterm ??= {}), { live, sessions });
+  // Test and debugging hook: the page's one connection (e.g. `drop()` as a network failure would).
+  Object.assign(((globalThis as { specterm?: object }).specterm ??= {}), { live });
   useEffect(() => live.listen((message) => { if (message.type === 'hello') { scope.value = message.scope; device.value = message.device ?? null; } }), [live]);
   useEffect(() => {
+    let pending: ReturnType<typeof setTimeout> | undefined;
+    // Events arrive in bursts (a state change, its modal, a notification): one reload per burst.
     const unsubscribe = live.subscribe('sessions', {
       message: (message) => {
-        if (message.type === 'subscribed') {
-          // (Back) after a drop: the sessions and the tasks shown may have moved meanwhile.
-          if (tasks.value !== null) void loadTasks();
-          sessionList.reloadSoon();
-          return;
-        }
-        if (message.type !== 'event') return;
-        noteEvent(message.event); noteTranscriptEvent(message.event); noteTaskEvent(message.event);
-        if (isNewEvent(message.event)) { toastEvent(message.event); void notifyHiddenPage(message.event); }
-        sessionList.apply(message.event);
+        if (message.type !== 'event' && message.type !== 'subscribed') return;
+        if (message.type === 'event') { noteEvent(message.event); noteTranscriptEvent(message.event); noteTaskEvent(message.event); }
+        // Back after a drop: the tasks shown may have moved meanwhile.
+        if (message.type === 'subscribed' && tasks.value !== null) void loadTasks();
+        if (message.type === 'event' && isNewEvent(message.event)) { toastEvent(message.event); void notifyHiddenPage(message.event); }
+        // A turn's text grows several times a second and changes nothing in the list; a task carries itself.
+        if (message.type === 'event' && (message.event.type === 'transcript.turn' || message.event.type === 'task.updated')) return;
+        clearTimeout(pending);
+        pending = setTimeout(() => void loadSessions(), 100);
       },
     });
-    return () => { unsubscribe(); sessionList.stop(); live.close(); };
+    return () => { unsubscribe(); clearTimeout(pending); live.close(); };
   }, [live]);
   const signOut = async () => {
     try { await call('signOut'); } finally { live.close(); auth.value = 'signed-out'; sessions.value = null; }

@@ -5,7 +5,7 @@
  * A modal the person opened (`opened_by: "person"`) waits for nobody and ranks as idle.
  * @module
  */
-import type { SessionSummary } from './session-list-events.js';
+import type { SessionDetail } from '../protocol/sessions.js';
 
 export type Badge = 'approval' | 'idle' | 'generating' | 'waiting' | 'starting' | 'exited' | 'failed';
 
@@ -18,7 +18,7 @@ export function isOpenedByPerson(modal: { opened_by?: 'person' | 'agent' }): boo
  * The one status word a session shows. A modal the person opened themselves (the model picker
  * after `/model`) waits for nobody: it badges the session as idle, never as needing approval.
  */
-export function badgeOf(session: SessionSummary): Badge {
+export function badgeOf(session: SessionDetail): Badge {
   if (session.lifecycle === 'exited') return 'exited';
   if (session.lifecycle === 'failed') return 'failed';
   const personsOwn = session.modal !== null && isOpenedByPerson(session.modal);
@@ -31,7 +31,7 @@ export function badgeOf(session: SessionSummary): Badge {
 const RANK: Record<Badge, number> = { approval: 0, idle: 1, failed: 2, waiting: 3, generating: 4, starting: 5, exited: 6 };
 
 /** A new array: whoever needs a person first, longest waiting first, then by name/id (stable). */
-export function sortByAttention<T extends SessionSummary>(sessions: readonly T[]): T[] {
+export function sortByAttention(sessions: readonly SessionDetail[]): SessionDetail[] {
   return [...sessions].sort((a, b) =>
     RANK[badgeOf(a)] - RANK[badgeOf(b)]
     || (a.state_since ?? a.created_at) - (b.state_since ?? b.created_at)

@@ -3,10 +3,10 @@
  * while its background shells or sub-agents run is not done, and its card and page say so beside
  * the status badge ("1 background shell"). "Turn finished" waits for that work (docs/daemon.md).
  */
-import type { SessionSummary } from './session-list-events.js';
+import type { SessionDetail } from '../protocol/sessions.js';
 
 /** Nothing unless the running session's state reports background work. */
-export function BackgroundBadge({ session }: { session: SessionSummary }) {
+export function BackgroundBadge({ session }: { session: SessionDetail }) {
   const work = session.lifecycle === 'running' ? session.state?.background : undefined;
   if (!work) return null;
   return (

@@ -9,14 +9,14 @@
 import { useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
 import type { Approval } from '../protocol/approvals.js';
-import type { SessionSummary } from './session-list-events.js';
+import type { SessionDetail } from '../protocol/sessions.js';
 import { scopeAllows } from '../protocol/scopes.js';
 import { call } from './api-client.js';
 import { isOpenedByPerson } from './attention.js';
 import { PromptButtons, PromptOutcome, usePromptAnswer } from './prompt-answer.js';
 import { navigate, scope } from './state.js';
 
-function ApprovalCard(props: { approval: Approval; session: SessionSummary | undefined; canAnswer: boolean; onAnswered: () => void; onDismiss: (() => void) | null }) {
+function ApprovalCard(props: { approval: Approval; session: SessionDetail | undefined; canAnswer: boolean; onAnswered: () => void; onDismiss: (() => void) | null }) {
   // A card kept after its approval left the list (onDismiss set) is answered: never pressable again.
   const answer = usePromptAnswer(props.approval, props.onAnswered, props.onDismiss !== null);
   const a = answer.asked;
@@ -46,7 +46,7 @@ function ApprovalCard(props: { approval: Approval; session: SessionSummary | und
   );
 }
 
-export function Inbox(props: { sessions: SessionSummary[] | null }) {
+export function Inbox(props: { sessions: SessionDetail[] | null }) {
   const approvals = useSignal<Approval[] | null>(null);
   /** Cards answered on this page, kept (with their outcome) after they leave the list until dismissed. */
   const answered = useSignal<ReadonlyMap<string, Approval>>(new Map());

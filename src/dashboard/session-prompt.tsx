@@ -8,7 +8,7 @@
  */
 import { useSignal } from '@preact/signals';
 import { useRef } from 'preact/hooks';
-import type { SessionSummary } from './session-list-events.js';
+import type { SessionDetail } from '../protocol/sessions.js';
 import { isOpenedByPerson } from './attention.js';
 import { modalSummary, promptOfModal, PromptButtons, PromptOutcome, usePromptAnswer, usePromptKeys, type Prompt } from './prompt-answer.js';
 import { navigate } from './state.js';
@@ -54,7 +54,7 @@ function PromptPanel(props: PanelProps) {
 }
 
 /** The session's prompt, when it has one (or this page just answered one); `compact` on the overview. */
-export function SessionPrompt(props: { session: SessionSummary; canAnswer: boolean; compact?: boolean }) {
+export function SessionPrompt(props: { session: SessionDetail; canAnswer: boolean; compact?: boolean }) {
   const last = useRef<Prompt | null>(null);
   const modal = props.session.modal;
   const compact = props.compact ?? false;

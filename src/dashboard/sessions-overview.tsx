@@ -8,7 +8,7 @@
  */
 import { useSignal } from '@preact/signals';
 import { useEffect, useRef } from 'preact/hooks';
-import type { SessionSummary } from './session-list-events.js';
+import type { SessionDetail } from '../protocol/sessions.js';
 import { scopeAllows } from '../protocol/scopes.js';
 import { ApiProblem, call } from './api-client.js';
 import { BackgroundBadge } from './background-badge.js';
@@ -35,7 +35,7 @@ export function useNow(periodMs: number): number {
 }
 
 /** "4 min in Idle" / "exited 2 min ago". */
-export function timeInState(session: SessionSummary, now: number): string {
+export function timeInState(session: SessionDetail, now: number): string {
   const badge = badgeOf(session);
   const exited = badge === 'exited' || badge === 'failed';
   const since = (exited ? session.exited_at : session.state_since) ?? session.state_since ?? session.created_at;
@@ -47,7 +47,7 @@ const sessionPath = (id: string) => `/sessions/${encodeURIComponent(id)}`;
 /** What a person is asked to confirm: killing ends the agent, removing also forgets the session. */
 type Pending = 'kill' | 'remove' | null;
 
-function RowActions(props: { session: SessionSummary; onChanged: () => void }) {
+function RowActions(props: { session: SessionDetail; onChanged: () => void }) {
   const confirming = useSignal<Pending>(null);
   const error = useSignal<string | null>(null);
   const { session } = props;
@@ -82,12 +82,12 @@ function RowActions(props: { session: SessionSummary; onChanged: () => void }) {
 }
 
 /** "Killed by phone at 10:32:05" (local time): who ended the agent, when a person did. */
-export function exitReason(exit: SessionSummary['exit']): string | null {
+export function exitReason(exit: SessionDetail['exit']): string | null {
   const by = exit?.killed_by;
   return by ? `Killed by ${by.name} at ${new Date(by.at).toLocaleTimeString()}` : null;
 }
 
-function SessionRow(props: { session: SessionSummary; now: number; selected: boolean; canAct: boolean; canAnswer: boolean; onChanged: () => void }) {
+function SessionRow(props: { session: SessionDetail; now: number; selected: boolean; canAct: boolean; canAnswer: boolean; onChanged: () => void }) {
   const { session, now } = props;
   const badge = badgeOf(session);
   const href = sessionPath(session.id);
@@ -120,7 +120,7 @@ function SessionRow(props: { session: SessionSummary; now: number; selected: boo
   );
 }
 
-export function SessionsOverview(props: { sessions: SessionSummary[] | null; error: string | null; onRetry: () => void; onChanged: () => void }) {
+export function SessionsOverview(props: { sessions: SessionDetail[] | null; error: string | null; onRetry: () => void; onChanged: () => void }) {
   const now = useNow(1000);
   const filterText = useSignal('');
   // The selection is a session id, not a position: the list re-sorts whenever a state changes,

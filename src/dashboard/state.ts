@@ -7,7 +7,7 @@
  */
 import { signal } from '@preact/signals';
 import type { DaemonEvent } from '../protocol/events.js';
-import type { SessionSummary } from './session-list-events.js';
+import type { SessionDetail } from '../protocol/sessions.js';
 import { describeStillRunning } from '../protocol/still-running.js';
 import type { Scope } from '../protocol/scopes.js';
 import type { LiveStatus } from './live.js';
@@ -26,7 +26,7 @@ export const auth = signal<'unknown' | 'signed-in' | 'signed-out'>('unknown');
 export const scope = signal<Scope | null>(null);
 /** This browser's device token (from `hello`; null until it arrived or from an older daemon). */
 export const device = signal<{ id: string; name: string } | null>(null);
-export const sessions = signal<SessionSummary[] | null>(null);
+export const sessions = signal<SessionDetail[] | null>(null);
 export const sessionsError = signal<string | null>(null);
 export const liveStatus = signal<LiveStatus>('connecting');
 /** The last notification-worthy event of each session, by session id. */

@@ -9,7 +9,7 @@
  */
 import { useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
-import type { SessionSummary } from './session-list-events.js';
+import type { SessionDetail } from '../protocol/sessions.js';
 import type { Task, TaskStatus } from '../protocol/tasks.js';
 import { scopeAllows } from '../protocol/scopes.js';
 import { call } from './api-client.js';
@@ -24,7 +24,7 @@ import { loadTasks, tasks, tasksError } from './tasks-live.js';
 /** Each status's symbol: decoration beside its words (TASK_STATUS_TEXT), which are what is read. */
 const STATUS_SYMBOL: Record<TaskStatus, string> = { queued: '…', running: '▶', waiting_for_person: '!', done: '✓', failed: '✗', cancelled: '■', timed_out: '⌛' };
 
-function SessionLink(props: { id: string; byId: ReadonlyMap<string, SessionSummary> }) {
+function SessionLink(props: { id: string; byId: ReadonlyMap<string, SessionDetail> }) {
   const href = `/sessions/${encodeURIComponent(props.id)}`;
   const name = props.byId.get(props.id)?.name ?? props.id;
   return <a href={href} onClick={(e) => { e.preventDefault(); navigate(href); }}>{name}</a>;
@@ -34,7 +34,7 @@ function SessionLink(props: { id: string; byId: ReadonlyMap<string, SessionSumma
  * The worker's state now and, while the task is followed, the prompt it waits on (answered here,
  * or in the inbox); a finished task's worker may be on other work, whose prompts are not this task's.
  */
-function WorkerState(props: { session: SessionSummary | undefined; isFollowed: boolean }) {
+function WorkerState(props: { session: SessionDetail | undefined; isFollowed: boolean }) {
   const s = props.session;
   if (s === undefined) return <span class="muted">worker removed</span>;
   const badge = badgeOf(s);
@@ -80,7 +80,7 @@ function CancelTask(props: { task: Task }) {
   );
 }
 
-function TaskRow(props: { node: TaskNode; byId: ReadonlyMap<string, SessionSummary>; now: number; canCancel: boolean; targetId: string | null }) {
+function TaskRow(props: { node: TaskNode; byId: ReadonlyMap<string, SessionDetail>; now: number; canCancel: boolean; targetId: string | null }) {
   const { task, children } = props.node;
   const worker = task.worker_session_id;
   const ranMs = (isTaskOpen(task) ? props.now : task.updated_at) - task.created_at;

@@ -7,7 +7,7 @@
  */
 import { useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
-import type { SessionSummary } from './session-list-events.js';
+import type { SessionDetail } from '../protocol/sessions.js';
 import type { TranscriptSearchHit } from '../protocol/transcripts.js';
 import { call } from './api-client.js';
 import { navigate } from './state.js';
@@ -17,7 +17,7 @@ const TYPING_PAUSE_MS = 250;
 const MAX_HITS = 20;
 const ROLE_TEXT: Record<TranscriptSearchHit['role'], string> = { user: 'you said', assistant: 'the agent said', tool: 'a tool printed' };
 
-export function TranscriptSearch(props: { sessions: readonly SessionSummary[] }) {
+export function TranscriptSearch(props: { sessions: readonly SessionDetail[] }) {
   const query = useSignal('');
   const result = useSignal<{ q: string; hits: TranscriptSearchHit[] } | null>(null);
   const error = useSignal<string | null>(null);
