@@ -67,7 +67,18 @@ export function Inbox(props: { sessions: SessionDetail[] | null }) {
   const all = pending === null ? null : [...pending, ...[...answered.value.values()].filter((a) => !pending.some((p) => p.id === a.id))];
   const list = all?.filter((a) => !isOpenedByPerson(a)) ?? null;
   const yours = all?.filter(isOpenedByPerson) ?? [];
-  const keep = (a: Approval) => { answered.value = new Map(answered.value).set(a.id, a); void load(); };
+  // The daemon lists an answered approval until it has seen the modal go, which can come after the
+  // last event that made this page read again: read until it leaves (at most ~10 s).
+  const keep = (a: Approval) => {
+    answered.value = new Map(answered.value).set(a.id, a);
+    void (async () => {
+      for (let i = 0; i < 20; i += 1) {
+        await load();
+        if (!approvals.value?.some((p) => p.id === a.id)) return;
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+    })();
+  };
   const dismiss = (id: string) => { const next = new Map(answered.value); next.delete(id); answered.value = next; };
   const cardOf = (a: Approval) => <ApprovalCard key={a.id} approval={a} session={byId.get(a.session_id)} canAnswer={canAnswer}
     onAnswered={() => keep(a)} onDismiss={pending?.some((p) => p.id === a.id) ? null : () => dismiss(a.id)} />;
