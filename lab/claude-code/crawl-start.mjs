@@ -7,7 +7,7 @@
 import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runCrawl } from '../lib/crawl.mjs';
+import { crawlSession, crawlVersion, runCrawl } from '../lib/crawl.mjs';
 import { ensureCli } from '../lib/install-cli.mjs';
 import { loadScenario } from './server.mjs';
 import { endLeftovers, loadSpec, prepareSession } from './session.mjs';
@@ -48,25 +48,16 @@ export const CLAUDE_CODE_CRAWL = {
  * crawler's `start(def, { record })`: the live session, `exitedYet()` and `stop()`.
  */
 export async function crawlSessions(args, pinned) {
-  const at = args.indexOf('--version');
-  const { binPath, version } = ensureCli('@anthropic-ai/claude-code', at >= 0 ? args[at + 1] : pinned, 'claude');
+  const { binPath, version } = ensureCli('@anthropic-ai/claude-code', crawlVersion(args, pinned), 'claude');
   const ctx = { spec: loadSpec(binPath), version };
   const hello = loadScenario(join(here, 'scenarios', 'hello.json'));
   const start = async (def, { record = null } = {}) => {
     const { tmp, server, open } = await prepareSession({ ...hello, name: def.name }, def, ctx);
-    const s = open(record ?? join(tmp, `${def.name}.cast`));
-    let exited = false;
-    void s.exited.then(() => { exited = true; });
-    return {
-      s,
-      exitedYet: async () => exited,
-      stop: async () => {
-        await s.stop();
-        await server.close();
-        await endLeftovers(tmp);
-        rmSync(tmp, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
-      },
-    };
+    return crawlSession(open(record ?? join(tmp, `${def.name}.cast`)), async () => {
+      await server.close();
+      await endLeftovers(tmp);
+      rmSync(tmp, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+    });
   };
   return { version, start };
 }

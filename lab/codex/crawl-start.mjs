@@ -7,7 +7,7 @@
 import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runCrawl } from '../lib/crawl.mjs';
+import { crawlSession, crawlVersion, runCrawl } from '../lib/crawl.mjs';
 import { ensureCli } from '../lib/install-cli.mjs';
 import { loadScenario } from './server.mjs';
 import { endDaemons, startCodexSession } from './session.mjs';
@@ -57,28 +57,17 @@ export const CODEX_CRAWL = {
  * crawler's `start(def, { record })`: the live session, `exitedYet()` and `stop()`.
  */
 export async function crawlSessions(args, pinned) {
-  const at = args.indexOf('--version');
-  const { binPath, version } = ensureCli('@openai/codex', at >= 0 ? args[at + 1] : pinned, 'codex');
+  const { binPath, version } = ensureCli('@openai/codex', crawlVersion(args, pinned), 'codex');
   const live = await import(join(repo, 'dist', 'harness', 'live-session.js'));
   const hello = loadScenario(join(here, 'scenarios', 'hello.json'));
   const start = async (def, { record = null } = {}) => {
     const scenario = { ...hello, name: def.name, cols: def.cols, rows: def.rows };
     const { s, root, server } = await startCodexSession(scenario, { binPath, live, verbose: false }, { record });
-    let exited = false;
-    void s.exited.then(() => { exited = true; });
+    const handle = crawlSession(s, async () => { await server.close(); endDaemons(root); await removeDir(root); });
     // Codex draws its composer long before it reads input and sets the window title once it does
     // (lab.mjs waits the same way): keys typed earlier are lost.
-    for (const until = Date.now() + 60_000; !s.driver.screen.windowTitle && !exited && Date.now() < until;) await sleep(50);
-    return {
-      s,
-      exitedYet: async () => exited,
-      stop: async () => {
-        await s.stop();
-        await server.close();
-        endDaemons(root);
-        await removeDir(root);
-      },
-    };
+    for (const until = Date.now() + 60_000; !s.driver.screen.windowTitle && !(await handle.exitedYet()) && Date.now() < until;) await sleep(50);
+    return handle;
   };
   return { version, start };
 }

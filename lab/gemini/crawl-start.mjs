@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { runCrawl } from '../lib/crawl.mjs';
+import { crawlSession, crawlVersion, runCrawl } from '../lib/crawl.mjs';
 import { ensureCli } from '../lib/install-cli.mjs';
 import { loadScenarios } from './server.mjs';
 import { startGeminiSession } from './session.mjs';
@@ -43,20 +43,13 @@ export const GEMINI_CRAWL = {
  * crawler's `start(def, { record })`: the live session, `exitedYet()` and `stop()`.
  */
 export async function crawlSessions(args, pinned) {
-  const at = args.indexOf('--version');
-  const { binPath, version } = ensureCli('@google/gemini-cli', at >= 0 ? args[at + 1] : pinned, 'gemini');
+  const { binPath, version } = ensureCli('@google/gemini-cli', crawlVersion(args, pinned), 'gemini');
   const liveMod = await import(pathToFileURL(path.join(repo, 'dist', 'harness', 'live-session.js')).href);
   const specMod = await import(pathToFileURL(path.join(repo, 'dist', 'catalog', 'builtin.js')).href);
   const ctx = { binPath, liveMod, specMod, scenarios: loadScenarios() };
   const start = async (def, { record = null } = {}) => {
     const { s, server, tmp } = await startGeminiSession(def, ctx, { record });
-    let exited = false;
-    void s.exited.then(() => { exited = true; });
-    return {
-      s,
-      exitedYet: async () => exited,
-      stop: async () => { await s.stop(); await server.close(); fs.rmSync(tmp, { recursive: true, force: true }); },
-    };
+    return crawlSession(s, async () => { await server.close(); fs.rmSync(tmp, { recursive: true, force: true }); });
   };
   return { version, start };
 }

@@ -36,7 +36,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ensureCli, recordVerdict } from './install-cli.mjs';
 import { loadChatScenarios, startChatServer } from './openai-chat-server.mjs';
 import { copyHistory, historyLaunch } from './copy-history.mjs';
-import { runCrawl } from './crawl.mjs';
+import { crawlSession, crawlVersion, runCrawl } from './crawl.mjs';
 import { makePrivateSession, measureSession, parseLabArgs, pollScreen, sleep, statusLookups, writeAccuracyReport, writeLabels } from './lab-kit.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -355,20 +355,13 @@ export async function runChatLab(cli, args) {
 
 /** `--crawl`: the crawler (lab/lib/crawl.mjs) over this CLI, each crawl session started as a lab session is. */
 async function crawlChatCli(cli, args) {
-  const at = args.indexOf('--version');
-  const { binPath, version } = ensureCli(cli.pkg, at >= 0 ? args[at + 1] : cli.pinnedVersion, cli.bin);
+  const { binPath, version } = ensureCli(cli.pkg, crawlVersion(args, cli.pinnedVersion), cli.bin);
   const liveMod = await import(pathToFileURL(path.join(repo, 'dist', 'harness', 'live-session.js')).href);
   const specMod = await import(pathToFileURL(path.join(repo, 'dist', 'catalog', 'builtin.js')).href);
   const ctx = { binPath, version, liveMod, specMod, scenarios: loadChatScenarios(cli.scenariosDir), opts: {} };
   const start = async (def, { record = null } = {}) => {
     const live = await startChatSession(cli, def, ctx, { record });
-    let exited = false;
-    void live.s.exited.then(() => { exited = true; });
-    return {
-      s: live.s,
-      exitedYet: async () => exited,
-      stop: async () => { await live.s.stop(); await live.server.close(); fs.rmSync(live.tmp, { recursive: true, force: true }); },
-    };
+    return crawlSession(live.s, async () => { await live.server.close(); fs.rmSync(live.tmp, { recursive: true, force: true }); });
   };
   return runCrawl({ cli, version, args, start });
 }

@@ -58,6 +58,22 @@ export const COMMON_CHORDS = [
 /** Commands that end the CLI or the account: found and counted, never opened. */
 const ENDS_THE_CLI = { quit: 'ends the CLI', exit: 'ends the CLI', q: 'ends the CLI' };
 
+/** The CLI version a crawl runs: `--version V` in `args`, else the proven (pinned) one. */
+export function crawlVersion(args, pinned) {
+  const at = args.indexOf('--version');
+  return at >= 0 ? args[at + 1] : pinned;
+}
+
+/**
+ * The handle a lab's `start` gives the crawler for one live session `s`: whether the CLI has
+ * exited yet, and `stop()` — the session ended, then the lab's own clean-up (`cleanup`).
+ */
+export function crawlSession(s, cleanup) {
+  let exited = false;
+  void s.exited.then(() => { exited = true; });
+  return { s, exitedYet: async () => exited, stop: async () => { await s.stop(); await cleanup(); } };
+}
+
 /** Parses the crawl options (after `--crawl`); throws naming the option and the fix. */
 export function parseCrawlArgs(args, cli) {
   const o = { recordTo: null, accuracy: false, only: null, items: 6, verbose: false, version: null };
