@@ -2,7 +2,7 @@
  * The sessions overview: every session with its status badge and time in state, the modal's
  * summary and its buttons (session-prompt.tsx), the last notification, sorted so whoever needs a
  * person comes first, and the last line its agent said (last-lines.ts); a label filter; a search
- * across every transcript (transcript-search.tsx); creating, killing and removing sessions (input scope);
+ * across every transcript (transcript-search.tsx); a fleet's sessions grouped by machine (node-groups.ts); creating, killing and removing sessions (input scope);
  * j/k to move, Enter to open, `a` for the approvals inbox. An empty state when there are none,
  * an error state with a retry when the list cannot be read.
  */
@@ -19,6 +19,7 @@ import { modalSummary } from './prompt-answer.js';
 import { isTyping } from './prompt-keys.js';
 import { matchesLabelFilter, parseLabelFilter } from './session-filter.js';
 import { lastLines, readLastLines } from './last-lines.js';
+import { groupByNode, groupSummary } from './node-groups.js';
 import { lastNotification, navigate, scope } from './state.js';
 import { TranscriptSearch } from './transcript-search.js';
 
@@ -127,7 +128,9 @@ export function SessionsOverview(props: { sessions: SessionDetail[] | null; erro
   // and a person's selection must not jump to whichever session slid into its place.
   const selectedId = useSignal<string | null>(null);
   const filter = parseLabelFilter(filterText.value);
-  const shown = props.sessions === null ? [] : sortByAttention(props.sessions).filter((s) => matchesLabelFilter(s, filter));
+  // A fleet's sessions come grouped by machine; j/k walk them in the order they are shown.
+  const groups = groupByNode(props.sessions === null ? [] : sortByAttention(props.sessions).filter((s) => matchesLabelFilter(s, filter)));
+  const shown = groups.flatMap((g) => g.sessions);
   const index = Math.max(0, shown.findIndex((s) => s.id === selectedId.value));
   // The key handler reads the list as last rendered, so two quick presses never act on a stale one.
   const latest = useRef(shown);
@@ -187,7 +190,15 @@ export function SessionsOverview(props: { sessions: SessionDetail[] | null; erro
         ? <p class="empty">No sessions yet. Start one with <code>specterm new demo-agent</code>{canAct ? ' or the form above' : ''}; it appears here at once.</p>
         : shown.length === 0
           ? <p class="empty">No session has the labels <code>{filterText.value}</code>.</p>
-          : <ul class="sessions">{shown.map((s, i) => <SessionRow key={s.id} session={s} now={now} selected={i === index} canAct={canAct} canAnswer={canAnswer} onChanged={props.onChanged} />)}</ul>}
+          : groups.map((group) => {
+            const list = <ul class="sessions">{group.sessions.map((s) => <SessionRow key={s.id} session={s} now={now} selected={s === shown[index]} canAct={canAct} canAnswer={canAnswer} onChanged={props.onChanged} />)}</ul>;
+            return group.node === null ? list : (
+              <section class="node-group" key={group.node} aria-labelledby={`node-${group.node}`} data-node={group.node}>
+                <h3 id={`node-${group.node}`}>{group.node} <span class="group-summary">{groupSummary(group.sessions)}</span></h3>
+                {list}
+              </section>
+            );
+          })}
     </section>
   );
 }
