@@ -15,7 +15,10 @@ import type { Principal } from '../ops/principal.js';
 import type { SessionDetail } from '../protocol/index.js';
 import { EventPublisher, type EventSource } from './event-publisher.js';
 import { answerOpsRequest } from './ops-service.js';
+import { redactUrl } from './servers.js';
 import { EVENTS_STREAM, eventsFilter, opsSubject, PRESENCE_BUCKET } from './subjects.js';
+
+export { redactUrl };
 
 /** How long JetStream remembers a message id (a republished event within it is stored once). */
 const DUPLICATE_WINDOW_NS = 60 * 60 * 1e9;
@@ -23,6 +26,7 @@ const DUPLICATE_WINDOW_NS = 60 * 60 * 1e9;
 export const PRESENCE_EVERY_MS = 10_000;
 
 export interface NodeLinkOptions {
+  /** The server's URL, or a cluster's servers separated by commas. */
   url: string;
   node: string;
   version: string;
@@ -67,18 +71,19 @@ export class NodeLink {
   /** Connects (retrying for as long as it takes once connected), sets the stream and the bucket up, and starts serving. */
   static async start(options: NodeLinkOptions): Promise<NodeLink> {
     const nc = await connect({
-      servers: options.url, name: `specterm-node-${options.node}`, authenticator: options.authenticator,
+      servers: options.url.split(','), name: `specterm-node-${options.node}`, authenticator: options.authenticator,
       maxReconnectAttempts: -1, reconnectTimeWait: 500, waitOnFirstConnect: false,
     });
     const jsm = await jetstreamManager(nc);
-    const stream = { name: EVENTS_STREAM, subjects: [eventsFilter()], duplicate_window: DUPLICATE_WINDOW_NS };
+    const replicas = replicasFor(nc.info);
+    const stream = { name: EVENTS_STREAM, subjects: [eventsFilter()], duplicate_window: DUPLICATE_WINDOW_NS, num_replicas: replicas };
     try {
       await jsm.streams.info(EVENTS_STREAM);
     } catch {
       await jsm.streams.add(stream).catch(async () => { await jsm.streams.info(EVENTS_STREAM); });
     }
     const link = new NodeLink(options, nc, jetstream(nc));
-    link.#kv = await new Kvm(nc).create(PRESENCE_BUCKET, { history: 1 });
+    link.#kv = await new Kvm(nc).create(PRESENCE_BUCKET, { history: 1, replicas });
     link.#ops = nc.subscribe(opsSubject(options.node), {
       callback: (error, msg) => {
         if (error) return;
@@ -137,7 +142,11 @@ export class NodeLink {
   }
 }
 
-/** A NATS URL without any user:password in it, for logs. */
-export function redactUrl(url: string): string {
-  return url.replace(/\/\/[^@/]*@/, '//');
+/**
+ * How many copies JetStream keeps of what the node writes: three in a cluster of three or more
+ * servers (any one may fail without losing an event or the stream's availability), else one.
+ * An existing stream keeps what it was created with.
+ */
+export function replicasFor(info: { cluster?: string; connect_urls?: string[] } | undefined): number {
+  return info?.cluster && (info.connect_urls?.length ?? 0) >= 3 ? 3 : 1;
 }

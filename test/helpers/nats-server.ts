@@ -33,9 +33,9 @@ async function reachable(port: number): Promise<boolean> {
   });
 }
 
-export async function startNatsServer(extraArgs: string[] = []): Promise<NatsServer> {
+export async function startNatsServer(extraArgs: string[] = [], port?: number): Promise<NatsServer> {
   if (spawnSync('nats-server', ['--version']).error) throw new Error('the fleet tests need Debian\'s nats-server: apt-get install nats-server (.ci/run installs it)');
-  const port = await freePort();
+  port ??= await freePort();
   const store = fs.mkdtempSync(path.join(os.tmpdir(), 'specterm-nats-'));
   let child: ChildProcess | null = null;
   let log = '';
@@ -46,7 +46,7 @@ export async function startNatsServer(extraArgs: string[] = []): Promise<NatsSer
       child = spawn('nats-server', ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', store, ...extraArgs], { stdio: ['ignore', 'pipe', 'pipe'] });
       child.stderr!.on('data', (c: Buffer) => { log += c.toString(); });
       const deadline = Date.now() + 30_000;
-      while (!(log.includes('Server is ready') && await reachable(port))) {
+      while (!(log.includes('Server is ready') && await reachable(port!))) {
         if (child.exitCode !== null) throw new Error(`nats-server exited: ${log}`);
         if (Date.now() > deadline) throw new Error(`nats-server did not start: ${log}`);
         await new Promise((r) => setTimeout(r, 50));
@@ -68,4 +68,25 @@ export async function startNatsServer(extraArgs: string[] = []): Promise<NatsSer
   };
   await server.start();
   return server;
+}
+
+export interface NatsCluster {
+  readonly servers: NatsServer[];
+  /** Every server's URL, separated by commas (what `--nats` takes for a cluster). */
+  readonly urls: string;
+  dispose(): Promise<void>;
+}
+
+/** `size` servers routed to each other as one JetStream cluster, each with its own store. */
+export async function startNatsCluster(size = 3): Promise<NatsCluster> {
+  const clientPorts = await Promise.all(Array.from({ length: size }, () => freePort()));
+  const routePorts = await Promise.all(Array.from({ length: size }, () => freePort()));
+  const routes = routePorts.map((p) => `nats://127.0.0.1:${p}`).join(',');
+  const servers = await Promise.all(clientPorts.map((port, i) => startNatsServer(
+    ['-n', `s${i + 1}`, '--cluster_name', 'specterm-test', '--cluster', `nats://127.0.0.1:${routePorts[i]}`, '--routes', routes], port)));
+  return {
+    servers,
+    urls: servers.map((s) => s.url).join(','),
+    async dispose() { await Promise.all(servers.map((s) => s.dispose())); },
+  };
 }

@@ -31,7 +31,7 @@ export const serveCommand = defineCommand(
       },
       pairScope: { type: 'string', flag: 'pair-scope', value: 'SCOPE', help: 'scope of the device the printed pairing URL signs in: read, approve, input (default) or admin' },
       noPair: { type: 'boolean', flag: 'no-pair', help: 'do not print a pairing URL (browsers and phones sign in with one)' },
-      nats: { type: 'string', flag: 'nats', value: 'URL', help: 'join a fleet: publish events to and take operations from this NATS server (JetStream on), e.g. nats://hub.lan:4222 (docs/fleet.md)' },
+      nats: { type: 'string', flag: 'nats', value: 'URL', help: 'join a fleet: publish events to and take operations from this NATS server (JetStream on), e.g. nats://hub.lan:4222; a cluster\'s servers separated by commas (docs/fleet.md)' },
       natsCreds: { type: 'string', flag: 'nats-creds', value: 'FILE', help: 'the NATS credentials (0600): a .creds file, an nkey seed, or JSON {"user","pass"} / {"token"}; never put them in the URL' },
       node: { type: 'string', flag: 'node', value: 'NAME', help: 'this daemon\'s name in a fleet, stamped on its sessions, approvals and events (default: the host name; lowercase letters, digits, dashes)' },
       sessionLimit: { type: 'number', flag: 'session-limit', value: 'N', min: 1, help: 'sessions kept (running and exited) before creation is refused (default 32)' },
@@ -57,10 +57,10 @@ export const serveCommand = defineCommand(
     if (flags.natsCreds !== undefined && flags.nats === undefined) {
       throw new CliUsageError('serve', '--nats-creds needs --nats <url>', 'CLI_BAD_VALUE');
     }
-    if (flags.nats !== undefined && !/^(nats|tls):\/\/[^\s/@]+(:\d+)?\/?$/.test(flags.nats)) {
-      throw new CliUsageError('serve', /@/.test(flags.nats)
-        ? '--nats must not carry credentials (a command line is visible to every process); put them in a file and pass --nats-creds FILE'
-        : `--nats ${flags.nats} is not a NATS URL; give nats://host:port (or tls://host:port)`, 'CLI_BAD_VALUE');
+    if (flags.nats !== undefined) {
+      const { parseNatsServers } = await import('../../nats/servers.js');
+      const parsed = parseNatsServers(flags.nats);
+      if ('error' in parsed) throw new CliUsageError('serve', `--nats: ${parsed.error}`, 'CLI_BAD_VALUE');
     }
     let natsAuth;
     if (flags.natsCreds !== undefined) {
