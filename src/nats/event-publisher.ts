@@ -22,6 +22,12 @@ export interface EventSource {
 }
 
 const PAGE = 200;
+/**
+ * How often a blocked publisher tries again by itself. A reconnect resumes it at once, but a
+ * partition that heals before the client notices it (a silent one: nothing reset) brings no
+ * reconnect, and an idle node no new event: without this, its backlog would wait for either.
+ */
+export const RETRY_MS = 2_000;
 
 export class EventPublisher {
   readonly #node: string;
@@ -34,10 +40,13 @@ export class EventPublisher {
   #again = false;
   #stopped = false;
   #unsubscribe: (() => void) | null = null;
+  #retry: NodeJS.Timeout | null = null;
+  readonly #retryMs: number;
   /** Why the last drain stopped short (NATS away), until a drain gets through again. */
   #blocked: string | null = null;
 
-  constructor(options: { node: string; events: EventSource; publish: PublishFn; cursorFile: string; log: (message: string) => void }) {
+  constructor(options: { node: string; events: EventSource; publish: PublishFn; cursorFile: string; log: (message: string) => void; retryMs?: number }) {
+    this.#retryMs = options.retryMs ?? RETRY_MS;
     this.#node = options.node;
     this.#events = options.events;
     this.#publish = options.publish;
@@ -76,6 +85,7 @@ export class EventPublisher {
 
   stop(): void {
     this.#stopped = true;
+    if (this.#retry) clearTimeout(this.#retry);
     this.#unsubscribe?.();
   }
 
@@ -89,6 +99,7 @@ export class EventPublisher {
         } catch (error) {
           if (this.#blocked === null) this.#log(`events wait for NATS (${(error as Error).message}); ${this.backlog} to publish when it returns`);
           this.#blocked = (error as Error).message;
+          this.#retryLater();
           return;
         }
         this.#cursor = event.seq;
@@ -96,6 +107,12 @@ export class EventPublisher {
       if (this.#blocked !== null) { this.#log('NATS is back: published what was waiting'); this.#blocked = null; }
       writePrivateFile(this.#cursorFile, JSON.stringify({ seq: this.#cursor }) + '\n');
     }
+  }
+
+  #retryLater(): void {
+    if (this.#retry || this.#stopped) return;
+    this.#retry = setTimeout(() => { this.#retry = null; this.kick(); }, this.#retryMs);
+    this.#retry.unref();
   }
 
   /** Lets the next kick try again after a failure (NATS reconnected). */

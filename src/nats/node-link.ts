@@ -73,6 +73,8 @@ export class NodeLink {
     const nc = await connect({
       servers: options.url.split(','), name: `specterm-node-${options.node}`, authenticator: options.authenticator,
       maxReconnectAttempts: -1, reconnectTimeWait: 500, waitOnFirstConnect: false,
+      // A silent partition (nothing reset) is noticed after three unanswered pings, not the default's four minutes.
+      pingInterval: 10_000, maxPingOut: 3,
     });
     const jsm = await jetstreamManager(nc);
     const replicas = replicasFor(nc.info);

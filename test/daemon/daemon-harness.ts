@@ -48,11 +48,13 @@ export interface RunningDaemon { child: ChildProcess; client: DaemonClient; url:
 /**
  * Starts `specterm serve --port 0` and resolves once its state file names a daemon that answers.
  * `keepStateFile`: leave a previous daemon's state file in place (the new daemon must cope with it).
+ * `prefix`: a command that runs it (`ip netns exec <ns>`): its `client` then cannot reach it from here.
  */
-export async function startDaemon(d: DaemonDirs, extraArgs: string[] = [], options: { keepStateFile?: boolean } = {}): Promise<RunningDaemon> {
+export async function startDaemon(d: DaemonDirs, extraArgs: string[] = [], options: { keepStateFile?: boolean; prefix?: string[] } = {}): Promise<RunningDaemon> {
   const stateFile = path.join(d.runtimeDir, 'daemon.json');
   if (!options.keepStateFile) fs.rmSync(stateFile, { force: true });
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...extraArgs], { env: d.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const command = [...options.prefix ?? [], process.execPath, BIN, 'serve', '--port', '0', ...extraArgs];
+  const child = spawn(command[0]!, command.slice(1), { env: d.env, stdio: ['ignore', 'pipe', 'pipe'] });
   daemons.push(child);
   let err = '';
   child.stderr!.on('data', (c: Buffer) => { err += c.toString(); });
@@ -66,7 +68,8 @@ export async function startDaemon(d: DaemonDirs, extraArgs: string[] = [], optio
       const state = JSON.parse(fs.readFileSync(stateFile, 'utf8')) as { url: string; pid: number };
       if (state.pid === child.pid) {
         const client = DaemonClient.discover({ runtimeDir: d.runtimeDir, stateDir: d.stateDir, env: {} });
-        await client.call('health');
+        // A daemon in another network namespace (`prefix`) serves its loopback, not this one's.
+        if (!options.prefix) await client.call('health');
         return { child, client, url: state.url, stdout: () => out, stderr: () => err, exited };
       }
     } catch {}

@@ -25,28 +25,29 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-async function reachable(port: number): Promise<boolean> {
+async function reachable(port: number, address: string): Promise<boolean> {
   return await new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1');
+    const socket = net.connect(port, address);
     socket.once('connect', () => { socket.destroy(); resolve(true); });
     socket.once('error', () => resolve(false));
   });
 }
 
-export async function startNatsServer(extraArgs: string[] = [], port?: number): Promise<NatsServer> {
+/** `address`: where it listens (loopback; a test's own network link to reach it from a namespace). */
+export async function startNatsServer(extraArgs: string[] = [], port?: number, address = '127.0.0.1'): Promise<NatsServer> {
   if (spawnSync('nats-server', ['--version']).error) throw new Error('the fleet tests need Debian\'s nats-server: apt-get install nats-server (.ci/run installs it)');
   port ??= await freePort();
   const store = fs.mkdtempSync(path.join(os.tmpdir(), 'specterm-nats-'));
   let child: ChildProcess | null = null;
   let log = '';
   const server: NatsServer = {
-    url: `nats://127.0.0.1:${port}`,
+    url: `nats://${address}:${port}`,
     port,
     async start() {
-      child = spawn('nats-server', ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', store, ...extraArgs], { stdio: ['ignore', 'pipe', 'pipe'] });
+      child = spawn('nats-server', ['-a', address, '-p', String(port), '-js', '-sd', store, ...extraArgs], { stdio: ['ignore', 'pipe', 'pipe'] });
       child.stderr!.on('data', (c: Buffer) => { log += c.toString(); });
       const deadline = Date.now() + 30_000;
-      while (!(log.includes('Server is ready') && await reachable(port!))) {
+      while (!(log.includes('Server is ready') && await reachable(port!, address))) {
         if (child.exitCode !== null) throw new Error(`nats-server exited: ${log}`);
         if (Date.now() > deadline) throw new Error(`nats-server did not start: ${log}`);
         await new Promise((r) => setTimeout(r, 50));

@@ -4,10 +4,11 @@
  * another (it was given only that one server: it learns the rest from the cluster) and every
  * event still reaches the stream once, in order — nothing waits for the dead server to return.
  */
-import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { jetstreamManager } from '@nats-io/jetstream';
 import { Kvm } from '@nats-io/kv';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { streamedEvents } from '../helpers/nats-stream.js';
 import { startNatsCluster, type NatsCluster } from '../helpers/nats-server.js';
 import { makeDirs, startDaemon, stopAll, waitFor, type DaemonDirs, type RunningDaemon } from '../daemon/daemon-harness.js';
 
@@ -18,20 +19,7 @@ let daemon: RunningDaemon;
 /** The test's own client, on the servers that stay up. */
 let nc: NatsConnection;
 
-interface StreamedEvent { seq: number; type: string; session_id: string }
-
-/** Every message of the events stream, oldest first (an ordered consumer: it creates nothing durable). */
-async function streamed(): Promise<StreamedEvent[]> {
-  const info = await (await jetstreamManager(nc)).streams.info('SPECTERM_EVENTS');
-  const consumer = await jetstream(nc).consumers.get('SPECTERM_EVENTS');
-  const out: StreamedEvent[] = [];
-  for (let i = 0; i < info.state.messages; i++) {
-    const m = await consumer.next({ expires: 5_000 });
-    if (!m) break;
-    out.push(m.json<StreamedEvent>());
-  }
-  return out;
-}
+const streamed = () => streamedEvents(nc);
 
 beforeAll(async () => {
   cluster = await startNatsCluster(3);
@@ -51,8 +39,8 @@ describe('a node on a NATS cluster', () => {
     const jsm = await jetstreamManager(nc);
     const info = await waitFor(async () => jsm.streams.info('SPECTERM_EVENTS').catch(() => undefined), WAIT_MS, 'the stream');
     expect(info.config.num_replicas).toBe(3);
-    const kv = await new Kvm(nc).open('specterm_presence');
-    expect((await kv.status()).replicas).toBe(3);
+    const bucket = await waitFor(async () => (await new Kvm(nc).open('specterm_presence')).status().catch(() => undefined), WAIT_MS, 'the presence bucket');
+    expect(bucket.replicas).toBe(3);
   }, 90_000);
 
   it('loses the server it is connected to mid-stream and still publishes every event once, in order', async () => {

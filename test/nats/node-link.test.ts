@@ -7,10 +7,10 @@
 import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
-import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { Kvm } from '@nats-io/kv';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { streamedEvents } from '../helpers/nats-stream.js';
 import { startNatsServer, type NatsServer } from '../helpers/nats-server.js';
 import { makeDirs, startDaemon, stopAll, waitFor, type DaemonDirs, type RunningDaemon } from '../daemon/daemon-harness.js';
 
@@ -21,21 +21,7 @@ let daemon: RunningDaemon;
 let nc: NatsConnection;
 let admin: string;
 
-interface StreamedEvent { subject: string; seq: number; type: string; node?: string; session_id: string }
-
-/** Every message of the events stream, oldest first. */
-async function streamed(): Promise<StreamedEvent[]> {
-  const js = jetstream(nc);
-  const consumer = await js.consumers.get('SPECTERM_EVENTS');
-  const out: StreamedEvent[] = [];
-  const info = await (await jetstreamManager(nc)).streams.info('SPECTERM_EVENTS');
-  for (let i = 0; i < info.state.messages; i++) {
-    const m = await consumer.next({ expires: 5_000 });
-    if (!m) break;
-    out.push({ subject: m.subject, ...(m.json() as Omit<StreamedEvent, 'subject'>) });
-  }
-  return out;
-}
+const streamed = () => streamedEvents(nc);
 
 async function op(request: Record<string, unknown>): Promise<any> {
   const reply = await nc.request('specterm.n1.ops', JSON.stringify(request), { timeout: 30_000 });
