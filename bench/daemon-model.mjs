@@ -42,7 +42,7 @@
  * shipping it; `--ring-bytes N`: the host's ring per session (default: the host's own default).
  * `--help` prints this text.
  */
-import { execFileSync, fork, spawn } from 'node:child_process';
+import { fork, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -51,20 +51,12 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startHostProcess } from '../dist/host/index.js';
 import { SPEC_READ_SCROLLBACK_ROWS } from '../dist/terminal/index.js';
 import { summarize } from './daemon-model/lag-stats.mjs';
-import { FRAME_MS, StreamAgent } from './fake-agent.mjs';
+import { benchArgs, cpuTicks, readJson, sleep, TICKS_PER_S, waitFor } from './bench-cli.mjs';
+import { startAgents } from './daemon-model/stream-agents.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
-if (args.includes('--help') || args.includes('-h')) {
-  // The usage is this file's opening comment: one text to keep right.
-  const source = fs.readFileSync(fileURLToPath(import.meta.url), 'utf8');
-  console.log(/\/\*\*\n([\s\S]*?)\*\//.exec(source)[1].replace(/^ \* ?/gm, ''));
-  process.exit(0);
-}
-const opt = (name, fallback) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : fallback;
-};
+const opt = benchArgs(import.meta.url, args);
 const SIZES = opt('n', '10,50,100').split(',').map(Number);
 const WINDOW_MS = Number(opt('window-ms', '20000'));
 const OVERVIEW = args.includes('--overview');
@@ -78,9 +70,9 @@ const TURN_MS = 15_000;
 const IDLE_MS = 5_000;
 const COLS = 120;
 const ROWS = 40;
-const TICKS_PER_S = 100; // Linux USER_HZ
 /** 16 KiB per 100 ms tick: 160 KB/s per session at most, 20× the streaming rate. */
 const WRITE_BYTES_PER_TICK = 16 * 1024;
+const AGENT_OPTIONS = { cols: COLS, turnMs: TURN_MS, idleMs: IDLE_MS, historyLines: HISTORY_LINES, writeBytesPerTick: WRITE_BYTES_PER_TICK, keepFlips: OVERVIEW };
 const SPEC = JSON.parse(fs.readFileSync(path.join(here, 'fixtures', 'stream-agent.spec.json'), 'utf8'));
 const SERVE = args.includes('--serve');
 const CPU_PROF = opt('cpu-prof', null);
@@ -92,14 +84,8 @@ const PROBE = pathToFileURL(path.join(here, 'daemon-model', 'memory-probe.mjs'))
 const DAEMON_NODE_ARGS = (opt('daemon-node-args', '') ?? '').split(' ').filter(Boolean);
 const HOST_NODE_ARGS = (opt('host-node-args', '') ?? '').split(' ').filter(Boolean);
 const RING_BYTES = opt('ring-bytes', null) === null ? undefined : Number(opt('ring-bytes'));
-const FLIP = /\x1b\]777;t=(\d+);k=(busy|idle)\x07/g;
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const rssBytes = (pid) => Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) * 1024;
-const cpuTicks = (pid) => {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return Number(fields[11]) + Number(fields[12]); // utime + stime
-};
 const out = (name, value) => console.log(`${name}=${typeof value === 'number' ? Number(value.toFixed(3)) : value}`);
 
 /** A forked helper with request/answer over IPC. */
@@ -157,53 +143,6 @@ async function probe(pid, dir, command = 'memory') {
   return waitFor(() => readJson(file), 120_000, `the memory probe of pid ${pid}`);
 }
 
-/**
- * Starts one StreamAgent per session writing into its FIFO, staggered in time and in phase.
- * Writes never block: what the pipe does not take now waits, in order, for the next tick (the
- * opening transcript is larger than a pipe, and `cat` may not have opened the FIFO yet).
- */
-function startAgents(dir, n) {
-  const sessions = [];
-  /** Per session: the turn starts and ends written, `{kind, t}` (t = the frame's stamp, ns). */
-  const flips = [];
-  const timers = [];
-  const fds = [];
-  for (let i = 0; i < n; i++) {
-    const fifo = path.join(dir, `agent-${i}.fifo`);
-    execFileSync('mkfifo', ['-m', '600', fifo]);
-    // O_RDWR never blocks on a FIFO (Linux); bytes wait in the pipe until `cat` opens it.
-    const fd = fs.openSync(fifo, fs.constants.O_RDWR | fs.constants.O_NONBLOCK);
-    fds.push(fd);
-    const agent = new StreamAgent({ cols: COLS, turnMs: TURN_MS, idleMs: IDLE_MS, offsetMs: Math.round((i * (TURN_MS + IDLE_MS)) / n), seed: i + 1, historyLines: HISTORY_LINES });
-    let pending = Buffer.alloc(0);
-    const sessionFlips = [];
-    flips.push(sessionFlips);
-    const write = () => {
-      const text = agent.tick(performance.now());
-      if (OVERVIEW && text.includes(';k=')) for (const m of text.matchAll(FLIP)) sessionFlips.push({ kind: m[2], t: BigInt(m[1]) });
-      if (text) pending = pending.length ? Buffer.concat([pending, Buffer.from(text)]) : Buffer.from(text);
-      // At most WRITE_BYTES_PER_TICK a tick: the opening transcript arrives over a few seconds,
-      // not as one burst (a burst from 10 sessions at once is not what the steady state measures).
-      let budget = WRITE_BYTES_PER_TICK;
-      while (pending.length > 0 && budget > 0) {
-        let written = 0;
-        try {
-          written = fs.writeSync(fd, pending, 0, Math.min(pending.length, budget));
-        } catch (error) {
-          if (error.code === 'EAGAIN') break;
-          throw error;
-        }
-        pending = pending.subarray(written);
-        budget -= written;
-      }
-    };
-    write();
-    timers.push(setTimeout(() => timers.push(setInterval(write, FRAME_MS)), Math.round((i * FRAME_MS) / n)));
-    sessions.push({ id: `s${i}`, fifo });
-  }
-  return { sessions, flips, stop: () => { for (const t of timers) clearInterval(t); for (const fd of fds) fs.closeSync(fd); } };
-}
-
 async function runOne(n) {
   const dir = fs.mkdtempSync('/tmp/specterm-bench-');
   fs.chmodSync(dir, 0o700);
@@ -222,7 +161,7 @@ async function runOne(n) {
     const daemonBase = daemonHeapBase.rss;
     const hostBase = rssBytes(host.pid);
 
-    agents = startAgents(dir, n);
+    agents = startAgents(dir, n, AGENT_OPTIONS);
     const t0 = performance.now();
     daemon.send({ type: 'start', socketPath: host.socketPath, token, sessions: agents.sessions, spec: SPEC, cwd: dir, cols: COLS, rows: ROWS, scrollback: SCROLLBACK });
     const readyMsg = daemon.next('ready', 300_000);
@@ -360,7 +299,7 @@ async function runServe(n) {
     const heapBase = { daemon: await probe(daemon.pid, probeDir), host: await probe(hostPid, probeDir) };
     const specFile = path.join(dir, 'stream-agent.spec.json');
     fs.writeFileSync(specFile, JSON.stringify({ ...SPEC, binary: 'cat', spawn_args: [] }));
-    agents = startAgents(dir, n);
+    agents = startAgents(dir, n, AGENT_OPTIONS);
     const t0 = performance.now();
     const ids = [];
     for (const s of agents.sessions) ids.push((await api('POST', '/sessions', { spec: specFile, cwd: dir, args: [s.fifo], cols: COLS, rows: ROWS, name: s.id })).id);
@@ -412,24 +351,6 @@ async function runServe(n) {
     try { process.kill(hostPid, 'SIGTERM'); } catch {}
     await sleep(500);
     fs.rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-function readJson(file) {
-  try {
-    return JSON.parse(fs.readFileSync(file, 'utf8'));
-  } catch {
-    return null;
-  }
-}
-
-async function waitFor(get, timeoutMs, what) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await get();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${typeof what === 'function' ? what() : what}`);
-    await sleep(100);
   }
 }
 
