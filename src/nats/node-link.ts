@@ -16,7 +16,7 @@ import type { SessionDetail } from '../protocol/index.js';
 import { EventPublisher, type EventSource } from './event-publisher.js';
 import { answerOpsRequest } from './ops-service.js';
 import { redactUrl } from './servers.js';
-import { EVENTS_STREAM, eventsFilter, opsSubject, PRESENCE_BUCKET } from './subjects.js';
+import { EVENTS_STREAM, eventsFilter, inboxPrefixOf, opsSubject, PRESENCE_BUCKET } from './subjects.js';
 
 export { redactUrl };
 
@@ -71,7 +71,9 @@ export class NodeLink {
   /** Connects (retrying for as long as it takes once connected), sets the stream and the bucket up, and starts serving. */
   static async start(options: NodeLinkOptions): Promise<NodeLink> {
     const nc = await connect({
-      servers: options.url.split(','), name: `specterm-node-${options.node}`, authenticator: options.authenticator,
+      servers: options.url.split(','), name: `specterm-node-${options.node}`,
+      // Replies to the node's own requests come to inboxes only it may read (docs/fleet.md, permissions).
+      inboxPrefix: inboxPrefixOf(options.node), authenticator: options.authenticator,
       maxReconnectAttempts: -1, reconnectTimeWait: 500, waitOnFirstConnect: false,
       // A silent partition (nothing reset) is noticed after three unanswered pings, not the default's four minutes.
       pingInterval: 10_000, maxPingOut: 3,

@@ -27,3 +27,11 @@ export function opsSubject(node: string): string {
 export function eventMessageId(node: string, seq: number): string {
   return `${node}.${seq}`;
 }
+
+/**
+ * Where the replies to a node's own requests arrive: `_INBOX_<node>`, so that NATS can let each
+ * node read its own replies only (the default `_INBOX.>` would show it every client's).
+ */
+export function inboxPrefixOf(node: string): string {
+  return `_INBOX_${node}`;
+}
