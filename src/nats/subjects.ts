@@ -4,6 +4,9 @@
  *
  * - `specterm.<node>.events.<session>` — the node's events, captured by the stream `SPECTERM_EVENTS`;
  * - `specterm.<node>.ops` — operations by request/reply (the operations layer's executor answers);
+ * - `specterm.<node>.topics` — opens a topic subscription (a terminal); its messages go to the
+ *   request's reply inbox, and `specterm.<node>.topic.<subscription>` takes its acks,
+ *   keepalives, resyncs and close (./topic-bridge.ts);
  * - the KV bucket `specterm_presence`, key `<node>` — who is up, with which sessions and states.
  * @module
  */
@@ -21,6 +24,21 @@ export function eventsFilter(node = '*'): string {
 
 export function opsSubject(node: string): string {
   return `specterm.${node}.ops`;
+}
+
+/** Where a subscriber opens a topic subscription on `node`. */
+export function topicsSubject(node: string): string {
+  return `specterm.${node}.topics`;
+}
+
+/** Where the subscriber of one subscription sends its acks, keepalives, resyncs and close. */
+export function topicControlSubject(node: string, subscription: string): string {
+  return `specterm.${node}.topic.${subscription}`;
+}
+
+/** Every subscription's control subject on `node` (the node listens on it). */
+export function topicControlFilter(node: string): string {
+  return `specterm.${node}.topic.*`;
 }
 
 /** The JetStream message id of a node's event: publishing it twice stores it once. */
