@@ -5,7 +5,8 @@
  * hands the node's messages to the local sink in order — and never a torn stream: a lost
  * message or a jump in the byte seq stops the frames until the fresh snapshot it asks for.
  * The local client's acks go to the node (its credit); keepalives keep the subscription; a node
- * that forgot it (restarted, or ended it) gets a new one, starting with a snapshot.
+ * that forgot it (restarted, or ended it) gets a new one, starting with a snapshot — retried at
+ * each keepalive tick while the node is away.
  * @module
  */
 import { createInbox, type Msg, type NatsConnection, type Subscription } from '@nats-io/transport-node';
@@ -69,6 +70,8 @@ class RemoteTerminal implements RemoteTopicSubscription {
   #ackable = 0;
   #timer: NodeJS.Timeout | null = null;
   #reopening = false;
+  /** The node could not be reached for a new subscription: each keepalive tick tries again. */
+  #orphaned = false;
   #closed = false;
 
   constructor(options: RemoteTopicOptions, node: string, message: SubscribeMessage, ctx: RequestContext, sink: WsSink) {
@@ -199,6 +202,7 @@ class RemoteTerminal implements RemoteTopicSubscription {
 
   async #keepalive(): Promise<void> {
     if (this.#closed || this.#reopening) return;
+    if (this.#orphaned) return this.#reopen();
     let answer: { ok?: unknown; error?: { code?: unknown } };
     try {
       const reply = await this.#o.nc.request(topicControlSubject(this.node, this.#id), JSON.stringify({ type: 'keepalive' }), { timeout: Math.max(250, Math.floor(this.#keepaliveMs / 3)) });
@@ -214,8 +218,11 @@ class RemoteTerminal implements RemoteTopicSubscription {
     this.#reopening = true;
     try {
       await this.open(undefined);
+      this.#orphaned = false;
     } catch (error) {
-      this.#fail(error instanceof SpectermError ? error : refusalOf(undefined, this.node));
+      // A node restarting ends its subscriptions and is away for a moment: wait for it.
+      if (error instanceof SpectermError && error.code === 'NODE_UNREACHABLE') this.#orphaned = true;
+      else this.#fail(error instanceof SpectermError ? error : refusalOf(undefined, this.node));
     } finally {
       this.#reopening = false;
     }

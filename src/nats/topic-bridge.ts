@@ -58,7 +58,8 @@ export class TopicBridge {
   start(): void {
     const { nc, node } = this.#o;
     this.#listeners = [
-      nc.subscribe(topicsSubject(node), { callback: (error, msg) => { if (!error) void this.#open(msg); } }),
+      // An answer that cannot go out (the connection closed meanwhile) has nobody to reach.
+      nc.subscribe(topicsSubject(node), { callback: (error, msg) => { if (!error) this.#open(msg).catch(() => {}); } }),
       nc.subscribe(topicControlFilter(node), { callback: (error, msg) => { if (!error) this.#control(msg); } }),
     ];
   }
@@ -101,7 +102,11 @@ export class TopicBridge {
       const subscription = randomUUID().replaceAll('-', '');
       id = subscription;
       const sink = new PublishingSink({
-        publish: (data, headers) => this.#o.nc.publish(reply, data, { headers }),
+        publish: (data, headers) => {
+          // Runs in the viewer's frame timer: a closed connection must not throw there (the link
+          // that closes it disposes every subscription first).
+          try { this.#o.nc.publish(reply, data, { headers }); } catch { /* closing */ }
+        },
         maxPayload: Math.max(1024, (this.#o.nc.info?.max_payload ?? 1024 * 1024) - HEADER_ROOM),
         maxBacklogBytes: this.#o.maxBacklogBytes ?? DEFAULT_MAX_BACKLOG_BYTES,
         onTooSlow: () => queueMicrotask(() => this.#dispose(subscription, { code: 'SUBSCRIBER_TOO_SLOW', detail: 'over the unacknowledged bytes a subscriber may hold; subscribe again (a fresh snapshot) and ack what you render' })),
@@ -126,7 +131,7 @@ export class TopicBridge {
 
   #control(msg: Msg): void {
     const id = msg.subject.slice(msg.subject.lastIndexOf('.') + 1);
-    const answer = (text: string) => { if (msg.reply) msg.respond(text); };
+    const answer = (text: string) => { try { if (msg.reply) msg.respond(text); } catch { /* closing */ } };
     try {
       const bridged = this.#subs.get(id);
       if (!bridged) throw new SpectermError({ code: 'NOT_SUBSCRIBED', detail: `no open subscription '${id.slice(0, 64)}' on this node (closed, expired or the node restarted); subscribe again` });

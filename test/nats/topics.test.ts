@@ -180,6 +180,22 @@ describe('terminals over NATS', () => {
     await waitFor(async () => (await lease(id)).ok === false, WAIT_MS, 'the closed subscription gone');
   }, 120_000);
 
+  it('opens a new subscription, from a fresh snapshot, when the node restarted and forgot it', async () => {
+    const { sub, sink } = await subscribe(demo, { keepaliveMs: 1_500 });
+    await waitFor(() => sink.snapshots().length === 1, WAIT_MS, 'the first snapshot');
+    const before = sub.subscription;
+    daemon.child.kill('SIGTERM');
+    await daemon.exited;
+    daemon = await startDaemon(dirs, ['--nats', nats.url, '--node', 'n1', '--no-pair']);
+    await waitFor(() => sub.subscription !== before && sink.snapshots().length === 2, WAIT_MS, 'a new subscription with its snapshot');
+    expect(await sink.screen()).toContain('Welcome to Demo Agent');
+    expect(await op({ op: 'terminalInput', token: admin, body: { type: 'input', session_id: demo, data: 'after the restart' } })).toMatchObject({ ok: true });
+    await waitFor(async () => (await sink.screen()).includes('after the restart'), WAIT_MS, 'live frames from the restarted node');
+    expect(sink.tears).toEqual([]);
+    expect(sink.messages.filter((m) => m.type === 'error')).toEqual([]);
+    await op({ op: 'sendKeys', token: admin, params: { id: demo }, body: { data: '\u0015' } });
+  }, 180_000);
+
   it('refuses a bad token, an unknown session, a malformed request — with the node\'s code, and the node goes on', async () => {
     expect((await refusalOf(subscribe(demo, { token: 'not-a-token' }))).code).toBe('AUTH_INVALID');
     expect((await refusalOf(subscribe('s_nope'))).code).toBe('TERMINAL_SESSION_NOT_FOUND');
