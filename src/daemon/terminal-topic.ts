@@ -76,7 +76,7 @@ export class TerminalStream {
   }
 
   /** `WsHandlers.subscribe` for topics `terminal/<id>`. */
-  subscribe = (message: Msg<'subscribe'>, ctx: ConnectionContext, sink: ViewerSink): { dispose(): void; ack(bytes: number): boolean } => {
+  subscribe = (message: Msg<'subscribe'>, ctx: ConnectionContext, sink: ViewerSink): { dispose(): void; ack(bytes: number): boolean; resync(): void } => {
     if (!message.topic.startsWith(TOPIC_PREFIX)) {
       throw new TerminalStreamError('TERMINAL_BAD_TOPIC', `the terminal stream serves topics 'terminal/<id>', not '${message.topic}'`, '/topic');
     }
@@ -89,6 +89,7 @@ export class TerminalStream {
     let disposed = false;
     return {
       ack: (bytes) => viewer.ack(bytes),
+      resync: () => viewer.reset(),
       dispose: () => {
         if (disposed) return;
         disposed = true;

@@ -2,7 +2,8 @@
  * `specterm serve --nats <url>`: the node's link to a fleet. It publishes the node's events to
  * JetStream (./event-publisher.ts), keeps the node's presence record in a KV bucket (node,
  * version, sessions with their states, when), and answers operations by request/reply through
- * the operations layer (./ops-service.ts). NATS going away never stops the node: it keeps
+ * the operations layer (./ops-service.ts), and serves terminal topics with flow control
+ * (./topic-bridge.ts). NATS going away never stops the node: it keeps
  * serving locally, and the link reconnects for as long as the daemon runs, then catches up.
  * @module
  */
@@ -17,6 +18,7 @@ import { EventPublisher, type EventSource } from './event-publisher.js';
 import { answerOpsRequest } from './ops-service.js';
 import { redactUrl } from './servers.js';
 import { EVENTS_STREAM, eventsFilter, inboxPrefixOf, opsSubject, PRESENCE_BUCKET } from './subjects.js';
+import { TopicBridge } from './topic-bridge.js';
 
 export { redactUrl };
 
@@ -55,6 +57,7 @@ export class NodeLink {
   readonly #publisher: EventPublisher;
   #kv: KV | null = null;
   #ops: Subscription | null = null;
+  #topics: TopicBridge | null = null;
   #timer: NodeJS.Timeout | null = null;
   #closed = false;
 
@@ -88,10 +91,13 @@ export class NodeLink {
     }
     const link = new NodeLink(options, nc, jetstream(nc));
     link.#kv = await new Kvm(nc).create(PRESENCE_BUCKET, { history: 1, replicas });
+    const onUnexpected = (e: unknown) => options.log('error', `nats: ${(e as Error)?.stack ?? String(e)}`);
+    const topics = link.#topics = new TopicBridge({ nc, node: options.node, operations: options.operations, authenticate: options.authenticate, onUnexpected });
+    topics.start();
     link.#ops = nc.subscribe(opsSubject(options.node), {
       callback: (error, msg) => {
         if (error) return;
-        void answerOpsRequest(msg.data, { operations: options.operations, authenticate: options.authenticate, onUnexpected: (e) => options.log('error', `nats op: ${(e as Error)?.stack ?? String(e)}`) })
+        void answerOpsRequest(msg.data, { operations: options.operations, authenticate: options.authenticate, onUnexpected, subscriptionContext: (id, principal) => topics.contextOf(id, principal) })
           .then((reply) => msg.respond(reply));
       },
     });
@@ -142,6 +148,7 @@ export class NodeLink {
     if (this.#timer) clearInterval(this.#timer);
     this.#publisher.stop();
     this.#ops?.unsubscribe();
+    this.#topics?.close();
     await this.#nc.close().catch(() => {});
   }
 }

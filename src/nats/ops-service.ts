@@ -1,7 +1,8 @@
 /**
  * The NATS adapter of the operations layer: a request on `specterm.<node>.ops` is one call of
  * the one executor (src/ops/executor.ts) — the same scopes, rate limits and audit (`via: nats`)
- * as HTTP. The request is JSON `{op, token, params?, query?, body?}`; the reply is
+ * as HTTP. The request is JSON `{op, token, params?, query?, body?}` (plus `subscription`: a
+ * terminal's lease and resize run as the topic subscription it names); the reply is
  * `{ok: true, answer}` or `{ok: false, error: {code, title, detail, errors}}`. The token is a
  * device token of this node (or the fleet's, once the hub issues them); it travels in the
  * message body, never in a subject, and is never logged.
@@ -10,21 +11,26 @@
 import { randomUUID } from 'node:crypto';
 import { callerSessionOf } from '../ops/caller-session.js';
 import type { RequestContext } from '../ops/contracts.js';
-import { toSpectermError } from '../ops/errors.js';
 import type { Operations } from '../ops/executor.js';
 import { OPERATIONS } from '../ops/operations.js';
 import type { Principal } from '../ops/principal.js';
 import { SpectermError } from '../protocol/index.js';
+import { refusalReply } from './wire-error.js';
 
 /** Operations that exist only for one transport: the browser's tickets and cookies, streams. */
 const NOT_OVER_NATS = new Set(['createWsTicket', 'pair', 'signOut', 'events', 'subscribeTopic', 'openapi']);
 
-export interface OpsRequest { op: string; token?: string; caller_session?: string; params?: Record<string, unknown>; query?: Record<string, string>; body?: unknown }
+export interface OpsRequest { op: string; token?: string; caller_session?: string; subscription?: string; params?: Record<string, unknown>; query?: Record<string, string>; body?: unknown }
 
 export interface OpsServiceDeps {
   operations: Operations;
   authenticate: (secret: string | undefined, address: string) => Principal;
   onUnexpected: (error: unknown) => void;
+  /**
+   * The context of one of the caller's topic subscriptions (./topic-bridge.ts): a terminal's
+   * lease and resize belong to the viewer that asks, so a request naming `subscription` runs as it.
+   */
+  subscriptionContext?: (subscription: string, principal: Principal) => RequestContext;
 }
 
 /** Answers one request's bytes; never throws. */
@@ -32,12 +38,13 @@ export async function answerOpsRequest(data: Uint8Array, deps: OpsServiceDeps): 
   try {
     const request = parseRequest(data);
     const principal = deps.authenticate(request.token, 'nats');
-    const ctx: RequestContext = { principal, requestId: randomUUID(), remoteAddress: 'nats', via: 'nats', ...callerSessionOf(request.caller_session, '"caller_session"') };
+    const ctx: RequestContext = request.subscription !== undefined && deps.subscriptionContext
+      ? deps.subscriptionContext(request.subscription, principal)
+      : { principal, requestId: randomUUID(), remoteAddress: 'nats', via: 'nats', ...callerSessionOf(request.caller_session, '"caller_session"') };
     const answer = await deps.operations.call(request.op, { params: request.params, query: request.query, body: request.body, label: `the NATS operation ${request.op}` }, ctx);
     return JSON.stringify({ ok: true, answer: answer ?? null });
   } catch (error) {
-    const e = toSpectermError(error, deps.onUnexpected);
-    return JSON.stringify({ ok: false, error: { code: e.code, title: e.title, detail: e.message, errors: e.errors, ...e.extensions } });
+    return refusalReply(error, deps.onUnexpected);
   }
 }
 
@@ -60,6 +67,9 @@ function parseRequest(data: Uint8Array): OpsRequest {
     if (v !== undefined && (typeof v !== 'object' || v === null || Array.isArray(v))) {
       throw new SpectermError({ code: 'VALIDATION_FAILED', detail: `"${key}" must be an object of names to values`, errors: [{ path: `/${key}`, code: 'invalid_type', message: `"${key}" must be an object` }] });
     }
+  }
+  if (r.subscription !== undefined && typeof r.subscription !== 'string') {
+    throw new SpectermError({ code: 'VALIDATION_FAILED', detail: '"subscription" must be the id a topic subscription was opened with (specterm.<node>.topics answers it)', errors: [{ path: '/subscription', code: 'invalid_type', message: '"subscription" must be a string' }] });
   }
   if (r.token !== undefined && typeof r.token !== 'string') {
     throw new SpectermError({ code: 'VALIDATION_FAILED', detail: '"token" must be a string: a device token of this node', errors: [{ path: '/token', code: 'invalid_type', message: '"token" must be a string' }] });

@@ -4,6 +4,9 @@
  *
  * - `specterm.<node>.events.<session>` — the node's events, captured by the stream `SPECTERM_EVENTS`;
  * - `specterm.<node>.ops` — operations by request/reply (the operations layer's executor answers);
+ * - `specterm.<node>.topics` — opens a topic subscription (a terminal); its messages go to the
+ *   request's reply inbox, and `specterm.<node>.topic.<subscription>` takes its acks,
+ *   keepalives, resyncs and close (./topic-bridge.ts);
  * - the KV bucket `specterm_presence`, key `<node>` — who is up, with which sessions and states.
  * @module
  */
@@ -21,6 +24,35 @@ export function eventsFilter(node = '*'): string {
 
 export function opsSubject(node: string): string {
   return `specterm.${node}.ops`;
+}
+
+/** Where a subscriber opens a topic subscription on `node`. */
+export function topicsSubject(node: string): string {
+  return `specterm.${node}.topics`;
+}
+
+/** Where the subscriber of one subscription sends its acks, keepalives, resyncs and close. */
+export function topicControlSubject(node: string, subscription: string): string {
+  return `specterm.${node}.topic.${subscription}`;
+}
+
+/**
+ * Where `node` streams one subscription's messages: under its own subjects (its NATS permissions
+ * let it publish nowhere else), at a name the subscriber picked and listens on before it asks.
+ */
+export function topicDeliverSubject(node: string, name: string): string {
+  return `specterm.${node}.topic-out.${name}`;
+}
+
+/** Whether `subject` is one of `node`'s delivery subjects (a name of 8–64 letters, digits, _ or -). */
+export function isTopicDeliverSubject(node: string, subject: string): boolean {
+  const prefix = `specterm.${node}.topic-out.`;
+  return subject.startsWith(prefix) && /^[A-Za-z0-9_-]{8,64}$/.test(subject.slice(prefix.length));
+}
+
+/** Every subscription's control subject on `node` (the node listens on it). */
+export function topicControlFilter(node: string): string {
+  return `specterm.${node}.topic.*`;
 }
 
 /** The JetStream message id of a node's event: publishing it twice stores it once. */

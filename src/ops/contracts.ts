@@ -65,6 +65,8 @@ export interface WsSink {
 export interface TopicSubscription {
   dispose(): void;
   ack?(bytes: number): unknown;
+  /** The subscriber lost messages (a transport without a socket's guarantees): send a fresh snapshot. */
+  resync?(): void;
 }
 
 type Msg<T extends ClientMessage['type']> = Extract<ClientMessage, { type: T }>;

@@ -101,6 +101,9 @@ export const ERROR_CODES = {
   RECORDING_AT_OUT_OF_RANGE: code(422, 'Instant out of range'),
   // Notifications
   PUSH_ENDPOINT_REFUSED: code(422, 'Push endpoint refused'),
+  // A fleet over NATS (docs/fleet.md)
+  NODE_UNREACHABLE: code(504, 'The node did not answer'),
+  SUBSCRIBER_TOO_SLOW: code(429, 'Subscriber too slow'),
 } as const satisfies Record<string, CodeInfo>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

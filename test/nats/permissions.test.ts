@@ -2,7 +2,7 @@
  * The NATS permissions docs/fleet.md tells a person to give each node, run for real: the block
  * is read from the doc itself (so the doc cannot drift from what works), given to a real
  * `nats-server` for two nodes, and a node started with its own credentials must work fully
- * under them — while, as that node's user, publishing as the other node, taking the other
+ * under them (events, presence, operations, a terminal streamed) — while, as that node's user, publishing as the other node, taking the other
  * node's commands, or deleting the fleet's stream is refused by NATS.
  */
 import { randomBytes } from 'node:crypto';
@@ -14,6 +14,7 @@ import { Kvm } from '@nats-io/kv';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { streamedEvents } from '../helpers/nats-stream.js';
+import { openRaw } from './topics-harness.js';
 import { startNatsServer, type NatsServer } from '../helpers/nats-server.js';
 import { makeDirs, startDaemon, stopAll, waitFor, type DaemonDirs, type RunningDaemon } from '../daemon/daemon-harness.js';
 
@@ -76,6 +77,14 @@ describe('the NATS permissions docs/fleet.md gives a node', () => {
     expect(presence.node).toBe('build-01');
     const reply = await observer.request('specterm.build-01.ops', JSON.stringify({ op: 'listSessions', token: admin }), { timeout: 30_000 });
     expect(reply.json<{ ok: boolean }>().ok).toBe(true);
+    // A terminal streams to a subscriber elsewhere under the node's own subjects.
+    const terminal = await openRaw(observer, 'build-01', { token: admin, topic: `terminal/${created.id}` });
+    try {
+      expect(terminal.answer.ok).toBe(true);
+      await waitFor(() => terminal.payloads.length > 0 || undefined, WAIT_MS, 'the terminal\'s snapshot over NATS');
+    } finally {
+      terminal.close();
+    }
     expect(daemon.stderr()).not.toMatch(/permission/i);
   }, 120_000);
 
