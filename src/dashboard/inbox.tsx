@@ -16,7 +16,7 @@ import { isOpenedByPerson } from './attention.js';
 import { PromptButtons, PromptOutcome, usePromptAnswer } from './prompt-answer.js';
 import { navigate, scope } from './state.js';
 
-function ApprovalCard(props: { approval: Approval; session: SessionDetail | undefined; canAnswer: boolean; onAnswered: () => void; onDismiss: (() => void) | null }) {
+function ApprovalCard(props: { approval: Approval; session: SessionDetail | undefined; fleet: boolean; canAnswer: boolean; onAnswered: () => void; onDismiss: (() => void) | null }) {
   // A card kept after its approval left the list (onDismiss set) is answered: never pressable again.
   const answer = usePromptAnswer(props.approval, props.onAnswered, props.onDismiss !== null);
   const a = answer.asked;
@@ -36,6 +36,8 @@ function ApprovalCard(props: { approval: Approval; session: SessionDetail | unde
       </div>
       <p class="card-session">
         <a href={`/sessions/${encodeURIComponent(props.approval.session_id)}`} onClick={(e) => { e.preventDefault(); navigate(`/sessions/${encodeURIComponent(props.approval.session_id)}`); }}>{sessionName}</a>
+        {/* In a fleet, which machine asks: the same path on two machines is two different things. */}
+        {props.fleet && props.approval.node ? ` · on ${props.approval.node}` : ''}
         {props.session ? ` · ${props.session.spec.id} · ${props.session.cwd}` : ''}
       </p>
       {a.text && <pre class="card-text">{a.text}</pre>}
@@ -63,6 +65,7 @@ export function Inbox(props: { sessions: SessionDetail[] | null }) {
   useEffect(() => { void load(); }, [props.sessions]);
   const canAnswer = scope.value !== null && scopeAllows(scope.value, 'approve');
   const byId = new Map((props.sessions ?? []).map((s) => [s.id, s]));
+  const fleet = new Set((props.sessions ?? []).map((s) => s.node ?? '')).size > 1;
   const pending = approvals.value;
   const all = pending === null ? null : [...pending, ...[...answered.value.values()].filter((a) => !pending.some((p) => p.id === a.id))];
   const list = all?.filter((a) => !isOpenedByPerson(a)) ?? null;
@@ -80,7 +83,7 @@ export function Inbox(props: { sessions: SessionDetail[] | null }) {
     })();
   };
   const dismiss = (id: string) => { const next = new Map(answered.value); next.delete(id); answered.value = next; };
-  const cardOf = (a: Approval) => <ApprovalCard key={a.id} approval={a} session={byId.get(a.session_id)} canAnswer={canAnswer}
+  const cardOf = (a: Approval) => <ApprovalCard key={a.id} approval={a} session={byId.get(a.session_id)} fleet={fleet} canAnswer={canAnswer}
     onAnswered={() => keep(a)} onDismiss={pending?.some((p) => p.id === a.id) ? null : () => dismiss(a.id)} />;
   return (
     <section data-view="inbox" aria-labelledby="inbox-title">
