@@ -42,6 +42,8 @@ const mcpCalls = (work) => {
   try { return fs.readFileSync(path.join(work, '..', 'mcp.log'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((m) => m.method === 'tools/call'); } catch { return []; }
 };
 
+/** The states whose buttons are pressed by moving a cursor row with the arrows (select_mode arrow_keys). */
+const ARROW_STATES = new Set(['settings', 'sessions', 'list', 'toggles']);
 const modal = (state, kind, { title, buttons }) => ({ state, status: 'approval', modal: { title, kind, buttons } });
 const START = [{ state: 'starting' }, { state: 'idle' }];
 
@@ -59,6 +61,8 @@ async function checkDialog(c, state, kind, want, answer) {
   c.check(`modal kind is ${kind}`, m?.kind === kind, String(m?.kind));
   c.check('modal title', m?.title === want.title, JSON.stringify(m?.title));
   c.check('modal buttons exactly as shown', JSON.stringify(labels) === JSON.stringify(want.buttons), JSON.stringify(labels));
+  // A list pressed with the arrows needs its cursor row: without it every press is refused.
+  if (ARROW_STATES.has(state)) c.check('one button is the cursor row', m?.buttons?.filter((b) => b.current).length === 1, JSON.stringify(m?.buttons?.map((b) => b.current)));
   await sleep(1500);
   c.check(`the ${state} modal is not auto-answered (still open after 1.5 s)`, c.s.driver.getCurrentView()?.state.id === state);
   c.actions.push({ t: Date.now(), what: answer.esc ? 'picker_close' : 'modal_answered' });
@@ -129,6 +133,35 @@ function planSession(name, cols, rows, where) {
   };
 }
 
+/** What Esc Esc offers after one turn: the session context Gemini CLI records as the first message, the turn's message, and the way out. */
+const REWIND = { title: 'Rewind', buttons: ['<session_context>', 'say hello', 'Stay at current position'] };
+
+/**
+ * One turn, then Esc Esc at the idle prompt: Gemini CLI's "go back to an earlier message" mode
+ * (RewindViewer, a selection popup a key opens: kind picker, never idle while open) → the last
+ * button, "Stay at current position", by the arrows and Enter → idle.
+ */
+function rewindSession(name, cols, rows, where) {
+  return {
+    name, cols, rows,
+    description: `${where}after one turn, Esc Esc opens "Rewind" (the earlier messages, each with a stats row under it, and "Stay at current position": kind picker, buttons = the first row of each item) → "Stay at current position" (arrows and Enter) → idle`,
+    run: async (c) => {
+      await c.prompt('say hello');
+      await c.turnEnd();
+      await sleep(1000);
+      c.actions.push({ t: Date.now(), what: 'picker_open' });
+      c.s.driver.dispatch({ kind: 'pty_write', data: '\u001b' });
+      await sleep(150);
+      c.s.driver.dispatch({ kind: 'pty_write', data: '\u001b' });
+      if (!(await checkDialog(c, 'list', 'picker', REWIND, { button: REWIND.buttons.length }))) return;
+      const back = await c.s.waitForState('idle', 8000).catch(() => null);
+      c.check('idle after "Stay at current position"', back !== null);
+      await sleep(1500);
+    },
+    expect: { sequence: [...START, { state: 'busy', status: 'generating' }, { state: 'idle' }, modal('list', 'picker', REWIND), { state: 'idle', modal: null }], final: { state: 'idle' } },
+  };
+}
+
 /** The MCP tool confirmation at one size; at 60 columns its question wraps over two rows (the title is the joined rows). */
 function mcpSession(name, cols, rows, where) {
   return {
@@ -193,6 +226,8 @@ export const PROMPT_SESSIONS = [
     },
     expect: { sequence: [...START, { state: 'busy', status: 'generating' }, { state: 'idle' }, modal('sessions', 'picker', { title: 'Chat Sessions (1 total)', buttons: ['say hello (current)'] }), { state: 'idle', modal: null }], final: { state: 'idle' } },
   },
+  rewindSession('rewind-esc-esc', 80, 24, ''),
+  rewindSession('rewind-esc-esc-60x20', 60, 20, 'in a narrow 60×20 terminal, '),
   planSession('plan-approve', 80, 24, ''),
   planSession('plan-approve-200x50', 200, 50, 'in a wide 200×50 terminal, '),
   planSession('plan-approve-60x20', 60, 20, 'in a narrow 60×20 terminal, '),
