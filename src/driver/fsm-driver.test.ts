@@ -118,6 +118,9 @@ describe('FsmDriver evaluation loop', () => {
   });
 });
 
+/** APPROVAL with the CLI's cursor on row `n`. */
+const cursorOn = (n: number) => APPROVAL.map((l) => l.replace('❯', ' ').replace(new RegExp(`^   (${n}\\.)`), ' ❯ $1'));
+
 describe('FsmDriver modals', () => {
   it('reports approval with exact buttons, title and kind', () => {
     const h = harness();
@@ -175,12 +178,36 @@ describe('FsmDriver modals', () => {
     h.tx.emit(paint(APPROVAL));
     h.at(700);
     expect(h.driver.dispatch({ kind: 'click_modal_button', index: 3 })).toEqual({ ok: true });
+    // The arrows now, the Enter only once the screen shows the cursor on row 3.
+    expect(h.tx.written().endsWith('\x1b[B\x1b[B')).toBe(true);
+    h.at(900);
+    expect(h.tx.written().endsWith('\x1b[B\x1b[B')).toBe(true);
+    h.tx.emit(paint(cursorOn(3)));
+    h.at(950);
     expect(h.tx.written().endsWith('\x1b[B\x1b[B\r')).toBe(true);
     h.tx.emit(paint(APPROVAL.map((l) => l.replace('❯', ' '))));
-    h.at(1000);
+    h.at(1300);
     const n = h.tx.writes.length;
     expect(h.driver.dispatch({ kind: 'click_modal_button', index: 2 })).toMatchObject({ ok: false, reason: expect.stringContaining('stale') });
     expect(h.tx.writes.length).toBe(n);
+  });
+
+  it('arrow_keys mode presses nothing when the cursor does not reach the row, or the modal changes on the way', () => {
+    const spec = baseSpec();
+    spec.states[3]!.extract!.buttons!.select_mode = 'arrow_keys';
+    spec.states[3]!.extract!.buttons!.key_for_index = '\r';
+    const h = harness(spec);
+    toIdle(h);
+    h.tx.emit(paint(APPROVAL));
+    h.at(700);
+    expect(h.driver.dispatch({ kind: 'click_modal_button', index: 2 })).toEqual({ ok: true });
+    h.at(700 + 2_500); // the TUI ignored the arrow: the cursor stays on row 1
+    expect(h.tx.written()).not.toContain('\r');
+    expect(h.driver.dispatch({ kind: 'click_modal_button', index: 3 })).toEqual({ ok: true });
+    // Another question arrives under the cursor's row 3: not the "No" that was pressed.
+    h.tx.emit(paint(cursorOn(3).map((l) => l.replace('3. No', '3. Yes, delete everything'))));
+    h.at(700 + 5_500);
+    expect(h.tx.written()).not.toContain('\r');
   });
 
   it('re-reads an approval at least every 2 s on a silent screen (§13.16)', () => {

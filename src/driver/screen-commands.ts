@@ -19,6 +19,9 @@ const WIN32_MODAL_CONFIRM_GAP_MS = 350;
 const WIN32_MODAL_CONFIRM_MAX_WRITES = 14;
 /** Some TUIs ignore a slash command whose Enter arrives in the same write. */
 const PICKER_ENTER_GAP_MS = 200;
+/** How often the screen is re-read for the cursor on its way to the pressed row, and for how long. */
+const CURSOR_CHECK_MS = 25;
+const CURSOR_WAIT_MS = 2_000;
 
 /** The modal last derived, with the state it belongs to (a press must be for the current one). */
 export interface LatchedModal extends ModalSnapshot {
@@ -116,13 +119,34 @@ export class ScreenCommands {
       const delta = index - current.index;
       const up = rule.cursor_keys?.up || '\x1b[A';
       const down = rule.cursor_keys?.down || '\x1b[B';
-      if (delta !== 0) this.#host.write((delta > 0 ? down : up).repeat(Math.abs(delta)));
       const confirm = (rule.key_for_index ?? '').replace(/\{index\}/g, '') || '\r';
-      this.#confirmModal(confirm);
+      if (delta === 0) { this.#confirmModal(confirm); return { ok: true }; }
+      this.#host.write((delta > 0 ? down : up).repeat(Math.abs(delta)));
+      this.#confirmOnceCursorIsOn(btn, confirm);
       return { ok: true };
     }
     this.#confirmModal(btn.key);
     return { ok: true };
+  }
+
+  /**
+   * Confirms once the screen, re-read, shows the cursor on `target` — never blind: a TUI that
+   * reads the arrows and the Enter of one write as one key (Gemini CLI's lists) would move the
+   * cursor and lose the Enter, and a modal that changed meanwhile must not get the press. No
+   * cursor there within CURSOR_WAIT_MS, or another modal: nothing is pressed.
+   */
+  #confirmOnceCursorIsOn(target: { index: number; label: string }, confirm: string): void {
+    const stateId = this.#host.stateId();
+    let waited = 0;
+    const check = (): void => {
+      const m = this.#host.modal();
+      if (!m || m.stateId !== stateId || this.#host.stateId() !== stateId) return;
+      const on = m.buttons.find((b) => b.current);
+      if (on && on.index === target.index && on.label === target.label) { this.#confirmModal(confirm); return; }
+      waited += CURSOR_CHECK_MS;
+      if (waited < CURSOR_WAIT_MS) this.#timers.later(CURSOR_CHECK_MS, check);
+    };
+    this.#timers.later(CURSOR_CHECK_MS, check);
   }
 
   /** POSIX: one write. win32: the trailing CR is resent every 350 ms while the modal is up (≤ 14). */
