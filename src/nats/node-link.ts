@@ -14,6 +14,7 @@ import type { Operations } from '../ops/executor.js';
 import type { Principal } from '../ops/principal.js';
 import type { SessionDetail } from '../protocol/index.js';
 import { EventPublisher, type EventSource } from './event-publisher.js';
+import { FleetTokens } from './fleet-tokens.js';
 import { answerOpsRequest } from './ops-service.js';
 import { EVENTS_STREAM, eventsFilter, opsSubject, PRESENCE_BUCKET } from './subjects.js';
 
@@ -50,6 +51,7 @@ export class NodeLink {
   readonly #nc: NatsConnection;
   readonly #publisher: EventPublisher;
   #kv: KV | null = null;
+  #fleetTokens: FleetTokens | null = null;
   #ops: Subscription | null = null;
   #timer: NodeJS.Timeout | null = null;
   #closed = false;
@@ -70,19 +72,24 @@ export class NodeLink {
       servers: options.url, name: `specterm-node-${options.node}`, authenticator: options.authenticator,
       maxReconnectAttempts: -1, reconnectTimeWait: 500, waitOnFirstConnect: false,
     });
-    const jsm = await jetstreamManager(nc);
-    const stream = { name: EVENTS_STREAM, subjects: [eventsFilter()], duplicate_window: DUPLICATE_WINDOW_NS };
-    try {
-      await jsm.streams.info(EVENTS_STREAM);
-    } catch {
-      await jsm.streams.add(stream).catch(async () => { await jsm.streams.info(EVENTS_STREAM); });
-    }
+    await ensureEventsStream(nc);
     const link = new NodeLink(options, nc, jetstream(nc));
     link.#kv = await new Kvm(nc).create(PRESENCE_BUCKET, { history: 1 });
+    // A device token the fleet (its hub) issued works here with its scope, besides the node's own.
+    const fleet = link.#fleetTokens = await FleetTokens.watch(nc);
+    const authenticate = async (secret: string | undefined, address: string) => {
+      try {
+        return fleet.verify(secret) ?? options.authenticate(secret, address);
+      } catch (error) {
+        const late = await fleet.verifySoon(secret);
+        if (late) return late;
+        throw error;
+      }
+    };
     link.#ops = nc.subscribe(opsSubject(options.node), {
       callback: (error, msg) => {
         if (error) return;
-        void answerOpsRequest(msg.data, { operations: options.operations, authenticate: options.authenticate, onUnexpected: (e) => options.log('error', `nats op: ${(e as Error)?.stack ?? String(e)}`) })
+        void answerOpsRequest(msg.data, { operations: options.operations, authenticate, onUnexpected: (e) => options.log('error', `nats op: ${(e as Error)?.stack ?? String(e)}`) })
           .then((reply) => msg.respond(reply));
       },
     });
@@ -133,7 +140,19 @@ export class NodeLink {
     if (this.#timer) clearInterval(this.#timer);
     this.#publisher.stop();
     this.#ops?.unsubscribe();
+    this.#fleetTokens?.close();
     await this.#nc.close().catch(() => {});
+  }
+}
+
+/** Makes the events stream when it is missing (a node or the hub, whoever links first). */
+export async function ensureEventsStream(nc: NatsConnection): Promise<void> {
+  const jsm = await jetstreamManager(nc);
+  const stream = { name: EVENTS_STREAM, subjects: [eventsFilter()], duplicate_window: DUPLICATE_WINDOW_NS };
+  try {
+    await jsm.streams.info(EVENTS_STREAM);
+  } catch {
+    await jsm.streams.add(stream).catch(async () => { await jsm.streams.info(EVENTS_STREAM); });
   }
 }
 

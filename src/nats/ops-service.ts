@@ -23,7 +23,7 @@ export interface OpsRequest { op: string; token?: string; caller_session?: strin
 
 export interface OpsServiceDeps {
   operations: Operations;
-  authenticate: (secret: string | undefined, address: string) => Principal;
+  authenticate: (secret: string | undefined, address: string) => Principal | Promise<Principal>;
   onUnexpected: (error: unknown) => void;
 }
 
@@ -31,7 +31,7 @@ export interface OpsServiceDeps {
 export async function answerOpsRequest(data: Uint8Array, deps: OpsServiceDeps): Promise<string> {
   try {
     const request = parseRequest(data);
-    const principal = deps.authenticate(request.token, 'nats');
+    const principal = await deps.authenticate(request.token, 'nats');
     const ctx: RequestContext = { principal, requestId: randomUUID(), remoteAddress: 'nats', via: 'nats', ...callerSessionOf(request.caller_session, '"caller_session"') };
     const answer = await deps.operations.call(request.op, { params: request.params, query: request.query, body: request.body, label: `the NATS operation ${request.op}` }, ctx);
     return JSON.stringify({ ok: true, answer: answer ?? null });
