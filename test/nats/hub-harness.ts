@@ -58,13 +58,13 @@ export async function stopHubs(): Promise<void> {
   }
 }
 
-/** Events of the hub's SSE stream from `since` (Last-Event-ID), read until `enough` says so. */
-export async function readEvents(hub: { url: string; admin: string }, since: number, enough: (events: HubEvent[]) => boolean, timeoutMs: number): Promise<HubEvent[]> {
+/** Events of the hub's SSE stream from `since` (Last-Event-ID; of one session when `sessionId`), read until `enough` says so. */
+export async function readEvents(hub: { url: string; admin: string }, since: number, enough: (events: HubEvent[]) => boolean, timeoutMs: number, sessionId?: string): Promise<HubEvent[]> {
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(), timeoutMs);
   const events: HubEvent[] = [];
   try {
-    const response = await fetch(`${hub.url}/api/v1/events`, { headers: { authorization: `Bearer ${hub.admin}`, 'last-event-id': String(since) }, signal: abort.signal });
+    const response = await fetch(`${hub.url}/api/v1/events${sessionId ? `?session_id=${sessionId}` : ''}`, { headers: { authorization: `Bearer ${hub.admin}`, 'last-event-id': String(since) }, signal: abort.signal });
     const reader = response.body!.getReader();
     let text = '';
     while (!enough(events)) {

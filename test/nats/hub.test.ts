@@ -7,8 +7,9 @@
  * twice, and lists a node that stopped answering with its last known sessions.
  */
 import Database from 'better-sqlite3';
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { jetstream } from '@nats-io/jetstream';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { Kvm } from '@nats-io/kv';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -108,6 +109,12 @@ describe('specterm hub', () => {
     expect(nobody.message).toMatch(/no node of this fleet \(alpha, beta\) has the session 's_nobody'/);
     const search = await refusal(hub.client.call('searchTranscripts', { query: { q: 'x' } }));
     expect([search.code, search.message]).toEqual(['NOT_IMPLEMENTED', expect.stringMatching(/a hub does not serve searchTranscripts across the fleet yet/)]);
+    // The command itself: no NATS, or credentials in the URL, is a usage error (exit 2) saying what to do.
+    const bin = path.resolve('bin/specterm.js');
+    const noNats = spawnSync(process.execPath, [bin, 'hub'], { env: dirs.hub.env, encoding: 'utf8', timeout: 30_000 });
+    expect([noNats.status, noNats.stderr]).toEqual([2, expect.stringContaining('a hub needs the fleet\'s NATS server: pass --nats nats://host:port')]);
+    const secretUrl = spawnSync(process.execPath, [bin, 'hub', '--nats', 'nats://me:pw@127.0.0.1:4222'], { env: dirs.hub.env, encoding: 'utf8', timeout: 30_000 });
+    expect([secretUrl.status, secretUrl.stderr]).toEqual([2, expect.stringContaining('--nats must not carry credentials')]);
     // A node refuses a create meant for another node.
     expect(await op('alpha', { op: 'createSession', token: hub.admin, body: { ...body, node: 'beta' } })).toMatchObject({ ok: false, error: { code: 'NODE_UNKNOWN' } });
   }, 60_000);
@@ -173,6 +180,20 @@ describe('specterm hub', () => {
       expect(seqs.slice(0, want[node])).toEqual(Array.from({ length: want[node] }, (_, i) => i + 1));
     }
     expect(events.filter((e) => e.node === undefined)).toEqual([]);
+  }, 180_000);
+
+  it('reads the stream again from its start when its consumer is gone, and stores nothing twice', async () => {
+    await hub.stop();
+    await (await jetstreamManager(nc)).consumers.delete('SPECTERM_EVENTS', 'specterm-hub-hub');
+    hub = await startHub(dirs.hub, nats.url);
+    const want = { alpha: lastSeqOf('alpha'), beta: lastSeqOf('beta') };
+    const events = await readEvents(hub, 0, (seen) => (['alpha', 'beta'] as const).every((n) => seen.some((e) => e.node === n && e.node_seq === want[n])), WAIT_MS);
+    for (const node of ['alpha', 'beta'] as const) {
+      expect(events.filter((e) => e.node === node).map((e) => e.node_seq)).toEqual(Array.from({ length: want[node] }, (_, i) => i + 1));
+    }
+    // One session's events by its fleet id: that node's session only.
+    const one = await readEvents(hub, 0, (seen) => seen.some((e) => e.node_seq === want.beta), WAIT_MS, `beta_${ids.beta}`);
+    expect(new Set(one.map((e) => `${e.node}/${e.session_id}`))).toEqual(new Set([`beta/${ids.beta}`]));
   }, 180_000);
 
   it('lists a node that stops answering as unreachable, with its last known sessions', async () => {
