@@ -13,6 +13,8 @@ import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { Kvm } from '@nats-io/kv';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { WS_PATH, WS_SUBPROTOCOL } from '../../src/protocol/index.js';
 import { ClientError, DaemonClient } from '../../src/client/index.js';
 import { startNatsServer, type NatsServer } from '../helpers/nats-server.js';
 import { makeDirs, startDaemon, stopAll, waitFor, type DaemonDirs, type RunningDaemon } from '../daemon/daemon-harness.js';
@@ -118,6 +120,27 @@ describe('specterm hub', () => {
     // A node refuses a create meant for another node.
     expect(await op('alpha', { op: 'createSession', token: hub.admin, body: { ...body, node: 'beta' } })).toMatchObject({ ok: false, error: { code: 'NODE_UNKNOWN' } });
   }, 60_000);
+
+  it('serves the fleet\'s events on the WebSocket topics the dashboard reads, each with its node', async () => {
+    const socket = new WebSocket(`${hub.url.replace('http', 'ws')}${WS_PATH}`, [WS_SUBPROTOCOL], { headers: { authorization: `Bearer ${hub.admin}` } });
+    const messages: Array<{ type: string; topic?: string; code?: string; event?: { node?: string; session_id: string; type: string } }> = [];
+    socket.on('message', (data) => messages.push(JSON.parse(String(data))));
+    await new Promise((resolve, reject) => { socket.once('open', resolve); socket.once('error', reject); });
+    try {
+      socket.send(JSON.stringify({ type: 'subscribe', topic: 'sessions', since: 0 }));
+      socket.send(JSON.stringify({ type: 'subscribe', topic: `session/alpha_${ids.alpha}`, since: 0 }));
+      const created = (topic: string) => messages.filter((m) => m.topic === topic && m.event?.type === 'session.created').map((m) => m.event!.node);
+      await waitFor(() => created('sessions').length === 2 && created(`session/alpha_${ids.alpha}`).length === 1, WAIT_MS, () => `both nodes' sessions on the topics (got ${JSON.stringify(messages.slice(-3))})`);
+      expect(created('sessions').sort()).toEqual(['alpha', 'beta']);
+      expect(new Set(messages.filter((m) => m.topic === `session/alpha_${ids.alpha}` && m.event).map((m) => `${m.event?.node}/${m.event?.session_id}`))).toEqual(new Set([`alpha/${ids.alpha}`]));
+      // Terminals of nodes are not served by the hub yet: said so, not silently dropped.
+      socket.send(JSON.stringify({ type: 'subscribe', topic: `terminal/${ids.alpha}` }));
+      await waitFor(() => messages.some((m) => m.type === 'error'), WAIT_MS, 'the refusal of a terminal topic');
+      expect(messages.find((m) => m.type === 'error')).toMatchObject({ code: 'TOPIC_UNAVAILABLE' });
+    } finally {
+      socket.close();
+    }
+  }, 120_000);
 
   it('sends a message to a node\'s session through the hub and reads its answer and transcript; the node audits the caller', async () => {
     const outcome = await hub.client.call('sendMessage', { params: { id: ids.beta }, body: { text: 'hello', wait: 'idle', timeout_ms: 45_000 } });
