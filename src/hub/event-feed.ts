@@ -22,11 +22,28 @@ const ACK_WAIT_NS = 5 * 1e9;
 /** How far back in its journal the hub looks for each node's last event at start (far beyond any unacknowledged window). */
 const TAIL_EVENTS = 10_000;
 
-export class EventFeed {
-  readonly #messages: ConsumerMessages;
+export interface EventFeedOptions {
+  hub: string;
+  events: EventLog;
+  onEvent: (node: string, event: DaemonEvent) => void;
+  log: (message: string) => void;
+}
 
-  private constructor(messages: ConsumerMessages) {
-    this.#messages = messages;
+/** How long the feed waits before it consumes again after NATS (or JetStream) went away under it. */
+const RETRY_MS = 1_000;
+
+export class EventFeed {
+  readonly #nc: NatsConnection;
+  readonly #o: EventFeedOptions;
+  readonly #seen: Map<string, number>;
+  #messages: ConsumerMessages | null = null;
+  #stopped = false;
+  #running: Promise<void> = Promise.resolve();
+
+  private constructor(nc: NatsConnection, options: EventFeedOptions) {
+    this.#nc = nc;
+    this.#o = options;
+    this.#seen = lastSeqByNode(options.events);
   }
 
   /** The consumer's name for a hub. */
@@ -34,10 +51,45 @@ export class EventFeed {
     return `specterm-hub-${hub}`;
   }
 
-  static async start(nc: NatsConnection, options: { hub: string; events: EventLog; onEvent: (node: string, event: DaemonEvent) => void; log: (message: string) => void }): Promise<EventFeed> {
-    await ensureEventsStream(nc);
-    const durable = EventFeed.durableName(options.hub);
-    const jsm = await jetstreamManager(nc);
+  /** Sets the consumer up (the first time must succeed) and consumes until stopped, again and again across outages. */
+  static async start(nc: NatsConnection, options: EventFeedOptions): Promise<EventFeed> {
+    const feed = new EventFeed(nc, options);
+    const first = await feed.#consume();
+    feed.#running = feed.#run(first);
+    return feed;
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    await this.#messages?.close().catch(() => {});
+    await this.#running;
+  }
+
+  /**
+   * Reads until the iterator ends; it ends (or fails) when NATS restarts under it (JetStream not
+   * ready yet, the pull lost), so the feed consumes again after a moment until it is stopped.
+   */
+  async #run(messages: ConsumerMessages): Promise<void> {
+    let current: ConsumerMessages | null = messages;
+    let said = false;
+    while (!this.#stopped) {
+      try {
+        current ??= await this.#consume();
+        for await (const m of current) this.#take(m.subject, m.data, () => m.ack());
+        said = false;
+      } catch (error) {
+        if (!said && !this.#stopped) this.#o.log(`the event feed waits for JetStream (${(error as Error).message}); it resumes where it stopped`);
+        said = true;
+      }
+      current = null;
+      if (!this.#stopped) await new Promise((resolve) => setTimeout(resolve, RETRY_MS).unref());
+    }
+  }
+
+  async #consume(): Promise<ConsumerMessages> {
+    await ensureEventsStream(this.#nc);
+    const durable = EventFeed.durableName(this.#o.hub);
+    const jsm = await jetstreamManager(this.#nc);
     // One event in flight at a time: an event delivered to a hub that died before storing it is
     // delivered again (after ACK_WAIT) before any later one, so none is overtaken and skipped.
     const config = { ack_policy: AckPolicy.Explicit, max_ack_pending: 1, ack_wait: ACK_WAIT_NS };
@@ -47,29 +99,25 @@ export class EventFeed {
     } catch {
       await jsm.consumers.add(EVENTS_STREAM, { durable_name: durable, deliver_policy: DeliverPolicy.All, ...config });
     }
-    const consumer = await jetstream(nc).consumers.get(EVENTS_STREAM, durable);
-    const seen = lastSeqByNode(options.events);
-    const messages = await consumer.consume({ max_messages: 64 });
-    void (async () => {
-      for await (const m of messages) {
-        const event = parseEvent(m.data);
-        const node = event?.node ?? m.subject.split('.')[1]!;
-        if (event && event.seq > (seen.get(node) ?? 0)) {
-          const { seq, ...rest } = event;
-          options.events.append({ ...rest, node, node_seq: seq } as DaemonEventInput);
-          seen.set(node, seq);
-          options.onEvent(node, event);
-        } else if (!event) {
-          options.log(`an event on ${m.subject} is not one this hub reads (a newer node?); skipped`);
-        }
-        m.ack();
-      }
-    })().catch((error: unknown) => options.log(`the event feed stopped: ${(error as Error).message}`));
-    return new EventFeed(messages);
+    const consumer = await jetstream(this.#nc).consumers.get(EVENTS_STREAM, durable);
+    this.#messages = await consumer.consume({ max_messages: 64 });
+    if (this.#stopped) await this.#messages.close().catch(() => {});
+    return this.#messages;
   }
 
-  async stop(): Promise<void> {
-    await this.#messages.close().catch(() => {});
+  /** Stores one delivered event (unless its node_seq is stored already), then acknowledges it. */
+  #take(subject: string, data: Uint8Array, ack: () => void): void {
+    const event = parseEvent(data);
+    const node = event?.node ?? subject.split('.')[1]!;
+    if (event && event.seq > (this.#seen.get(node) ?? 0)) {
+      const { seq, ...rest } = event;
+      this.#o.events.append({ ...rest, node, node_seq: seq } as DaemonEventInput);
+      this.#seen.set(node, seq);
+      this.#o.onEvent(node, event);
+    } else if (!event) {
+      this.#o.log(`an event on ${subject} is not one this hub reads (a newer node?); skipped`);
+    }
+    ack();
   }
 }
 
