@@ -22,6 +22,8 @@ export interface EventSource {
 }
 
 const PAGE = 200;
+/** How soon a publish that failed is tried again (NATS back but JetStream still recovering answers a timeout). */
+const RETRY_MS = 2_000;
 
 export class EventPublisher {
   readonly #node: string;
@@ -36,6 +38,7 @@ export class EventPublisher {
   #unsubscribe: (() => void) | null = null;
   /** Why the last drain stopped short (NATS away), until a drain gets through again. */
   #blocked: string | null = null;
+  #retry: NodeJS.Timeout | null = null;
 
   constructor(options: { node: string; events: EventSource; publish: PublishFn; cursorFile: string; log: (message: string) => void }) {
     this.#node = options.node;
@@ -77,6 +80,7 @@ export class EventPublisher {
   stop(): void {
     this.#stopped = true;
     this.#unsubscribe?.();
+    if (this.#retry) clearTimeout(this.#retry);
   }
 
   async #drain(): Promise<void> {
@@ -89,6 +93,9 @@ export class EventPublisher {
         } catch (error) {
           if (this.#blocked === null) this.#log(`events wait for NATS (${(error as Error).message}); ${this.backlog} to publish when it returns`);
           this.#blocked = (error as Error).message;
+          // A node with nothing new to say would otherwise wait for the next reconnect, which may never come.
+          this.#retry ??= setTimeout(() => { this.#retry = null; this.kick(); }, RETRY_MS);
+          this.#retry.unref?.();
           return;
         }
         this.#cursor = event.seq;

@@ -238,6 +238,23 @@ describe('specterm hub', () => {
     await waitFor(async () => (await hub.client.call('listSessions')).sessions.every((s) => s.unreachable === undefined), WAIT_MS, 'beta back');
   }, 120_000);
 
+  it('lists every node as unreachable while NATS is down, and catches up on the events it missed once NATS is back', async () => {
+    await hub.client.call('listSessions');
+    await nats.stop();
+    try {
+      const sessions = (await hub.client.call('listSessions')).sessions;
+      expect(sessions.map((s) => [s.node, s.id, s.unreachable !== undefined])).toEqual([['alpha', ids.alpha, true], ['beta', ids.beta, true]]);
+      // The nodes go on: alpha's turn while NATS is down is published when it returns.
+      await nodes.alpha.client.call('sendMessage', { params: { id: ids.alpha }, body: { text: 'hello', wait: 'idle', timeout_ms: 45_000 } });
+    } finally {
+      await nats.start();
+    }
+    await waitFor(async () => (await hub.client.call('listSessions')).sessions.every((s) => s.unreachable === undefined), WAIT_MS, 'the nodes reachable again');
+    const want = lastSeqOf('alpha');
+    const events = await readEvents(hub, 0, (seen) => seen.some((e) => e.node === 'alpha' && e.node_seq === want), WAIT_MS);
+    expect(events.filter((e) => e.node === 'alpha').map((e) => e.node_seq)).toEqual(Array.from({ length: want }, (_, i) => i + 1));
+  }, 180_000);
+
   it('never confuses two nodes\' equal ids: a shared bare id is refused, the fleet id names one', async () => {
     // A third node (only its presence record: it never answers) that has a session with alpha's id.
     const kv = await new Kvm(nc).open('specterm_presence');
