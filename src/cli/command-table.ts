@@ -43,6 +43,8 @@ export const COMMANDS: readonly CommandEntry[] = [
     async () => (await import('./commands/attach.js')).attachCommand),
   entry('serve', 'Run the daemon: agent sessions that outlive it, one HTTP + WebSocket API on 127.0.0.1 with tokens (docs/daemon.md); --lan serves it over HTTPS to phones on the local network.',
     async () => (await import('./commands/serve.js')).serveCommand),
+  entry('hub', 'Run a fleet\'s hub: one HTTP + WebSocket API and dashboard for every node on a NATS server (`specterm serve --nats`), with device tokens every node accepts (docs/fleet.md).',
+    async () => (await import('./commands/hub.js')).hubCommand),
   entry('ls', 'List the daemon\'s sessions: id, name, state, spec, cwd (needs `specterm serve`).',
     async () => (await import('./commands/ls.js')).lsCommand),
   entry('new', 'Start an agent session in the daemon; prints its id.',

@@ -15,6 +15,7 @@ import type { Operations } from '../ops/executor.js';
 import type { Principal } from '../ops/principal.js';
 import type { SessionDetail } from '../protocol/index.js';
 import { EventPublisher, type EventSource } from './event-publisher.js';
+import { FleetTokens } from './fleet-tokens.js';
 import { answerOpsRequest } from './ops-service.js';
 import { redactUrl } from './servers.js';
 import { EVENTS_STREAM, eventsFilter, inboxPrefixOf, opsSubject, PRESENCE_BUCKET } from './subjects.js';
@@ -56,6 +57,7 @@ export class NodeLink {
   readonly #nc: NatsConnection;
   readonly #publisher: EventPublisher;
   #kv: KV | null = null;
+  #fleetTokens: FleetTokens | null = null;
   #ops: Subscription | null = null;
   #topics: TopicBridge | null = null;
   #timer: NodeJS.Timeout | null = null;
@@ -81,23 +83,28 @@ export class NodeLink {
       // A silent partition (nothing reset) is noticed after three unanswered pings, not the default's four minutes.
       pingInterval: 10_000, maxPingOut: 3,
     });
-    const jsm = await jetstreamManager(nc);
     const replicas = replicasFor(nc.info);
-    const stream = { name: EVENTS_STREAM, subjects: [eventsFilter()], duplicate_window: DUPLICATE_WINDOW_NS, num_replicas: replicas };
-    try {
-      await jsm.streams.info(EVENTS_STREAM);
-    } catch {
-      await jsm.streams.add(stream).catch(async () => { await jsm.streams.info(EVENTS_STREAM); });
-    }
+    await ensureEventsStream(nc, replicas);
     const link = new NodeLink(options, nc, jetstream(nc));
     link.#kv = await new Kvm(nc).create(PRESENCE_BUCKET, { history: 1, replicas });
+    // A device token the fleet (its hub) issued works here with its scope, besides the node's own.
+    const fleet = link.#fleetTokens = await FleetTokens.watch(nc);
+    const authenticate = async (secret: string | undefined, address: string) => {
+      try {
+        return fleet.verify(secret) ?? options.authenticate(secret, address);
+      } catch (error) {
+        const late = await fleet.verifySoon(secret);
+        if (late) return late;
+        throw error;
+      }
+    };
     const onUnexpected = (e: unknown) => options.log('error', `nats: ${(e as Error)?.stack ?? String(e)}`);
-    const topics = link.#topics = new TopicBridge({ nc, node: options.node, operations: options.operations, authenticate: options.authenticate, onUnexpected });
+    const topics = link.#topics = new TopicBridge({ nc, node: options.node, operations: options.operations, authenticate, onUnexpected });
     topics.start();
     link.#ops = nc.subscribe(opsSubject(options.node), {
       callback: (error, msg) => {
         if (error) return;
-        void answerOpsRequest(msg.data, { operations: options.operations, authenticate: options.authenticate, onUnexpected, subscriptionContext: (id, principal) => topics.contextOf(id, principal) })
+        void answerOpsRequest(msg.data, { operations: options.operations, authenticate, onUnexpected, subscriptionContext: (id, principal) => topics.contextOf(id, principal) })
           .then((reply) => msg.respond(reply));
       },
     });
@@ -149,6 +156,7 @@ export class NodeLink {
     this.#publisher.stop();
     this.#ops?.unsubscribe();
     this.#topics?.close();
+    this.#fleetTokens?.close();
     await this.#nc.close().catch(() => {});
   }
 }
@@ -160,4 +168,15 @@ export class NodeLink {
  */
 export function replicasFor(info: { cluster?: string; connect_urls?: string[] } | undefined): number {
   return info?.cluster && (info.connect_urls?.length ?? 0) >= 3 ? 3 : 1;
+}
+
+/** Makes the events stream when it is missing (a node or the hub, whoever links first), with `replicas` copies. */
+export async function ensureEventsStream(nc: NatsConnection, replicas = replicasFor(nc.info)): Promise<void> {
+  const jsm = await jetstreamManager(nc);
+  const stream = { name: EVENTS_STREAM, subjects: [eventsFilter()], duplicate_window: DUPLICATE_WINDOW_NS, num_replicas: replicas };
+  try {
+    await jsm.streams.info(EVENTS_STREAM);
+  } catch {
+    await jsm.streams.add(stream).catch(async () => { await jsm.streams.info(EVENTS_STREAM); });
+  }
 }

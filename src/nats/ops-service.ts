@@ -24,7 +24,7 @@ export interface OpsRequest { op: string; token?: string; caller_session?: strin
 
 export interface OpsServiceDeps {
   operations: Operations;
-  authenticate: (secret: string | undefined, address: string) => Principal;
+  authenticate: (secret: string | undefined, address: string) => Principal | Promise<Principal>;
   onUnexpected: (error: unknown) => void;
   /**
    * The context of one of the caller's topic subscriptions (./topic-bridge.ts): a terminal's
@@ -37,7 +37,7 @@ export interface OpsServiceDeps {
 export async function answerOpsRequest(data: Uint8Array, deps: OpsServiceDeps): Promise<string> {
   try {
     const request = parseRequest(data);
-    const principal = deps.authenticate(request.token, 'nats');
+    const principal = await deps.authenticate(request.token, 'nats');
     const ctx: RequestContext = request.subscription !== undefined && deps.subscriptionContext
       ? deps.subscriptionContext(request.subscription, principal)
       : { principal, requestId: randomUUID(), remoteAddress: 'nats', via: 'nats', ...callerSessionOf(request.caller_session, '"caller_session"') };

@@ -26,7 +26,7 @@ export interface TopicBridgeOptions {
   nc: NatsConnection;
   node: string;
   operations: Operations;
-  authenticate: (secret: string | undefined, address: string) => Principal;
+  authenticate: (secret: string | undefined, address: string) => Principal | Promise<Principal>;
   onUnexpected: (error: unknown) => void;
   /** Subscriptions served at once (256, as one WebSocket connection may hold). */
   maxSubscriptions?: number;
@@ -94,7 +94,7 @@ export class TopicBridge {
         throw new SpectermError({ code: 'VALIDATION_FAILED', detail: `open a topic with the reply subject ${topicDeliverSubject(this.#o.node, '<name>')} (a name of 8–64 letters, digits, _ or -) and listen on it first: a node streams only under its own subjects`, errors: [{ path: '/reply', code: 'invalid_subject', message: `the reply subject must be ${topicDeliverSubject(this.#o.node, '<name>')}` }] });
       }
       const request = parseOpenRequest(msg.data);
-      const principal = this.#o.authenticate(request.token, 'nats');
+      const principal = await this.#o.authenticate(request.token, 'nats');
       const ctx: RequestContext = { principal, requestId: randomUUID(), remoteAddress: 'nats', via: 'nats', ...callerSessionOf(request.caller_session, '"caller_session"') };
       if (typeof request.message.topic === 'string' && !request.message.topic.startsWith('terminal/')) {
         throw new SpectermError({ code: 'TOPIC_UNAVAILABLE', detail: `only terminal topics ('terminal/<id>') are served over NATS; '${request.message.topic.slice(0, 80)}' is a node's events: read them from the JetStream stream SPECTERM_EVENTS (subjects specterm.<node>.events.<session>)` });

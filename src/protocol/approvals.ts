@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { EpochMs, Id } from './common.js';
 import { ApprovalSubject, ModalKind, ModalView, OpenedBy } from './sessions.js';
-import { NodeName } from './node.js';
+import { NodeName, Unreachable } from './node.js';
 
 export const Approval = z.strictObject({
   id: Id,
@@ -20,6 +20,7 @@ export const Approval = z.strictObject({
   first_seen_at: EpochMs,
   opened_by: OpenedBy.optional(),
   node: NodeName.optional(),
+  unreachable: Unreachable.optional(),
 }).meta({ examples: [{
   id: 'a_91c2', session_id: 's_7f3a9c', fingerprint: 'sha256:5d41402abc4b2a76', title: 'Run command?', text: 'npm test',
   buttons: [{ index: 0, label: 'Yes' }, { index: 1, label: 'No' }], kind: 'approval', first_seen_at: 1764600002000,

@@ -30,6 +30,9 @@ export const ERROR_CODES = {
   INTERNAL: code(500, 'Internal error'),
   STORAGE_FULL: code(507, 'No space left to store it'),
   TOO_MANY_CONNECTIONS: code(503, 'Too many connections'),
+  // A hub's fleet (docs/fleet.md)
+  NODE_UNKNOWN: code(422, 'Unknown node'),
+  NODE_UNREACHABLE: code(503, 'The node does not answer'),
   // Who is asking
   HOST_NOT_ALLOWED: code(421, 'Misdirected request: unknown Host'),
   ORIGIN_NOT_ALLOWED: code(403, 'Origin not allowed'),
@@ -101,8 +104,7 @@ export const ERROR_CODES = {
   RECORDING_AT_OUT_OF_RANGE: code(422, 'Instant out of range'),
   // Notifications
   PUSH_ENDPOINT_REFUSED: code(422, 'Push endpoint refused'),
-  // A fleet over NATS (docs/fleet.md)
-  NODE_UNREACHABLE: code(504, 'The node did not answer'),
+  // Terminals over NATS (docs/fleet.md)
   SUBSCRIBER_TOO_SLOW: code(429, 'Subscriber too slow'),
 } as const satisfies Record<string, CodeInfo>;
 

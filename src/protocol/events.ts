@@ -11,7 +11,10 @@ import { Task } from './tasks.js';
 import { Approval } from './approvals.js';
 import { KilledBy, ModalView, SessionDetail, StateView } from './sessions.js';
 
-const base = { seq: z.number().int().positive(), at: EpochMs, session_id: Id, node: NodeName.optional() };
+const base = {
+  seq: z.number().int().positive(), at: EpochMs, session_id: Id, node: NodeName.optional(),
+  node_seq: z.number().int().positive().optional().meta({ description: 'served by a hub: the seq the event has on its node (`seq` is the hub\'s own)' }),
+};
 /** On a notification event: the session was muted when it happened, so no sink interrupts anyone with it. */
 const muted = { muted: z.literal(true).optional().meta({ description: 'the session is muted: shown where it belongs, but no toast, push, desktop notification or webhook' }) };
 

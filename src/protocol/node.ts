@@ -22,3 +22,11 @@ export function nodeNameFromHost(hostname: string): string {
   const label = hostname.split('.')[0]!.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 63);
   return NODE_NAME_PATTERN.test(label) ? label : 'node';
 }
+
+/**
+ * What a hub (`specterm hub`) says of an object whose node did not answer: the list shows its
+ * last known state, as of `since` (the node's last presence record), instead of failing.
+ */
+export const Unreachable = z.strictObject({
+  since: z.number().int().nonnegative().meta({ description: 'when the node was last heard from (its presence record), ms since the Unix epoch' }),
+}).meta({ description: 'served by a hub only: the node did not answer, so this is its last known state' });

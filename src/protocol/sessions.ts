@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import type { ModalKind as CoreModalKind, StateStatus as CoreStateStatus } from '../core/spec/types.js';
 import { ByteSeq, Cols, EpochMs, Id, Rows } from './common.js';
-import { NodeName } from './node.js';
+import { NodeName, Unreachable } from './node.js';
 import { Turn } from './transcripts.js';
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -61,6 +61,7 @@ export const CreateSessionRequest = z.strictObject({
     branch: z.string().regex(BRANCH, 'a branch is 1–200 characters of A–Z a–z 0–9 . _ / -, without ".." or a leading "-"'),
   }).optional().meta({ description: 'run in a fresh git worktree on this new branch' }),
   policy: ApprovalPolicy.optional().meta({ description: 'auto-approve policy for this session (overrides the settings file); only kind "approval" modals are ever answered' }),
+  node: NodeName.optional().meta({ description: 'the node to start it on: a hub needs it; a node refuses any name but its own' }),
 }).meta({ examples: [{ spec: 'demo-agent', cwd: '/home/me/project', args: [], cols: 120, rows: 40, name: 'refactor', labels: { team: 'core' }, policy: { allow: ['npm test'], deny: ['rm -rf'] } }] });
 export type CreateSessionRequest = z.input<typeof CreateSessionRequest>;
 
@@ -143,6 +144,7 @@ export const SessionDetail = z.strictObject({
   muted: z.boolean().optional().meta({ description: 'true: the session raises no notifications (toast, push, desktop, webhook); its approvals are still listed' }),
   native_session_id: z.string().nullable().optional().meta({ description: 'the CLI\'s own conversation id (its history file), when its spec says how to know it' }),
   resumable: z.boolean().optional().meta({ description: 'true: exited, and POST …/resume starts its CLI again on the same conversation' }),
+  unreachable: Unreachable.optional(),
 }).meta({ examples: [{
   id: 's_7f3a9c', name: 'refactor', labels: {}, lifecycle: 'running',
   state: { id: 'idle', label: 'Idle', title: null, status: 'idle' }, modal: null, controls: [],

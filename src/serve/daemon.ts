@@ -32,7 +32,7 @@ import { approvalRoutes } from '../ops/handlers/approval-routes.js';
 import { pushRoutes } from '../ops/handlers/push-routes.js';
 import { PushKeysError } from '../daemon/push-keys.js';
 import { startPushService, type PushService } from '../daemon/push-service.js';
-import { eventsRoute, eventTopics } from '../ops/handlers/event-routes.js';
+import { eventsRoute, eventTopics, localSessionFilter } from '../ops/handlers/event-routes.js';
 import { imageRoutes } from '../ops/handlers/image-routes.js';
 import { sessionRoutes } from '../ops/handlers/session-routes.js';
 import { debugRoutes } from '../ops/handlers/debug-routes.js';
@@ -110,8 +110,20 @@ function readSettings(stateDir: string): Settings {
   return parsed as Settings;
 }
 
+/** The operations' audit, into the store's audit table. */
+export function auditInto(store: Store): (entry: AuditEntry) => void {
+  return (entry) => {
+    const sessionId = typeof entry.params.id === 'string' ? entry.params.id : null;
+    store.audit.insert({
+      t: entry.at, who: entry.who, tokenId: entry.tokenId, action: entry.what, sessionId,
+      detail: { params: entry.params, status: entry.status, code: entry.code, remoteAddress: entry.remoteAddress, via: entry.via, ...(entry.callerSession ? { caller_session: entry.callerSession } : {}) },
+      outcome: entry.outcome, reason: entry.code,
+    });
+  };
+}
+
 /** Writes the state file privately (temp + rename, 0600). */
-function writeStateFile(runtimeDir: string, state: DaemonStateFile): string {
+export function writeStateFile(runtimeDir: string, state: DaemonStateFile): string {
   const file = path.join(runtimeDir, DAEMON_STATE_FILE);
   writePrivateFile(file, JSON.stringify(state) + '\n');
   return file;
@@ -189,14 +201,7 @@ async function startLocked(options: DaemonOptions, locks: DaemonLocks): Promise<
   await manager.recover();
   const tasks: TaskRunner = new TaskRunner({ manager: () => manager, store, events, transcripts, now, node, log, routes: orchestration.delegate_routes });
 
-  const audit = (entry: AuditEntry) => {
-    const sessionId = typeof entry.params.id === 'string' ? entry.params.id : null;
-    store.audit.insert({
-      t: entry.at, who: entry.who, tokenId: entry.tokenId, action: entry.what, sessionId,
-      detail: { params: entry.params, status: entry.status, code: entry.code, remoteAddress: entry.remoteAddress, via: entry.via, ...(entry.callerSession ? { caller_session: entry.callerSession } : {}) },
-      outcome: entry.outcome, reason: entry.code,
-    });
-  };
+  const audit = auditInto(store);
   // The terminal topic (snapshot + bytes by seq, backpressure, the size lease): docs/daemon.md.
   const terminals = new TerminalStream({
     sessions: (id) => {
@@ -225,10 +230,10 @@ async function startLocked(options: DaemonOptions, locks: DaemonLocks): Promise<
   const recordings = new Recordings(options.stateDir, now, events);
   // One executor for every transport: the same scopes, rate limits and audit however a call arrives.
   const operations = new Operations({
-    handlers: { ...sessionRoutes({ manager, store, now, transcripts }), ...transcriptRoutes({ manager, transcripts, store }), ...taskRoutes(tasks), ...approvalRoutes(answers, node), ...imageRoutes({ manager }), ...pushRoutes(push, store.pushSubscriptions, now), ...debug.handlers, ...recordingRoutes(manager, recordings), ...specRoutes({ manager, files: specFiles, now }) },
-    events: eventsRoute(events, manager),
+    handlers: { ...sessionRoutes({ manager, store, now, transcripts, node }), ...transcriptRoutes({ manager, transcripts, store }), ...taskRoutes(tasks), ...approvalRoutes(answers, node), ...imageRoutes({ manager }), ...pushRoutes(push, store.pushSubscriptions, now), ...debug.handlers, ...recordingRoutes(manager, recordings), ...specRoutes({ manager, files: specFiles, now }) },
+    events: eventsRoute(events, localSessionFilter(manager)),
     live: {
-      subscribe: eventTopics(events, manager, options.terminalTopic ?? terminals.subscribe),
+      subscribe: eventTopics(events, localSessionFilter(manager), options.terminalTopic ?? terminals.subscribe),
       input: terminals.input,
       resize: terminals.resize,
       lease: terminals.lease,

@@ -14,6 +14,7 @@ import { defineCommand } from '../command.js';
 import { describeCommand } from '../command-table.js';
 import { CliUsageError, EXIT_INTERNAL } from '../errors.js';
 import { prepareLanServing, refuseLanConflicts } from '../lan-serving.js';
+import { readNatsFlags } from '../nats-flags.js';
 
 export const serveCommand = defineCommand(
   {
@@ -54,24 +55,7 @@ export const serveCommand = defineCommand(
     if (flags.node !== undefined && !NODE_NAME_PATTERN.test(flags.node)) {
       throw new CliUsageError('serve', `--node ${flags.node} is not a node name; use 1–63 lowercase letters, digits and dashes, starting with a letter or digit (e.g. laptop, build-01)`, 'CLI_BAD_VALUE');
     }
-    if (flags.natsCreds !== undefined && flags.nats === undefined) {
-      throw new CliUsageError('serve', '--nats-creds needs --nats <url>', 'CLI_BAD_VALUE');
-    }
-    if (flags.nats !== undefined) {
-      const { parseNatsServers } = await import('../../nats/servers.js');
-      const parsed = parseNatsServers(flags.nats);
-      if ('error' in parsed) throw new CliUsageError('serve', `--nats: ${parsed.error}`, 'CLI_BAD_VALUE');
-    }
-    let natsAuth;
-    if (flags.natsCreds !== undefined) {
-      const { readNatsCredentials, NatsCredentialsError } = await import('../../nats/credentials.js');
-      try {
-        natsAuth = readNatsCredentials(flags.natsCreds);
-      } catch (error) {
-        if (error instanceof NatsCredentialsError) throw new CliUsageError('serve', `--nats-creds: ${error.message}`, 'CLI_BAD_VALUE');
-        throw error;
-      }
-    }
+    const nats = await readNatsFlags('serve', flags);
     const pairScope = ScopeSchema.safeParse(flags.pairScope ?? 'input');
     if (!pairScope.success) {
       throw new CliUsageError('serve', `--pair-scope ${flags.pairScope} is not a scope; use read, approve, input or admin`, 'CLI_BAD_VALUE');
@@ -90,7 +74,7 @@ export const serveCommand = defineCommand(
       daemon = await startDaemon({
         runtimeDir: resolveRuntimeDir(io.env), stateDir: resolveStateDir(io.env), host: lan?.address ?? bind, port: flags.port,
         allowNonLoopback: flags.allowRemote || lan !== undefined, tls: lan?.tls ?? tls,
-        sessionLimit: flags.sessionLimit, node: flags.node, nats: flags.nats ? { url: flags.nats, authenticator: natsAuth } : undefined, log: (level, message) => io.stderr.write(`specterm serve: ${level}: ${message}\n`),
+        sessionLimit: flags.sessionLimit, node: flags.node, nats, log: (level, message) => io.stderr.write(`specterm serve: ${level}: ${message}\n`),
       });
     } catch (error) {
       // Another daemon holds the dirs, a settings file or a directory (the state dir that keeps

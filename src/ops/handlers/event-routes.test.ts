@@ -3,8 +3,7 @@ import type { ServerMessage } from '../../protocol/index.js';
 import type { WsSink } from '../contracts.js';
 import { ADMIN_PRINCIPAL } from '../principal.js';
 import { EventLog } from '../../daemon/event-log.js';
-import type { SessionManager } from '../../daemon/session-manager.js';
-import { eventTopics } from './event-routes.js';
+import { eventTopics, type SessionFilter } from './event-routes.js';
 
 const exited = (session: string) => ({ at: 1, session_id: session, type: 'session.exited' as const, code: 0, signal: null });
 
@@ -15,8 +14,8 @@ describe('the sessions topic over the WebSocket', () => {
     events.append(exited('b'));
     const sent: ServerMessage[] = [];
     const sink: WsSink = { send: (m) => sent.push(m), sendTerminal: () => {}, bufferedBytes: 0 };
-    // The sessions topic never looks a session up: no manager is needed for it.
-    const subscribe = eventTopics(events, undefined as unknown as SessionManager, undefined)!;
+    // The sessions topic never looks a session up: no session filter is needed for it.
+    const subscribe = eventTopics(events, undefined as unknown as SessionFilter, undefined)!;
     const subscription = subscribe({ type: 'subscribe', topic: 'sessions', since: 0 }, { principal: ADMIN_PRINCIPAL, requestId: 'r', remoteAddress: '127.0.0.1' }, sink);
     // Synchronously after subscribing, before the backlog's microtask (a driver commit can do this).
     events.append(exited('c'));

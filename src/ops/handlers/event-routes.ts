@@ -4,19 +4,28 @@
  * `terminal/<id>` topics go to the injected terminal handler (the terminal stream module).
  * @module
  */
-import { SpectermError } from '../../protocol/index.js';
+import { SpectermError, type DaemonEvent } from '../../protocol/index.js';
 import type { SseHandler, WsHandlers } from '../contracts.js';
 import type { EventLog } from '../../daemon/event-log.js';
 import type { SessionManager } from '../../daemon/session-manager.js';
 
-export const eventsRoute = (events: EventLog, manager: SessionManager): SseHandler => (input, _ctx, sink) => {
-  const sessionId = input.query.session_id;
-  if (sessionId !== undefined) {
-    manager.get(sessionId);
-  }
+/**
+ * The events of the session a client names, or a refusal when there is no such session: a
+ * daemon's own sessions by id (`localSessionFilter`); a hub's by node and id.
+ */
+export type SessionFilter = (ref: string) => { sessionId: string; matches: (event: DaemonEvent) => boolean };
+
+export const localSessionFilter = (manager: Pick<SessionManager, 'get'>): SessionFilter => (sessionId) => {
+  manager.get(sessionId);
+  return { sessionId, matches: (event) => event.session_id === sessionId };
+};
+
+export const eventsRoute = (events: EventLog, sessions: SessionFilter): SseHandler => (input, _ctx, sink) => {
+  const filter = input.query.session_id === undefined ? undefined : sessions(input.query.session_id);
+  const sessionId = filter?.sessionId;
   let last = events.resumePoint(input.since ?? input.query.since ?? 0);
   const forward = (event: Parameters<Parameters<EventLog['subscribe']>[0]>[0]) => {
-    if (sink.closed || event.seq <= last || (sessionId !== undefined && event.session_id !== sessionId)) return;
+    if (sink.closed || event.seq <= last || (filter && !filter.matches(event))) return;
     last = event.seq;
     sink.send(event);
   };
@@ -25,7 +34,7 @@ export const eventsRoute = (events: EventLog, manager: SessionManager): SseHandl
   return unsubscribe;
 };
 
-export function eventTopics(events: EventLog, manager: SessionManager, terminalTopic: WsHandlers['subscribe'] | undefined): WsHandlers['subscribe'] {
+export function eventTopics(events: EventLog, sessions: SessionFilter, terminalTopic: WsHandlers['subscribe'] | undefined): WsHandlers['subscribe'] {
   return (message, ctx, sink) => {
     const topic = message.topic;
     if (topic.startsWith('terminal/')) {
@@ -34,16 +43,15 @@ export function eventTopics(events: EventLog, manager: SessionManager, terminalT
     }
     // `transcript/<id>`: the session's `transcript.turn` events only (each turn as it grows).
     const transcriptOnly = topic.startsWith('transcript/');
-    const sessionId = topic.startsWith('session/') || transcriptOnly ? topic.slice(topic.indexOf('/') + 1) : undefined;
-    if (sessionId !== undefined) {
-      manager.get(sessionId);
-    }
+    const ref = topic.startsWith('session/') || transcriptOnly ? topic.slice(topic.indexOf('/') + 1) : undefined;
+    const filter = ref === undefined ? undefined : sessions(ref);
+    const sessionId = filter?.sessionId;
     const from = events.resumePoint(message.since ?? 0);
     let last = from;
     // Until the backlog has gone out, live events wait in the log: they are part of the replay.
     let replayed = false;
     const forward = (event: Parameters<Parameters<EventLog['subscribe']>[0]>[0]) => {
-      if (event.seq <= last || (sessionId !== undefined && event.session_id !== sessionId) || (transcriptOnly && event.type !== 'transcript.turn')) return;
+      if (event.seq <= last || (filter && !filter.matches(event)) || (transcriptOnly && event.type !== 'transcript.turn')) return;
       last = event.seq;
       sink.send({ type: 'event', topic, event });
     };

@@ -11,6 +11,7 @@ import type { RequestContext, RouteHandlers } from '../contracts.js';
 import type { Store } from '../../store/index.js';
 import { serializeScreenAnsi } from '../../daemon/screen-ansi.js';
 import { DaemonError } from '../../daemon/errors.js';
+import { fieldError, SpectermError } from '../../protocol/index.js';
 import type { ManagedSession } from '../../daemon/managed-session.js';
 import { stateViewOf } from '../../daemon/managed-session.js';
 import { deliverMessage } from '../../daemon/message-delivery.js';
@@ -26,6 +27,8 @@ export interface SessionRouteDeps {
   now: () => number;
   /** Where a waited-for turn's answer is read (none: outcomes carry no answer). */
   transcripts?: SessionTranscripts;
+  /** This daemon's node name: a `node` in a create request must be it (a hub routes by it). */
+  node?: string;
 }
 
 /** The running driver of a session, or a 409 that says the agent is not running. */
@@ -55,10 +58,12 @@ export function sessionRoutes(d: SessionRouteDeps): RouteHandlers {
   const handlers: RouteHandlers = {
     listSessions: () => ({ sessions: manager.list().map((s) => kills.describe(s)) }),
     createSession: (input, ctx) => {
-      const spec = checkSpecPath(input.body.spec, input.body.cwd, places, ctx.principal.scope === 'admin');
+      const { node, ...body } = input.body;
+      if (node !== undefined && node !== d.node) throw new SpectermError(fieldError('NODE_UNKNOWN', `this is node '${d.node ?? 'local'}', not '${node}'; send the request to that node (or to the hub), or leave "node" out`, '/node'));
+      const spec = checkSpecPath(body.spec, body.cwd, places, ctx.principal.scope === 'admin');
       // An agent's new session is its child: counted against its limits (./orchestration.ts).
-      const labels = ctx.callerSession ? { ...input.body.labels, [PARENT_LABEL]: ctx.callerSession } : input.body.labels;
-      return manager.create({ ...input.body, spec, ...(labels ? { labels } : {}) });
+      const labels = ctx.callerSession ? { ...body.labels, [PARENT_LABEL]: ctx.callerSession } : body.labels;
+      return manager.create({ ...body, spec, ...(labels ? { labels } : {}) });
     },
     getSession: (input) => kills.describe(manager.get(input.params.id)),
     removeSession: async (input) => { await manager.remove(input.params.id, input.query.force === 'true'); return { ok: true }; },

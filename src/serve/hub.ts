@@ -1,0 +1,144 @@
+/**
+ * The hub's composition root (`specterm hub`): a daemon with no agents of its own. It has its own
+ * state dir (SQLite store: tokens, pairing, audit; the admin token; its event journal), holds
+ * the same locks and writes the same state file as `specterm serve`, and serves the same
+ * HTTP/WS/SSE API and dashboard through ONE `Operations` whose handlers are the fleet's
+ * (src/hub): lists gathered from every node, operations forwarded to the node that owns the
+ * object, events from the durable JetStream consumer. docs/fleet.md, "The hub".
+ * @module
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Authenticator } from '@nats-io/transport-node';
+import { PROTOCOL_VERSION, SpectermError, type Pairing, type Scope } from '../protocol/index.js';
+import { createApiServer, ensureAdminToken, ensurePrivateDir, type ApiServer } from '../server/index.js';
+import type { RequestContext, WsHandlers } from '../ops/contracts.js';
+import { Operations } from '../ops/executor.js';
+import { RateLimiter } from '../ops/rate-limiter.js';
+import { eventsRoute, eventTopics, type SessionFilter } from '../ops/handlers/event-routes.js';
+import { openStore } from '../store/index.js';
+import { acquireDaemonLocks } from '../daemon/daemon-lock.js';
+import { EventLog } from '../daemon/event-log.js';
+import { FleetTokenLedger } from '../nats/fleet-tokens-ledger.js';
+import { FleetIndex } from '../hub/fleet-index.js';
+import { fleetListRoutes } from '../hub/fleet-lists.js';
+import { forwardingRoutes } from '../hub/forwarding.js';
+import { HubCall } from '../hub/hub-call.js';
+import { HubLink } from '../hub/hub-link.js';
+import { HubTokens } from '../hub/hub-tokens.js';
+import { auditInto, DAEMON_STATE_FILE, writeStateFile, type DaemonStateFile } from './daemon.js';
+
+/** How long a node has to answer the hub (a list waits at most this for a silent node). */
+export const NODE_TIMEOUT_MS = 3_000;
+
+export interface HubOptions {
+  runtimeDir: string;
+  stateDir: string;
+  nats: { url: string; authenticator?: Authenticator };
+  /** The hub's name (its durable consumer is named for it); default `hub`. */
+  name?: string;
+  host?: string;
+  port?: number;
+  allowNonLoopback?: boolean;
+  tls?: { cert: string | Buffer; key: string | Buffer };
+  version?: string;
+  nodeTimeoutMs?: number;
+  /**
+   * The seam for terminals of remote nodes (`terminal/<id>` topics): given a node, the topic
+   * handler that serves its terminals over NATS (src/nats/remote-topic.ts). Without it the hub
+   * answers TOPIC_UNAVAILABLE for terminal topics.
+   */
+  remoteTerminal?: (node: string) => WsHandlers['subscribe'];
+  log?: (level: 'info' | 'warn' | 'error', message: string) => void;
+}
+
+export interface Hub {
+  readonly url: string;
+  readonly port: number;
+  readonly name: string;
+  /** Resolves once the hub is linked to NATS. */
+  linked(): Promise<void>;
+  createPairing(grant: { deviceName: string; scope: Scope }): Pairing;
+  close(): Promise<void>;
+}
+
+export async function startHub(options: HubOptions): Promise<Hub> {
+  ensurePrivateDir(options.runtimeDir);
+  ensurePrivateDir(options.stateDir);
+  const locks = await acquireDaemonLocks(options);
+  const log = options.log ?? ((level, message) => process.stderr.write(`specterm hub: ${level}: ${message}\n`));
+  const now = Date.now;
+  const name = options.name ?? 'hub';
+  let store: ReturnType<typeof openStore> | undefined;
+  let link: HubLink | undefined;
+  try {
+    store = openStore(path.join(options.stateDir, 'specterm.db'), { now });
+    if (store.notice) log('warn', `${store.notice.reason}; the old database is at ${store.notice.movedAside}`);
+    const admin = ensureAdminToken(options.stateDir);
+    if (admin.created) log('info', `created the admin token in ${admin.path}`);
+    const ledger = new FleetTokenLedger({ file: path.join(options.stateDir, 'fleet-tokens.json'), log: (m) => log('warn', m) });
+    const tokens = new HubTokens({ inner: store.tokens, ledger, adminToken: admin.token, now });
+    // Events keep the node they come from: the hub stamps none of its own.
+    const events = new EventLog({ journal: store.events });
+    const index = new FleetIndex();
+    const hubLink = link = new HubLink({ url: options.nats.url, authenticator: options.nats.authenticator, hub: name, events, index, ledger, nodeTimeoutMs: options.nodeTimeoutMs ?? NODE_TIMEOUT_MS, log });
+    const call = new HubCall(() => hubLink.nodes, tokens);
+    const lists = fleetListRoutes({ presence: () => hubLink.presence, index, call, now });
+    const refresh = async (ctx: RequestContext) => {
+      await Promise.all([lists.listSessions(undefined, ctx), lists.listApprovals(undefined, ctx), lists.listTasks(undefined, ctx)]);
+    };
+    const sessions: SessionFilter = (ref) => {
+      const placed = index.place('session', ref);
+      return { sessionId: placed.id, matches: (event) => event.session_id === placed.id && event.node === placed.node };
+    };
+    const operations = new Operations({
+      handlers: { ...forwardingRoutes({ index, presence: () => hubLink.presence, call, refresh }), ...lists },
+      events: eventsRoute(events, sessions),
+      live: { subscribe: eventTopics(events, sessions, remoteTerminals(index, options.remoteTerminal)) },
+      rateLimiter: new RateLimiter({ now }),
+      audit: auditInto(store), now,
+      onUnexpected: (error) => log('error', `unexpected: ${(error as Error)?.stack ?? String(error)}`),
+    });
+    const server: ApiServer = await createApiServer({
+      host: options.host, port: options.port ?? 0, allowNonLoopback: options.allowNonLoopback, tls: options.tls,
+      tokens, adminToken: admin.token, version: options.version, node: name, operations, log,
+    });
+    locks.setEndpoint(server.port, server.url);
+    const stateFile = writeStateFile(options.runtimeDir, { pid: process.pid, port: server.port, url: server.url, protocol_version: PROTOCOL_VERSION, started_at: now(), state_dir: path.resolve(options.stateDir) });
+    const opened = store;
+    let closed = false;
+    return {
+      url: server.url, port: server.port, name,
+      linked: () => hubLink.ready(),
+      createPairing: (grant) => server.createPairing(grant),
+      close: async () => {
+        if (closed) return;
+        closed = true;
+        await hubLink.close();
+        await server.close();
+        opened.close();
+        try {
+          const current = JSON.parse(fs.readFileSync(stateFile, 'utf8')) as DaemonStateFile;
+          if (current.pid === process.pid) fs.rmSync(path.join(options.runtimeDir, DAEMON_STATE_FILE), { force: true });
+        } catch {}
+        await locks.release();
+      },
+    };
+  } catch (error) {
+    await link?.close();
+    store?.close();
+    await locks.release();
+    throw error;
+  }
+}
+
+/** `terminal/<id>` on the hub: the session's node serves it through the remote-topic seam. */
+function remoteTerminals(index: FleetIndex, remote: HubOptions['remoteTerminal']): WsHandlers['subscribe'] {
+  return (message, ctx, sink) => {
+    if (!remote) throw new SpectermError({ code: 'TOPIC_UNAVAILABLE', detail: 'this hub does not serve terminals of its nodes yet; open the terminal on the node\'s own dashboard' });
+    const placed = index.place('session', message.topic.slice('terminal/'.length));
+    const subscribe = remote(placed.node);
+    if (!subscribe) throw new SpectermError({ code: 'TOPIC_UNAVAILABLE', detail: `node '${placed.node}' serves no terminal topic to the hub` });
+    return subscribe({ ...message, topic: `terminal/${placed.id}` }, ctx, sink);
+  };
+}
