@@ -50,7 +50,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startHostProcess } from '../dist/host/index.js';
 import { SPEC_READ_SCROLLBACK_ROWS } from '../dist/terminal/index.js';
-import { summarize } from './daemon-model/lag-stats.mjs';
+import { withOverviewLags } from './daemon-model/lag-stats.mjs';
 import { benchArgs, cpuTicks, readJson, sleep, TICKS_PER_S, waitFor } from './bench-cli.mjs';
 import { startAgents } from './daemon-model/stream-agents.mjs';
 
@@ -112,27 +112,6 @@ function helper(file, execArgv = []) {
   return { child, next, send: (m) => child.send(m), state };
 }
 
-/**
- * The overview client's state lags: each `session.state` event it received against the last
- * turn start or end this process wrote for that session before it (a flip counts once; an event
- * whose last flip is of the other kind, or already counted, is unmatched — as in bench-clients).
- */
-function withOverviewLags(report, flips, indexOf) {
-  const lags = { busy: [], idle: [] };
-  let unmatched = 0;
-  const used = new Set();
-  for (const ev of report.received) {
-    const list = flips[indexOf(ev.id)] ?? [];
-    const at = BigInt(ev.at);
-    let flip = null;
-    for (let j = list.length - 1; j >= 0; j--) if (list[j].t <= at) { flip = list[j]; break; }
-    if (flip && flip.kind === ev.kind && !used.has(flip)) {
-      used.add(flip);
-      lags[ev.kind].push(Number(at - flip.t) / 1e6);
-    } else unmatched += 1;
-  }
-  return { ...report, busy: summarize(lags.busy), idle: summarize(lags.idle), state: summarize([...lags.busy, ...lags.idle]), unmatched };
-}
 
 /** Runs `command` in a process running memory-probe.mjs (SIGUSR2); resolves to its memory figures. */
 async function probe(pid, dir, command = 'memory') {
@@ -192,7 +171,7 @@ async function runOne(n) {
     };
     clients.send({ type: 'report' });
     let report = await clients.next('report');
-    if (OVERVIEW) report = withOverviewLags(report, agents.flips, (id) => Number(id.slice(1)));
+    if (OVERVIEW) report = withOverviewLags(report, agents.flips, (ev) => Number(ev.id.slice(1)));
     daemon.send({ type: 'measure' });
     const mem = await daemon.next('measured');
     const hostRss = rssBytes(host.pid);
@@ -335,7 +314,7 @@ async function runServe(n) {
     if (WINDOW_ALLOC) for (const pid of [daemon.pid, hostPid]) await probe(pid, probeDir, `alloc-stop ${path.resolve(WINDOW_ALLOC)}`);
     clients.send({ type: 'report' });
     let report = await clients.next('report');
-    if (OVERVIEW) report = withOverviewLags(report, agents.flips, (id) => ids.indexOf(id));
+    if (OVERVIEW) report = withOverviewLags(report, agents.flips, (ev) => ids.indexOf(ev.id));
     const last = HEAP_SNAPSHOT ? `snapshot ${path.resolve(HEAP_SNAPSHOT)}` : 'memory';
     const heap = { daemon: [heapBase.daemon, await probe(daemon.pid, probeDir, last)], host: [heapBase.host, await probe(hostPid, probeDir, last)] };
     if (/PTY host connection dropped/.test(stderr)) console.error(`daemon-model: n=${n}: the host dropped the daemon's connection during the run; it reconnected (see the daemon log)`);

@@ -14,13 +14,18 @@
  *   the server being ready again to every node having published every event it made before
  *   (its cursor file against its journal's last seq at the restart), the slowest node;
  *   `catchup_backlog_events` — how many events waited, over all nodes.
+ * - with `--hub`: a real `specterm hub --nats` and one client on it as the dashboard's overview
+ *   (subscribed to `sessions`, re-reading `GET /sessions` after each burst): `hub_cpu_core` over
+ *   the window, and `hub_state_lag_turn_start_p50_ms` / `_p99_ms` (and `_all_`) — from the frame
+ *   that starts or ends a turn being written on a node's PTY to the hub's client receiving the
+ *   `session.state` event (through the node's driver, JetStream and the hub's consumer).
  *
  * Usage: npm run build && node bench/fleet.mjs [--nodes 10] [--sessions 20] [--window-ms 20000]
- *          [--outage-ms 60000] [--history-lines 200]
+ *          [--outage-ms 60000] [--history-lines 200] [--hub]
  * Needs Debian's nats-server. Say the load average beside any figure (it is printed).
  */
 import Database from 'better-sqlite3';
-import { spawn, spawnSync } from 'node:child_process';
+import { fork, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -28,21 +33,24 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startHostProcess } from '../dist/host/index.js';
 import { benchArgs, cpuTicks, readJson, sleep, TICKS_PER_S, waitFor } from './bench-cli.mjs';
+import { withOverviewLags } from './daemon-model/lag-stats.mjs';
 import { startAgents } from './daemon-model/stream-agents.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const opt = benchArgs(import.meta.url);
+const args = process.argv.slice(2);
+const opt = benchArgs(import.meta.url, args);
 const NODES = Number(opt('nodes', '10'));
 const SESSIONS = Number(opt('sessions', '20'));
 const WINDOW_MS = Number(opt('window-ms', '20000'));
 const OUTAGE_MS = Number(opt('outage-ms', '60000'));
 const HISTORY_LINES = Number(opt('history-lines', '200'));
+const HUB = args.includes('--hub');
 const PREFIX = `fleet_${NODES}x${SESSIONS}`;
 const COLS = 120;
 const ROWS = 40;
 const SPECTERM = path.join(here, '..', 'bin', 'specterm.js');
 const SPEC = JSON.parse(fs.readFileSync(path.join(here, 'fixtures', 'stream-agent.spec.json'), 'utf8'));
-const AGENT_OPTIONS = { cols: COLS, turnMs: 15_000, idleMs: 5_000, historyLines: HISTORY_LINES, writeBytesPerTick: 16 * 1024 };
+const AGENT_OPTIONS = { cols: COLS, turnMs: 15_000, idleMs: 5_000, historyLines: HISTORY_LINES, writeBytesPerTick: 16 * 1024, keepFlips: HUB };
 
 const out = (name, value) => console.log(`${PREFIX}_${name}=${typeof value === 'number' ? Number(value.toFixed(3)) : value}`);
 async function freePort() {
@@ -103,9 +111,10 @@ async function startNode(root, index, natsUrl) {
   const specFile = path.join(dir, 'stream-agent.spec.json');
   fs.writeFileSync(specFile, JSON.stringify({ ...SPEC, binary: 'cat', spawn_args: [] }));
   const agents = startAgents(dir, SESSIONS, AGENT_OPTIONS);
-  for (const s of agents.sessions) await api('POST', '/sessions', { spec: specFile, cwd: dir, args: [s.fifo], cols: COLS, rows: ROWS, name: s.id });
+  const ids = [];
+  for (const s of agents.sessions) ids.push((await api('POST', '/sessions', { spec: specFile, cwd: dir, args: [s.fifo], cols: COLS, rows: ROWS, name: s.id })).id);
   return {
-    name, daemon, hostPid: host.pid, agents, api, stateDir,
+    name, daemon, hostPid: host.pid, agents, api, stateDir, ids,
     stderr: () => stderr,
     /** The last event its journal holds. */
     lastSeq() {
@@ -124,12 +133,51 @@ async function startNode(root, index, natsUrl) {
   };
 }
 
+/** The hub, on its own dirs, linked to the fleet; with one overview client (bench-clients.mjs). */
+async function startHub(root, natsUrl) {
+  const dir = path.join(root, 'hub');
+  const runtimeDir = path.join(dir, 'run');
+  const stateDir = path.join(dir, 'state');
+  for (const d of [dir, runtimeDir, stateDir]) fs.mkdirSync(d, { recursive: true, mode: 0o700 });
+  const env = { ...process.env, SPECTERM_RUNTIME_DIR: runtimeDir, SPECTERM_STATE_DIR: stateDir, HOME: dir };
+  const hub = spawn(process.execPath, [SPECTERM, 'hub', '--nats', natsUrl, '--port', '0', '--no-pair', '--state-dir', stateDir], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  hub.stderr.on('data', (d) => { stderr += d; });
+  const state = await waitFor(() => { const s = readJson(path.join(runtimeDir, 'hub', 'daemon.json')); return s?.pid === hub.pid ? s : null; }, 60_000, () => `the hub (stderr: ${stderr.slice(-400)})`);
+  await waitFor(() => stderr.includes('linked to'), 60_000, () => `the hub to link (stderr: ${stderr.slice(-400)})`);
+  const token = fs.readFileSync(path.join(stateDir, 'admin-token'), 'utf8').trim();
+  const clients = fork(path.join(here, 'daemon-model', 'bench-clients.mjs'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const next = (type) => new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`bench-clients: no '${type}' within 120 s`)), 120_000);
+    const on = (msg) => {
+      if (msg.type === 'error') { clearTimeout(timer); clients.off('message', on); reject(new Error(`bench-clients: ${msg.message}`)); }
+      if (msg.type === type) { clearTimeout(timer); clients.off('message', on); resolve(msg); }
+    };
+    clients.on('message', on);
+  });
+  await next('hello');
+  clients.send({ type: 'start', port: Number(new URL(state.url).port), token, sessions: [], clients: 1, overview: true, api: state.url });
+  await next('subscribed');
+  return {
+    pid: hub.pid,
+    reset: () => clients.send({ type: 'reset' }),
+    report: async () => { clients.send({ type: 'report' }); return await next('report'); },
+    async stop() {
+      clients.kill('SIGKILL');
+      hub.kill('SIGTERM');
+      await Promise.race([new Promise((resolve) => hub.once('exit', resolve)), sleep(10_000)]);
+      if (hub.exitCode === null) hub.kill('SIGKILL');
+    },
+  };
+}
+
 async function main() {
   if (spawnSync('nats-server', ['--version']).error) throw new Error('needs Debian\'s nats-server (apt-get install nats-server)');
   const root = fs.mkdtempSync('/tmp/specterm-fleet-');
   fs.chmodSync(root, 0o700);
   const nodes = [];
   let nats;
+  let hub;
   try {
     nats = await natsServer(root);
     console.error(`fleet: starting ${NODES} nodes × ${SESSIONS} streaming sessions`);
@@ -141,20 +189,36 @@ async function main() {
       }
       return true;
     }, 300_000, 'every session to leave starting');
+    if (HUB) hub = await startHub(root, nats.url);
     await sleep(5_000);
 
     const pids = nodes.flatMap((n) => [n.daemon.pid, n.hostPid]);
-    const before = { nodes: pids.map(cpuTicks), nats: cpuTicks(nats.pid), varz: await nats.varz() };
+    hub?.reset();
+    const before = { nodes: pids.map(cpuTicks), nats: cpuTicks(nats.pid), hub: hub ? cpuTicks(hub.pid) : 0, varz: await nats.varz() };
     const w0 = performance.now();
     await sleep(WINDOW_MS);
     const seconds = (performance.now() - w0) / 1000;
-    const after = { nodes: pids.map(cpuTicks), nats: cpuTicks(nats.pid), varz: await nats.varz() };
+    const after = { nodes: pids.map(cpuTicks), nats: cpuTicks(nats.pid), hub: hub ? cpuTicks(hub.pid) : 0, varz: await nats.varz() };
     const streams = NODES * SESSIONS;
     out('load_average', os.loadavg()[0]);
     out('nodes_cpu_core', after.nodes.reduce((a, t, i) => a + t - before.nodes[i], 0) / TICKS_PER_S / seconds);
     out('nats_cpu_core', (after.nats - before.nats) / TICKS_PER_S / seconds);
     out('nats_bytes_per_session_per_s', (after.varz.in_bytes - before.varz.in_bytes) / streams / seconds);
     out('nats_msgs_per_session_per_s', (after.varz.in_msgs - before.varz.in_msgs) / streams / seconds);
+    if (hub) {
+      // Each node's sessions' turn starts and ends, indexed as node × session.
+      const flips = nodes.flatMap((n) => n.agents.flips);
+      const index = new Map(nodes.flatMap((n, i) => n.ids.map((id, j) => [`${n.name}/${id}`, i * SESSIONS + j])));
+      const report = withOverviewLags(await hub.report(), flips, (ev) => index.get(`${ev.node}/${ev.id}`) ?? -1);
+      out('hub_cpu_core', (after.hub - before.hub) / TICKS_PER_S / seconds);
+      out('hub_state_events', report.received.length);
+      out('hub_state_lag_turn_start_p50_ms', report.busy.p50 ?? -1);
+      out('hub_state_lag_turn_start_p99_ms', report.busy.p99 ?? -1);
+      out('hub_state_lag_all_p50_ms', report.state.p50 ?? -1);
+      out('hub_state_lag_all_p99_ms', report.state.p99 ?? -1);
+      out('hub_state_unmatched', report.unmatched);
+      out('hub_overview_reloads_per_s', report.reloads / seconds);
+    }
 
     if (OUTAGE_MS > 0) {
       console.error(`fleet: NATS down for ${OUTAGE_MS} ms while the agents stream on`);
@@ -174,6 +238,7 @@ async function main() {
       out('load_average_after', os.loadavg()[0]);
     }
   } finally {
+    await hub?.stop();
     await Promise.all(nodes.map((n) => n.stop()));
     await nats?.stop();
     await sleep(500);
