@@ -93,12 +93,18 @@ export class EventPublisher {
     for (;;) {
       const page = this.#events.page(this.#cursor, PAGE);
       if (page.length === 0 || this.#stopped) return;
-      for (const event of page) {
-        try {
-          await this.#publish(eventSubject(this.#node, event.session_id), JSON.stringify(event), eventMessageId(this.#node, event.seq));
-        } catch (error) {
-          if (this.#blocked === null) this.#log(`events wait for NATS (${(error as Error).message}); ${this.backlog} to publish when it returns`);
-          this.#blocked = (error as Error).message;
+      // A page goes out at once and its acks are awaited after: one round trip a page, not one an
+      // event (a node catching up after an outage has thousands). The publishes leave in call
+      // order on the one connection, so the stream keeps the journal's order; the cursor moves
+      // through the acknowledged prefix only, and anything after a failure is sent again (its
+      // message id makes a copy JetStream already stored count once).
+      const acks = page.map((event) => this.#publish(eventSubject(this.#node, event.session_id), JSON.stringify(event), eventMessageId(this.#node, event.seq))
+        .then(() => null, (error: unknown) => error as Error));
+      for (const [i, event] of page.entries()) {
+        const failed = await acks[i];
+        if (failed) {
+          if (this.#blocked === null) this.#log(`events wait for NATS (${failed.message}); ${this.backlog} to publish when it returns`);
+          this.#blocked = failed.message;
           this.#retryLater();
           return;
         }
