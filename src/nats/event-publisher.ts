@@ -27,7 +27,7 @@ const PAGE = 200;
  * partition that heals before the client notices it (a silent one: nothing reset) brings no
  * reconnect, and an idle node no new event: without this, its backlog would wait for either.
  */
-export const RETRY_MS = 2_000;
+export const RETRY_MS = 500;
 
 export class EventPublisher {
   readonly #node: string;
