@@ -6,12 +6,10 @@
  * resize reach the session on the node.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WebSocket } from 'ws';
-import { decodeTerminalFrame, WS_PATH, WS_SUBPROTOCOL, type ServerMessage } from '../../src/protocol/index.js';
 import { startNatsServer, type NatsServer } from '../helpers/nats-server.js';
 import { makeDirs, startDaemon, stopAll, waitFor, type DaemonDirs, type RunningDaemon } from '../daemon/daemon-harness.js';
 import { startHub, stopHubs, type RunningHub } from './hub-harness.js';
-import { RenderingSink } from './topics-harness.js';
+import { connectToHub, type HubClient } from './hub-terminal-harness.js';
 
 const WAIT_MS = 60_000;
 let nats: NatsServer;
@@ -19,30 +17,12 @@ let dirs: { alpha: DaemonDirs; hub: DaemonDirs };
 let alpha: RunningDaemon;
 let hub: RunningHub;
 let session: string;
-const sockets: WebSocket[] = [];
-const sinks: RenderingSink[] = [];
+const clients: HubClient[] = [];
 
-/** A WebSocket client of the hub that renders what it is sent into a headless xterm, and the ids frames came under. */
-async function connectToHub(token: string) {
-  const socket = new WebSocket(`${hub.url.replace('http', 'ws')}${WS_PATH}`, [WS_SUBPROTOCOL], { headers: { authorization: `Bearer ${token}` } });
-  sockets.push(socket);
-  const sink = new RenderingSink();
-  sinks.push(sink);
-  const frameIds = new Set<string>();
-  socket.on('message', (data, isBinary) => {
-    if (!isBinary) return sink.send(JSON.parse(String(data)) as ServerMessage);
-    const frame = decodeTerminalFrame(new Uint8Array(data as Buffer));
-    if (!frame) throw new Error('a binary message that is no terminal frame');
-    frameIds.add(frame.sessionId);
-    sink.sendTerminal(frame);
-  });
-  await new Promise((resolve, reject) => { socket.once('open', resolve); socket.once('error', reject); });
-  const reply = async (message: Record<string, unknown>) => {
-    const ref = `r${Math.random().toString(36).slice(2, 10)}`;
-    socket.send(JSON.stringify({ ...message, ref }));
-    return await waitFor(() => sink.messages.find((m) => 'ref' in m && m.ref === ref), WAIT_MS, `the answer to ${JSON.stringify(message)}`);
-  };
-  return { socket, sink, frameIds, reply };
+async function connect(token: string): Promise<HubClient> {
+  const client = await connectToHub(hub.url, token, WAIT_MS);
+  clients.push(client);
+  return client;
 }
 
 beforeAll(async () => {
@@ -58,8 +38,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  for (const socket of sockets) socket.close();
-  for (const sink of sinks) sink.dispose();
+  for (const client of clients) client.close();
   await stopHubs();
   await stopAll();
   await nats?.dispose();
@@ -67,7 +46,7 @@ afterAll(async () => {
 
 describe('a node\'s terminal through the hub', () => {
   it('streams the snapshot and the frames of an answer under the fleet id the client subscribed with', async () => {
-    const client = await connectToHub(hub.admin);
+    const client = await connect(hub.admin);
     const topic = `terminal/alpha_${session}`;
     expect(await client.reply({ type: 'subscribe', topic })).toMatchObject({ type: 'subscribed', topic });
     await waitFor(() => client.sink.snapshots().length > 0, WAIT_MS, 'the snapshot');
@@ -84,7 +63,7 @@ describe('a node\'s terminal through the hub', () => {
   }, 120_000);
 
   it('takes input, lease and resize through the hub: the session on the node shows them', async () => {
-    const client = await connectToHub(hub.admin);
+    const client = await connect(hub.admin);
     const topic = `terminal/${session}`;
     // Without a subscription on this connection the node refuses the lease, as a daemon does.
     expect(await client.reply({ type: 'lease', session_id: session, action: 'acquire' })).toMatchObject({ type: 'error', code: 'LEASE_NEEDS_SUBSCRIPTION' });
@@ -102,7 +81,7 @@ describe('a node\'s terminal through the hub', () => {
   }, 120_000);
 
   it('refuses the terminal of a session no node has, naming the nodes', async () => {
-    const client = await connectToHub(hub.admin);
+    const client = await connect(hub.admin);
     expect(await client.reply({ type: 'subscribe', topic: 'terminal/alpha_s_nosuchone' })).toMatchObject({ type: 'error' });
     expect(await client.reply({ type: 'subscribe', topic: 'terminal/s_nosuchone' })).toMatchObject({ type: 'error', code: 'SESSION_NOT_FOUND' });
   }, 60_000);
