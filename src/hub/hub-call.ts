@@ -17,6 +17,8 @@ export interface ForwardInput {
   body?: unknown;
   /** How long the node may take beyond the usual: an operation that waits (`timeout_ms`) gets that much more. */
   waitMs?: number;
+  /** A terminal's lease and resize: the caller's topic subscription on that node, which the node runs them as. */
+  subscription?: string;
 }
 
 export class HubCall {
@@ -40,6 +42,7 @@ export class HubCall {
       if (query.length > 0) request.query = Object.fromEntries(query) as Record<string, string>;
     }
     if (input.body !== undefined) request.body = input.body;
+    if (input.subscription !== undefined) request.subscription = input.subscription;
     return await this.#nodes().call(node, request, input.waitMs);
   }
 }

@@ -48,6 +48,11 @@ export class HubLink {
     return this.#need().presence;
   }
 
+  /** The hub's NATS connection (terminals of nodes open on it); throws NODE_UNREACHABLE while the hub has no NATS yet. */
+  get connection(): NatsConnection {
+    return this.#need().nc;
+  }
+
   get nodes(): NodeOps {
     return this.#need().nodes;
   }

@@ -10,9 +10,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Authenticator } from '@nats-io/transport-node';
-import { PROTOCOL_VERSION, SpectermError, type Pairing, type Scope } from '../protocol/index.js';
+import { PROTOCOL_VERSION, type Pairing, type Scope } from '../protocol/index.js';
 import { createApiServer, ensureAdminToken, ensurePrivateDir, type ApiServer } from '../server/index.js';
-import type { RequestContext, WsHandlers } from '../ops/contracts.js';
+import type { RequestContext } from '../ops/contracts.js';
 import { Operations } from '../ops/executor.js';
 import { RateLimiter } from '../ops/rate-limiter.js';
 import { eventsRoute, eventTopics, type SessionFilter } from '../ops/handlers/event-routes.js';
@@ -25,6 +25,7 @@ import { fleetListRoutes } from '../hub/fleet-lists.js';
 import { forwardingRoutes } from '../hub/forwarding.js';
 import { HubCall } from '../hub/hub-call.js';
 import { HubLink } from '../hub/hub-link.js';
+import { hubTerminals } from '../hub/hub-terminals.js';
 import { HubTokens } from '../hub/hub-tokens.js';
 import { auditInto, DAEMON_STATE_FILE, writeStateFile, type DaemonStateFile } from './daemon.js';
 
@@ -43,12 +44,8 @@ export interface HubOptions {
   tls?: { cert: string | Buffer; key: string | Buffer };
   version?: string;
   nodeTimeoutMs?: number;
-  /**
-   * The seam for terminals of remote nodes (`terminal/<id>` topics): given a node, the topic
-   * handler that serves its terminals over NATS (src/nats/remote-topic.ts). Without it the hub
-   * answers TOPIC_UNAVAILABLE for terminal topics.
-   */
-  remoteTerminal?: (node: string) => WsHandlers['subscribe'];
+  /** How long a node keeps a hub's terminal subscription that hears nothing (src/nats/topic-wire.ts's default). */
+  terminalKeepaliveMs?: number;
   log?: (level: 'info' | 'warn' | 'error', message: string) => void;
 }
 
@@ -91,10 +88,11 @@ export async function startHub(options: HubOptions): Promise<Hub> {
       const placed = index.place('session', ref);
       return { sessionId: placed.id, matches: (event) => event.session_id === placed.id && event.node === placed.node };
     };
+    const terminals = hubTerminals({ index, call, tokens, nc: () => hubLink.connection, keepaliveMs: options.terminalKeepaliveMs });
     const operations = new Operations({
       handlers: { ...forwardingRoutes({ index, presence: () => hubLink.presence, call, refresh }), ...lists },
       events: eventsRoute(events, sessions),
-      live: { subscribe: eventTopics(events, sessions, remoteTerminals(index, options.remoteTerminal)) },
+      live: { ...terminals, subscribe: eventTopics(events, sessions, terminals.subscribe) },
       rateLimiter: new RateLimiter({ now }),
       audit: auditInto(store), now,
       onUnexpected: (error) => log('error', `unexpected: ${(error as Error)?.stack ?? String(error)}`),
@@ -130,15 +128,4 @@ export async function startHub(options: HubOptions): Promise<Hub> {
     await locks.release();
     throw error;
   }
-}
-
-/** `terminal/<id>` on the hub: the session's node serves it through the remote-topic seam. */
-function remoteTerminals(index: FleetIndex, remote: HubOptions['remoteTerminal']): WsHandlers['subscribe'] {
-  return (message, ctx, sink) => {
-    if (!remote) throw new SpectermError({ code: 'TOPIC_UNAVAILABLE', detail: 'this hub does not serve terminals of its nodes yet; open the terminal on the node\'s own dashboard' });
-    const placed = index.place('session', message.topic.slice('terminal/'.length));
-    const subscribe = remote(placed.node);
-    if (!subscribe) throw new SpectermError({ code: 'TOPIC_UNAVAILABLE', detail: `node '${placed.node}' serves no terminal topic to the hub` });
-    return subscribe({ ...message, topic: `terminal/${placed.id}` }, ctx, sink);
-  };
 }
