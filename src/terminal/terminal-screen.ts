@@ -18,7 +18,7 @@ import type { Disposable } from './transport.js';
 import { GUARD_FRAME_SCROLLBACK_LINES, type GuardFrame } from '../core/screen/guard-frame.js';
 import type { FrameCells } from '../core/eval/label-continuation.js';
 import { BufferFrameCells } from './frame-cells.js';
-import { cutRowsTo, getInternals, getSyncWriteBuffer, isParserAtGround, type InternalBuffer, type SyncWriteBuffer, type XtermInternals } from './xterm-internals.js';
+import { getInternals, getSyncWriteBuffer, isParserAtGround, type InternalBuffer, type SyncWriteBuffer, type XtermInternals } from './xterm-internals.js';
 import { RowWindow } from './row-window.js';
 import { readAllRows, readGuardFrame, readTailRows, readViewportRows, type ViewportRows } from './screen-text.js';
 
@@ -182,9 +182,7 @@ export class TerminalScreen implements Disposable {
     assertDimension('rows', rows);
     if (this.#disposed) return;
     if (cols === this.#term.cols && rows === this.#term.rows) return;
-    const narrower = cols < this.#term.cols;
     this.#term.resize(cols, rows);
-    if (narrower) cutRowsTo(this.#term, cols);
     this.#writeSeq++;
     this.#rowWindow.afterResize();
   }

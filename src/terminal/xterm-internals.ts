@@ -44,31 +44,6 @@ export interface XtermInternals {
   buffers: { active: InternalBuffer; alt: InternalBuffer };
 }
 
-/** An xterm 6.0.0 buffer row: its width and the resize that cuts it. */
-interface InternalLine {
-  length: number;
-  resize(cols: number, fill: unknown): boolean;
-}
-
-/**
- * Cuts every row of both buffers to `cols`. xterm narrows its rows only where it reflows (the
- * normal screen with scrollback): the alternate screen's rows keep their old width, so the cells
- * past the new right edge — invisible in any terminal — would still be read as text. A changed
- * xterm (no such fields) is left as it is.
- */
-export function cutRowsTo(term: XtermTerminal, cols: number): void {
-  type Buf = { lines?: { length: number; get(i: number): InternalLine | undefined }; getNullCell?(): unknown };
-  const buffers = (term as unknown as { _core?: { _bufferService?: { buffers?: { normal?: Buf; alt?: Buf } } } })._core?._bufferService?.buffers;
-  for (const buf of [buffers?.normal, buffers?.alt]) {
-    if (!buf?.lines || typeof buf.getNullCell !== 'function') continue;
-    const fill = buf.getNullCell();
-    for (let i = 0; i < buf.lines.length; i++) {
-      const line = buf.lines.get(i);
-      if (line && line.length > cols && typeof line.resize === 'function') line.resize(cols, fill);
-    }
-  }
-}
-
 /** The internals, or null when their shape is not the pinned one (callers fall back to the public API). */
 export function getInternals(term: XtermTerminal): XtermInternals | null {
   const core = (term as unknown as { _core?: { _inputHandler?: unknown; _bufferService?: { buffers?: unknown } } })._core;
