@@ -95,7 +95,9 @@ export class BufferFrameCells implements FrameCells {
     // The row's text is built as xterm's translateToString builds it: each cell's characters (a
     // blank cell is one space), a wide character once for both its cells.
     let pos = 0;
-    for (let x = 0; x < line.length;) {
+    // Cells past the terminal's right edge (an alternate-screen row kept at its old width) are on no screen.
+    const end = Math.min(line.length, this.#term.cols);
+    for (let x = 0; x < end;) {
       const cell = (this.#a = line.getCell(x, this.#a));
       if (!cell) return undefined;
       const chars = cell.getChars() || ' ';

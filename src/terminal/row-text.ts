@@ -25,7 +25,7 @@ export const CELL_WORDS = 3;
 export interface CellLine {
   readonly length: number;
   readonly _data?: Uint32Array;
-  translateToString(trimRight: boolean): string;
+  translateToString(trimRight: boolean, startCol?: number, endCol?: number): string;
 }
 
 /**
@@ -48,14 +48,18 @@ function isTrimmedSpace(u: number): boolean {
     || u === 0x202f || u === 0x205f || u === 0x3000 || u === 0xfeff;
 }
 
-/** `line.translateToString(true).trimEnd()`, built from the cell words when they are readable. */
-export function rowText(line: CellLine): string {
-  return cellText(line) ?? xtermRowText(line);
+/**
+ * `line.translateToString(true, 0, cols).trimEnd()`, built from the cell words when they are
+ * readable. `cols`: the terminal's width — xterm keeps an alternate-screen row at its old width
+ * when the terminal narrows, and the cells past the right edge are on no screen.
+ */
+export function rowText(line: CellLine, cols = line.length): string {
+  return cellText(line, cols) ?? xtermRowText(line, cols);
 }
 
 /** The row's text as xterm builds it: for a row whose cells do not tell it ({@link cellText} gave null). */
-export function xtermRowText(line: CellLine): string {
-  return line.translateToString(true).trimEnd();
+export function xtermRowText(line: CellLine, cols = line.length): string {
+  return line.translateToString(true, 0, Math.min(cols, line.length)).trimEnd();
 }
 
 /**
@@ -63,9 +67,9 @@ export function xtermRowText(line: CellLine): string {
  * not tell it: unreadable words, or a combined character (its text lives outside the cells). A
  * caller that keeps rows by their cells learns from the null that this row cannot be kept so.
  */
-export function cellText(line: CellLine): string | null {
+export function cellText(line: CellLine, width = line.length): string | null {
   const data = line._data;
-  const cols = line.length;
+  const cols = Math.min(width, line.length);
   if (!data || typeof cols !== 'number' || data.length < cols * CELL_WORDS) return null;
   // translateToString(true) stops at the last cell with content (plus its width).
   let end = 0;

@@ -256,16 +256,16 @@ export class RowWindow {
     const words = CELL_WORDS * line.length;
     if (!data || data.length < words) {
       cells.release(k);
-      texts[k] = xtermRowText(line);
+      texts[k] = xtermRowText(line, this.#term.cols);
       return;
     }
     const bytes = cells.bytesOf(k, data, words);
     if (cells.isSame(k, bytes)) return;
-    const text = cellText(line);
+    const text = cellText(line, this.#term.cols);
     // A combined character's text lives outside the cell words: never reuse such a row.
     if (text === null) {
       cells.release(k);
-      texts[k] = xtermRowText(line);
+      texts[k] = xtermRowText(line, this.#term.cols);
       return;
     }
     texts[k] = text;
@@ -289,11 +289,11 @@ export class RowWindow {
     const internal = this.#internalLines?.();
     if (internal) {
       const line = internal.get(y);
-      const text = line ? rowText(line) : '';
+      const text = line ? rowText(line, this.#term.cols) : '';
       // Only rows above the window are cached here; the window serves the rest.
       if (cache && id < this.#windowFirstId) cache.set(id, text);
       return text;
     }
-    return this.#term.buffer.active.getLine(y)?.translateToString(true).trimEnd() ?? '';
+    return this.#term.buffer.active.getLine(y)?.translateToString(true, 0, this.#term.cols).trimEnd() ?? '';
   }
 }

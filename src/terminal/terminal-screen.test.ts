@@ -94,6 +94,20 @@ describe('TerminalScreen alternate screen', () => {
     expect(screen.viewportLines()).toEqual(['normal']);
   });
 
+  it('shows no cell past the right edge after the terminal narrows (xterm keeps them on the alternate screen)', () => {
+    // OpenCode at 80 columns, narrowed to 60 with a dialog open: it repaints 60 columns, and the
+    // dialog's old 'esc' hint at column 64 is off the screen — a person never sees it.
+    const screen = makeScreen(80, 4);
+    screen.write(`\x1b[?1049h${at(2, 64)}esc${at(3, 1)}kept`);
+    screen.resize(60, 4);
+    screen.write(`${at(1, 1)}Select agent`);
+    expect(screen.viewportLines()).toEqual(['Select agent', '', 'kept', '']);
+    expect(screen.scrollbackLines()).toEqual(['Select agent', '', 'kept', '']);
+    // Widened again, xterm shows them again (as the browser's xterm does): only the reading is cut.
+    screen.resize(80, 4);
+    expect(screen.viewportLines()[1]).toBe(`${' '.repeat(63)}esc`);
+  });
+
   it('reports the cursor row unchanged on the alternate screen', () => {
     const screen = makeScreen(20, 4);
     screen.write(`\x1b[?1049h${at(3, 5)}`);
