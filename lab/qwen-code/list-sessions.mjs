@@ -38,3 +38,24 @@ export const LIST_SESSIONS = LISTS.flatMap(([name, command, title, shown]) => [[
   },
   expect: { sequence: [...starting, ...turnSeq, ...turnSeq, pickerSeq('sessions', title, LISTED), { state: 'idle', modal: null }], final: { state: 'idle' } },
 })));
+
+/**
+ * /init's prompt starts with a line break, so its session's title row is blank in the list: the
+ * entry is labelled by its detail row, the only text it shows.
+ */
+export const UNTITLED_SESSIONS = [{
+  name: 'resume-untitled', cols: 80, rows: 24,
+  description: '/init (a turn), /clear, then /resume: "Resume Session" lists /init\'s session, whose title row is blank (the cursor alone on it): its button is its detail row "just now · 2 messages" (kind picker) → Esc → idle',
+  run: async (c) => {
+    await typeCommand(c, '/init');
+    // Its scripted answer is short: the turn may end before a spinner is drawn.
+    await sleep(6000);
+    await backToIdle(c, '/init');
+    await typeCommand(c, '/clear');
+    await sleep(2500);
+    await typeCommand(c, '/resume');
+    await modal(c, { state: 'sessions', kind: 'picker', title: 'Resume Session', buttons: ['just now · 2 messages'], shown: /Resume Session[\s\S]*to cancel/ }, '\u001b', { timeoutMs: 15_000 });
+    await backToIdle(c, 'Esc closed /resume');
+  },
+  expect: { sequence: [...starting, pickerSeq('sessions', 'Resume Session', ['just now · 2 messages']), { state: 'idle', modal: null }], final: { state: 'idle' } },
+}];
