@@ -21,6 +21,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runChatLab } from '../lib/chat-lab.mjs';
 import { PROMPT_APPROVALS, PROMPT_SESSIONS, preparePromptSession } from './prompt-sessions.mjs';
+import { LIST_SESSIONS, UNTITLED_SESSIONS } from './list-sessions.mjs';
 import { VIEW_SESSIONS } from './view-sessions.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -127,6 +128,9 @@ const SESSIONS = [
   ...PROMPT_SESSIONS,
   // Views only Esc leaves, found by the crawler (lab/qwen-code/view-sessions.mjs).
   ...VIEW_SESSIONS,
+  // Session lists with sessions in them (lab/qwen-code/list-sessions.mjs).
+  ...LIST_SESSIONS,
+  ...UNTITLED_SESSIONS,
 ];
 
 /** A private HOME: API-key (OpenAI-compatible) auth, no telemetry, no self-update, no background memory turns. */
