@@ -1,0 +1,54 @@
+/**
+ * A node killed mid-stream (SIGKILL: no goodbye, the cursor maybe not saved after JetStream's
+ * last ack) and started again: its agents live on in the PTY host, the new daemon re-attaches to
+ * them and publishes on from its cursor — and the stream holds every event of the node once, in
+ * order, with nothing lost across the crash (a republished event is kept once by its message id).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { streamedEvents } from '../helpers/nats-stream.js';
+import { startNatsServer, type NatsServer } from '../helpers/nats-server.js';
+import { makeDirs, startDaemon, stopAll, waitFor, type DaemonDirs } from '../daemon/daemon-harness.js';
+
+const WAIT_MS = 60_000;
+let nats: NatsServer;
+let dirs: DaemonDirs;
+let nc: NatsConnection;
+
+beforeAll(async () => {
+  nats = await startNatsServer();
+  dirs = makeDirs();
+  nc = await connect({ servers: nats.url, maxReconnectAttempts: -1, reconnectTimeWait: 200 });
+}, 90_000);
+afterAll(async () => {
+  await nc?.close().catch(() => {});
+  await stopAll();
+  await nats?.dispose();
+}, 60_000);
+
+describe('a node killed mid-stream', () => {
+  it('starts again and its events reach the stream once each, in order, none lost', async () => {
+    const first = await startDaemon(dirs, ['--nats', nats.url, '--node', 'k1']);
+    const created = await first.client.call('createSession', { body: { spec: 'demo-agent', cwd: dirs.work, name: 'crash', cols: 100, rows: 30 } });
+    await waitFor(async () => (await first.client.call('getSession', { params: { id: created.id } })).state?.id === 'idle' || undefined, WAIT_MS, 'idle');
+    await first.client.call('sendMessage', { params: { id: created.id }, body: { text: 'hello', wait: 'started', timeout_ms: 45_000 } });
+    first.child.kill('SIGKILL');
+    await first.exited;
+    const cursorFile = path.join(dirs.stateDir, 'nats-published.json');
+    const cursorBefore = fs.existsSync(cursorFile) ? (JSON.parse(fs.readFileSync(cursorFile, 'utf8')) as { seq: number }).seq : 0;
+
+    const second = await startDaemon(dirs, ['--nats', nats.url, '--node', 'k1']);
+    await waitFor(async () => (await second.client.call('getSession', { params: { id: created.id } })).state?.id === 'idle' || undefined, WAIT_MS, 'the re-attached session idle again');
+    await second.client.call('sendMessage', { params: { id: created.id }, body: { text: 'again', wait: 'idle', timeout_ms: 45_000 } });
+    const events = await waitFor(async () => {
+      const all = await streamedEvents(nc).catch(() => []);
+      const turns = all.filter((e) => e.session_id === created.id && e.type === 'turn.finished').length;
+      return turns >= 2 ? all : undefined;
+    }, 90_000, 'both turns on the stream');
+    expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
+    expect(events.every((e) => e.node === 'k1')).toBe(true);
+    expect(events.at(-1)!.seq).toBeGreaterThan(cursorBefore);
+  }, 240_000);
+});
