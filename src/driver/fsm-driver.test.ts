@@ -118,6 +118,18 @@ describe('FsmDriver evaluation loop', () => {
   });
 });
 
+/** A driver whose approval is pressed with the arrow keys, the approval up and read at t = 700 ms. */
+function arrowKeysApprovalAt700(): ReturnType<typeof harness> {
+  const spec = baseSpec();
+  spec.states[3]!.extract!.buttons!.select_mode = 'arrow_keys';
+  spec.states[3]!.extract!.buttons!.key_for_index = '\r';
+  const h = harness(spec);
+  toIdle(h);
+  h.tx.emit(paint(APPROVAL));
+  h.at(700);
+  return h;
+}
+
 /** APPROVAL with the CLI's cursor on row `n`. */
 const cursorOn = (n: number) => APPROVAL.map((l) => l.replace('❯', ' ').replace(new RegExp(`^   (${n}\\.)`), ' ❯ $1'));
 
@@ -170,13 +182,7 @@ describe('FsmDriver modals', () => {
   });
 
   it('arrow_keys mode moves from the current row and refuses when no row is current (§13.13)', () => {
-    const spec = baseSpec();
-    spec.states[3]!.extract!.buttons!.select_mode = 'arrow_keys';
-    spec.states[3]!.extract!.buttons!.key_for_index = '\r';
-    const h = harness(spec);
-    toIdle(h);
-    h.tx.emit(paint(APPROVAL));
-    h.at(700);
+    const h = arrowKeysApprovalAt700();
     expect(h.driver.dispatch({ kind: 'click_modal_button', index: 3 })).toEqual({ ok: true });
     // The arrows now, the Enter only once the screen shows the cursor on row 3.
     expect(h.tx.written().endsWith('\x1b[B\x1b[B')).toBe(true);
@@ -193,13 +199,7 @@ describe('FsmDriver modals', () => {
   });
 
   it('arrow_keys mode presses nothing when the cursor does not reach the row, or the modal changes on the way', () => {
-    const spec = baseSpec();
-    spec.states[3]!.extract!.buttons!.select_mode = 'arrow_keys';
-    spec.states[3]!.extract!.buttons!.key_for_index = '\r';
-    const h = harness(spec);
-    toIdle(h);
-    h.tx.emit(paint(APPROVAL));
-    h.at(700);
+    const h = arrowKeysApprovalAt700();
     expect(h.driver.dispatch({ kind: 'click_modal_button', index: 2 })).toEqual({ ok: true });
     h.at(700 + 2_500); // the TUI ignored the arrow: the cursor stays on row 1
     expect(h.tx.written()).not.toContain('\r');
