@@ -4,11 +4,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error -- plain .mjs modules of the lab, without types
-import { commandOfMenuRow, slugOf } from '../lab/lib/crawl.mjs';
+import { commandOfMenuRow, parseCrawlArgs, slugOf } from '../lab/lib/crawl.mjs';
 // @ts-expect-error -- see above
-import { flagsOf, menuRowsOf, observe } from '../lab/lib/crawl-oracle.mjs';
+import { crawlLabels } from '../lab/lib/crawl-labels.mjs';
 // @ts-expect-error -- see above
-import { writeCrawlReport } from '../lab/lib/crawl-report.mjs';
+import { flagsOf, menuCountsOf, menuRowsOf, observe, rejudge } from '../lab/lib/crawl-oracle.mjs';
+// @ts-expect-error -- see above
+import { recordingsOfTargets, writeCrawlReport } from '../lab/lib/crawl-report.mjs';
 
 type Obs = { status: string | null; shape: string | null; modal: unknown; buttons: number; menuRows: number; changed: boolean; state: string | null };
 const parse = commandOfMenuRow as (row: string) => string | null;
@@ -95,6 +97,73 @@ describe('the oracle', () => {
     ])).toBe(3);
   });
 
+  it('passes over key hints, a search field and the highlighted item\'s detail in the options\' column', () => {
+    // pi 0.73.1's /scoped-models at 80×24: two options, then the detail of the highlighted one and the hints.
+    expect(rowsOf([
+      '>', '→ lab-model [lab]', '  lab-model-large [lab]', '  Model Name: Lab Model',
+      '  enter toggle · ctrl+a all · ctrl+x clear · ctrl+p provider · alt+up/alt+down', 'reorder · ctrl+s save · all enabled',
+    ])).toBe(2);
+    // … and as it is drawn when the screen has room: the detail and the hints each after a blank row.
+    expect(rowsOf(['>', '', '→ lab-model [lab]', '  lab-model-large [lab]', '', '  Model Name: Lab Model', '', '  enter toggle · ctrl+a all · ctrl+x clear'])).toBe(2);
+    // OpenCode 1.18.33's /agents at 200×50: its search field over the list.
+    expect(rowsOf([
+      '',
+      '                                                                          Select agent                                     esc',
+      '',
+      '                                                                          Search',
+      '',
+      '                                                                        ● build native',
+      '                                                                          plan native',
+      '',
+      '',
+    ])).toBe(2);
+    // OpenCode's /models at 80×24: the key hints under the highlighted model are no second option.
+    expect(rowsOf(['   ╹▀▀▀▀▀▀    Lab                                                     ▀▀▀▀▀▀▀▀', '            ● Lab Model                                               commands', '              Connect provider ctrl+a  Favorite ctrl+f'])).toBe(0);
+    // Toggles: the mark after the cursor does not move the label's column.
+    expect(rowsOf(['› ◉ Fast mode', '  ◯ Auto-compact', '  ◯ Vim keys', '', '  ↓ 4 more'])).toBe(3);
+    // A label that names a key is still an option.
+    expect(rowsOf(['❯ 1. Yes', '  2. Yes, and don\'t ask again (shift+tab)', '  3. No, and tell Claude what to do differently (esc)'])).toBe(3);
+    expect(rowsOf(['❯ Yes', '  Yes, allow all edits (shift+tab)', '  No'])).toBe(3);
+  });
+
+  it('takes a focused title for no option, and passes a dialog whose buttons are one of its two lists', () => {
+    // Gemini CLI 0.61.0's rewind list (/rewind, Esc Esc) at 80×24: '> Rewind' is the focused title, '●' the cursor.
+    expect(rowsOf([
+      '│ > Rewind                                                                     │',
+      '│                                                                              │',
+      '│   <session_context>                                                          │',
+      '│   This is the Gemini CLI. We are setting up the context for our chat....     │',
+      '│   No files have been changed                                                 │',
+      '│                                                                              │',
+      '│ ● Stay at current position                                                   │',
+      '│   Cancel rewind and stay here                                                │',
+      '│                                                                              │',
+      '│                                                                              │',
+      '│ (Use Enter to select a message, Esc to close, Right/Left to expand/collapse) │',
+    ])).toBe(2);
+    // Its /settings at 80×24: the settings list scrolled to one row, and the scope list under it.
+    const settings = [
+      '│  > Settings                                                                  │',
+      '│                                                                              │',
+      '│  ▲                                                                           │',
+      '│  ● Vim Mode                                                           false  │',
+      '│    Enable Vim keybindings                                                    │',
+      '│                                                                              │',
+      '│  ▼                                                                           │',
+      '│                                                                              │',
+      '│    Apply To                                                                  │',
+      '│  ● User Settings                                                             │',
+      '│    Workspace Settings                                                        │',
+      '│                                                                              │',
+      '│  (Use Enter to select, Ctrl+L to reset, Tab to change focus, Esc to close)   │',
+    ];
+    expect((menuCountsOf as (r: string[]) => number[])(settings)).toContain(1);
+    const view = { state: { id: 'settings', status: 'approval' }, modal: { title: 'Settings', kind: 'picker', buttons: [{ label: 'Vim Mode' }] } };
+    expect(flags(look(settings, view, QWEN_IDLE), { flapped: false })).toEqual([]);
+    const wrong = { ...view, modal: { ...view.modal, buttons: [{ label: 'Vim Mode' }, { label: 'Apply To' }, { label: 'User Settings' }, { label: 'Workspace Settings' }] } };
+    expect(flags(look(settings, wrong, QWEN_IDLE), { flapped: false })).toEqual(['button_count']);
+  });
+
   it('counts one option per group when blank rows part options with their descriptions', () => {
     // Qwen Code's /auth: each option's description is drawn under it, at the same indent.
     expect(rowsOf([
@@ -157,10 +226,77 @@ describe('the coverage report', () => {
       expect(files.map((f) => path.relative(repo, f))).toEqual(['docs/accuracy/crawl/qwen-code.md', 'docs/accuracy/crawl/qwen-code.json', 'docs/accuracy/crawl.md']);
       const index = fs.readFileSync(files[2]!, 'utf8');
       expect(index).toContain('| [Qwen Code](crawl/qwen-code.md) | 0.15.10 | 80×24 | 3 | 2 | 2 | 1 | unrecognised 1 | 1 |');
-      expect(index).toContain('| [Qwen Code](crawl/qwen-code.md) | 0.15.10 | 200×50 | 3 | 2 | 0 | 0 | — | 1 |');
+      expect(index).toContain('| [Qwen Code](crawl/qwen-code.md) | 0.15.10 | 200×50 | 3 | 2 | 0 | 0 | — | 0 |');
       expect(fs.readFileSync(files[0]!, 'utf8')).toContain('Not opened: /quit (ends the CLI).');
     } finally {
       fs.rmSync(repo, { recursive: true, force: true });
     }
+  });
+});
+
+describe('the recordings of flagged targets, found and labelled', () => {
+  const cast = (typed: string[]) => [JSON.stringify({ version: 2, width: 80, height: 24 }), '[0.1,"o","x"]', ...typed.map((k, i) => JSON.stringify([1 + i * 0.1, 'i', k])), '[9,"o","y"]'].join('\n') + '\n';
+
+  it('finds the recordings whose first keys open the target, and only those with expectations', () => {
+    const repo = fs.mkdtempSync(path.join(os.tmpdir(), 'crawl-recorded-'));
+    try {
+      const dir = path.join(repo, 'specs', 'qwen-code', 'recordings');
+      fs.mkdirSync(dir, { recursive: true });
+      const put = (name: string, typed: string[], expect = true) => {
+        fs.writeFileSync(path.join(dir, `${name}.cast`), cast(typed));
+        if (expect) fs.writeFileSync(path.join(dir, `${name}.expect.json`), '{"final":{"status":"idle"}}');
+      };
+      put('crawl-help', [...'/help', '\r', '\u001b']);
+      put('help-no-expectations', [...'/help', '\r'], false);
+      put('crawl-model-wide', [...'/model', '\r']);
+      put('typed-a-prompt-first', [...'hi /model', '\r']);
+      put('crawl-esc-esc', ['\u001b', '\u001b', '\u001b']);
+      const found = (recordingsOfTargets as (r: string, c: string, t: unknown[]) => Map<string, string[]>)(repo, 'qwen-code', [
+        { label: '/help', command: 'help' }, { label: '/model', command: 'model' }, { label: '/mode', command: 'mode' }, { label: 'Esc Esc', keys: ['\u001b', '\u001b'] },
+      ]);
+      expect(Object.fromEntries(found)).toEqual({ '/help': ['crawl-help'], '/model': ['crawl-model-wide'], 'Esc Esc': ['crawl-esc-esc'] });
+    } finally {
+      fs.rmSync(repo, { recursive: true, force: true });
+    }
+  });
+
+  it('labels a crawler recording from its own keystrokes, as the labels of pi\'s /scoped-models were made', () => {
+    const base = path.join('specs', 'pi', 'recordings', 'scoped-models-resized');
+    const labels = (crawlLabels as (c: string, s: string, k: string) => { intervals: unknown[] } | null)(fs.readFileSync(`${base}.cast`, 'utf8'), 'lab/pi', '/scoped-models\r');
+    expect(labels?.intervals).toEqual(JSON.parse(fs.readFileSync(`${base}.labels.json`, 'utf8')).intervals);
+  });
+
+  it('passes over keys typed before the target, and gives no labels when the target was never closed', () => {
+    const label = crawlLabels as (c: string, s: string, k: string) => { intervals: Array<{ from_ms: number; to_ms: number; status: string }> } | null;
+    // A start-up gate answered with Enter at 1.0 s, then '?' at 1.1 s, closed by Esc at 1.2 s; the cast ends at 9 s.
+    const l = label(cast(['\r', '?', '\u001b']), 'lab/x', '?');
+    expect(l?.intervals).toEqual([{ from_ms: 0, to_ms: 1100, status: 'idle' }, { from_ms: 2700, to_ms: 9000, status: 'idle' }]);
+    expect(label(cast(['?']), 'lab/x', '?')).toBeNull();
+  });
+});
+
+describe('a crawl judged again (--rejudge)', () => {
+  it('judges each saved screen with the oracle of today, keeping the flap it saw live', () => {
+    const view = { state: { id: 'idle', status: 'idle' }, modal: null };
+    const saved = {
+      cli: 'qwen-code', cliName: 'Qwen Code', version: '0.15.10', commands: ['help'], targets: [{ label: '/help', command: 'help' }], recorded: [], restarts: 0,
+      observations: [
+        // Saved with no flags by an older oracle: the screen is a dialog only Esc leaves, read as idle.
+        { target: '/help', path: [], size: '80×24', state: 'idle', status: 'idle', flags: [], flapped: true, screen: { rows: [...QWEN_IDLE.slice(0, 1), ...QWEN_HELP], baseline: QWEN_IDLE, view } },
+        { target: '/help', path: [], size: '60×20', state: 'idle', status: 'idle', flags: ['unrecognised'], flapped: false },
+      ],
+    };
+    const again = (rejudge as (s: unknown) => { observations: Array<{ flags: string[] }> })(saved);
+    expect(again.observations.map((o) => o.flags)).toEqual([['unrecognised', 'flap'], ['unrecognised']]);
+  });
+});
+
+describe('the crawl options', () => {
+  it('names an option given without its value, and an unknown one, with the fix', () => {
+    const parse = parseCrawlArgs as (a: string[], c: string) => unknown;
+    expect(() => parse(['--crawl', '--only'], 'pi')).toThrow('lab pi --crawl: --only needs a value after it');
+    expect(() => parse(['--crawl', '--screens-to', '--accuracy'], 'pi')).toThrow('--screens-to needs a value after it');
+    expect(() => parse(['--crawl', '--deep'], 'pi')).toThrow(/unknown option "--deep"; use --accuracy/);
+    expect(parse(['--crawl', '--only', '/help,Tab', '--crawl-items', '2'], 'pi')).toMatchObject({ only: ['/help', 'Tab'], items: 2 });
   });
 });

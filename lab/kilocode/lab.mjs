@@ -155,6 +155,8 @@ export const KILOCODE = {
   ...OPENCODE,
   id: 'kilocode', cliName: 'Kilo Code', pkg: '@kilocode/cli', bin: 'kilo', pinnedVersion: PINNED_VERSION,
   models: [MODEL], prepare,
+  // Kilo clears its input with Ctrl+C (OpenCode's input_clear); Ctrl+U leaves a command's text typed.
+  crawl: { ...OPENCODE.crawl, clearInput: '\u0003' },
   // Kilo's database (kilo.db), OpenCode's format under Kilo's name.
   historyTrees: (home) => [{ from: path.join(home, '.local/share/kilo'), as: '.local/share/kilo' }],
   sessions: [...OPENCODE.sessions.filter((s) => !promptNames.has(s.name)).map(kiloSession), ...PROMPTS, LIST, configProtected, ...skillShellSessions, ...sandboxEscalationSessions],

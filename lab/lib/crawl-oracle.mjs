@@ -32,6 +32,27 @@ const indentOf = (row) => row.replace(/^[│┃║|]/, ' ').search(/\S/);
 /** A numbered option row, marked or not: its number. */
 const NUMBERED_ROW = new RegExp(String.raw`^${FRAME}(?:(?:❯|›|>|▶|→|➤|▸|●)\s*)?(\d{1,2})[.)]\s+\S`);
 
+/** A key a hint names: `ctrl+a`, `enter`, `esc`, `↑`. */
+const KEY_TOKEN = /(?:ctrl|alt|shift|cmd|meta|option)\+\S+|\b(?:enter|esc|escape|tab|space|pgup|pgdn)\b|[↑↓←→]/gi;
+/**
+ * Rows in a list's column that are not options: key hints ("enter toggle · ctrl+a all", "new
+ * ctrl+m  delete ctrl+d": two keys, or one in a `·`-parted row), a search field ("Search",
+ * "Type to search"), a scroll row ("↓ 3 more"), a scroll counter or arrow ("(1/21)", "▼"), and
+ * the highlighted item's detail ("Model Name: Lab Model").
+ */
+export function notAnOption(text) {
+  const t = text.trim();
+  const keys = t.match(KEY_TOKEN)?.length ?? 0;
+  return keys >= 2 || (keys >= 1 && /\s[·•]\s/.test(t))
+    || /^(?:search|filter|type to (?:search|filter))\b/i.test(t)
+    || /^[↑↓▲▼…]?\s*\(?(?:\d+|…)\s+more\b/i.test(t)
+    || /^(?:\(\d+\/\d+\)|[▲▼↑↓])$/.test(t)
+    || /^[A-Z][A-Za-z ]{0,24}: \S/.test(t);
+}
+
+/** The glyph that marks a cursor row, or null. */
+const cursorGlyph = (row) => (CURSOR_ROW.test(row) ? /^[\s│┃║|]*(\S)/.exec(row)[1] : null);
+
 /**
  * How many options are drawn around the cursor-marked row. Numbered: the run of consecutive
  * numbers through the marked one. Unnumbered: the rows at the marked row's indent, up and down
@@ -45,6 +66,21 @@ export function menuRowsOf(rows) {
   const numbered = rows.findLastIndex((r) => CURSOR_ROW.test(r) && NUMBERED_ROW.test(r));
   const at = numbered >= 0 ? numbered : rows.findLastIndex((r) => CURSOR_ROW.test(r));
   if (at < 0) return 0;
+  const n = optionsAround(rows, at);
+  return n > 1 ? n : 0;
+}
+
+/**
+ * The option count of every list drawn with a cursor (one per cursor-marked row, top first, a
+ * single option counted as 1): a dialog may hold two lists (Gemini's settings over its "Apply
+ * To" scope), and the spec's buttons are one of them.
+ */
+export function menuCountsOf(rows) {
+  return rows.flatMap((r, i) => (CURSOR_ROW.test(r) ? [optionsAround(rows, i)] : []));
+}
+
+/** The options of the list whose cursor is on row `at` (see menuRowsOf). */
+function optionsAround(rows, at) {
   const marked = NUMBERED_ROW.exec(rows[at]);
   if (marked) {
     const numbers = new Set(rows.map((r) => NUMBERED_ROW.exec(r)?.[1]).filter(Boolean).map(Number));
@@ -52,14 +88,19 @@ export function menuRowsOf(rows) {
     let hi = lo;
     while (numbers.has(lo - 1)) lo--;
     while (numbers.has(hi + 1)) hi++;
-    return hi > lo ? hi - lo + 1 : 0;
+    return hi - lo + 1;
   }
   const body = (r) => r.replace(/[\s│┃║|]+$/, '');
   const text = (r) => body(r).replace(/^[\s│┃║|]*(?:❯|›|>|▶|→|➤|▸|●|◉)?\s*/, '');
+  // A toggle's mark ('◉ Fast', '[x] Vim') where only some rows draw one: the label starts after it.
+  const label = (r) => text(r).replace(/^(?:[✔✓◯◉○●☐☑■□]|\[[ x✓]\])\s+/, '');
   const col = (r) => body(r).length - text(r).length;
+  const labelCol = (r) => body(r).length - label(r).length;
   const want = col(rows[at]);
+  const wantLabel = labelCol(rows[at]);
   const blank = (r) => r !== undefined && text(r) === '';
-  const ends = (r) => r === undefined || /^[─━═╭╮╰╯┌┐└┘\s]*$/.test(text(r)) || col(r) < want;
+  const ends = (r) => r === undefined || /^[─━═╭╮╰╯┌┐└┘\s]*$/.test(text(r)) || (col(r) < want && labelCol(r) < wantLabel);
+  const inColumn = (r) => col(r) === want || labelCol(r) === wantLabel;
   let from = at;
   let to = at;
   for (const step of [-1, 1]) {
@@ -73,12 +114,14 @@ export function menuRowsOf(rows) {
   // Groups of non-blank rows; options with descriptions make small groups (an option, a line or two).
   const groups = [];
   span.forEach((r, i) => { if (blank(r)) return; if (i === 0 || blank(span[i - 1])) groups.push([]); groups.at(-1).push({ r, i: from + i }); });
-  // A scroll counter or arrow under a list ('(1/21)', '▼') is not an option.
-  const option = (r) => col(r) === want && !/^(?:\(\d+\/\d+\)|[▲▼↑↓])$/.test(text(r).trim());
-  const n = groups.length > 1 && groups.every((g) => g.length <= 3)
-    ? groups.filter((g) => option(g[0].r)).length
+  // Another cursor glyph in the list's column marks something else (a focused title: '> Rewind' over '● Stay').
+  const glyph = cursorGlyph(rows[at]);
+  const option = (r) => r === rows[at] || (inColumn(r) && !notAnOption(label(r)) && (cursorGlyph(r) ?? glyph) === glyph);
+  // Groups that start with no option (a detail row, the key hints under the list) part nothing.
+  const listed = groups.filter((g) => option(g[0].r));
+  return listed.length > 1 && listed.every((g) => g.length <= 3)
+    ? listed.length
     : (groups.find((g) => g.some((x) => x.i === at)) ?? []).filter((x) => option(x.r)).length;
-  return n > 1 ? n : 0;
 }
 
 /**
@@ -93,6 +136,7 @@ export function observe(rows, view, baseline) {
   const modal = view?.modal ?? null;
   const drift = promptShape(fresh);
   const menuRows = menuRowsOf(fresh);
+  const menuCounts = menuCountsOf(fresh);
   const shape = drift?.reason ?? (menuRows > 1 ? 'cursor_list' : drawn.some((r) => ESC_ONLY.test(r)) ? 'esc_hint' : null);
   return {
     state: view?.state.id ?? null,
@@ -104,6 +148,7 @@ export function observe(rows, view, baseline) {
     shape,
     shapeRows: drift?.rows ?? drawn.filter((r) => CURSOR_ROW.test(r) || ESC_ONLY.test(r)).map((r) => r.trim()).slice(0, 4),
     menuRows,
+    menuCounts,
     indent: drawn.length ? Math.min(...drawn.map(indentOf)) : 0,
   };
 }
@@ -122,9 +167,29 @@ export function flagsOf(obs, { flapped }) {
   // A modal with nothing to choose drawn (a text field, a page only Esc leaves) has no buttons by
   // design; one over a drawn option list has lost them.
   if (obs.modal && obs.buttons === 0 && (obs.menuRows > 1 || obs.shape === 'option_block')) flags.push('no_buttons');
-  if (obs.modal && obs.buttons > 0 && obs.menuRows > 1 && obs.menuRows !== obs.buttons) flags.push('button_count');
+  // Unlike every list drawn: a dialog with two lists (a setting's scope under the settings) has buttons for one.
+  if (obs.modal && obs.buttons > 0 && obs.menuRows > 1 && !(obs.menuCounts ?? [obs.menuRows]).includes(obs.buttons)) flags.push('button_count');
   // A button whose label has no letter or digit (a border glyph, a scroll bar) is not an option.
   if (obs.modal?.buttons.some((b) => !/[\p{L}\p{N}]/u.test(b))) flags.push('junk_button');
   if (flapped) flags.push('flap');
   return flags;
+}
+
+/**
+ * What an observation was judged on, kept so that `--rejudge` can judge it again with a changed
+ * oracle without crawling: the screen's rows, the idle screen before the target, what the spec said.
+ */
+export function screenOf(text, view, baseline) {
+  const modal = view?.modal ? { title: view.modal.title ?? null, kind: view.modal.kind ?? null, buttons: (view.modal.buttons ?? []).map((b) => ({ label: b.label })) } : null;
+  return { rows: text.split('\n'), baseline, view: view ? { state: { id: view.state.id, status: view.state.status }, modal } : null };
+}
+
+/** The observations of a saved crawl (`--screens-to`) judged again by today's oracle. */
+export function rejudge(summary) {
+  const observations = summary.observations.map((o) => {
+    if (!o.screen) return o;
+    const again = observe(o.screen.rows, o.screen.view, o.screen.baseline);
+    return { ...o, ...again, flags: flagsOf(again, { flapped: o.flapped }) };
+  });
+  return { ...summary, observations };
 }

@@ -25,8 +25,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sleep } from './lab-kit.mjs';
-import { CRAWL_SIZES, flagsOf, observe } from './crawl-oracle.mjs';
-import { writeCrawlReport } from './crawl-report.mjs';
+import { CRAWL_SIZES, flagsOf, observe, rejudge, screenOf } from './crawl-oracle.mjs';
+import { crawlLabels } from './crawl-labels.mjs';
+import { openingKeys, writeCrawlReport } from './crawl-report.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const HOME_SIZE = CRAWL_SIZES[0];
@@ -76,17 +77,18 @@ export function crawlSession(s, cleanup) {
 
 /** Parses the crawl options (after `--crawl`); throws naming the option and the fix. */
 export function parseCrawlArgs(args, cli) {
-  const o = { recordTo: null, accuracy: false, only: null, items: 6, verbose: false, version: null };
+  const o = { recordTo: null, accuracy: false, only: null, items: 6, verbose: false, version: null, screensTo: null, rejudge: null };
+  const valued = { '--record-to': 'recordTo', '--only': 'only', '--crawl-items': 'items', '--version': 'version', '--screens-to': 'screensTo', '--rejudge': 'rejudge' };
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     if (a === '--crawl') continue;
-    if (a === '--record-to') o.recordTo = args[++i];
-    else if (a === '--accuracy') o.accuracy = true;
-    else if (a === '--only') o.only = args[++i].split(',');
-    else if (a === '--crawl-items') o.items = Number(args[++i]);
+    if (a === '--accuracy') o.accuracy = true;
     else if (a === '--verbose') o.verbose = true;
-    else if (a === '--version') o.version = args[++i];
-    else throw new Error(`lab ${cli} --crawl: unknown option ${JSON.stringify(a)}; use --accuracy, --record-to DIR, --only NAME[,NAME], --crawl-items N, --version V, --verbose`);
+    else if (valued[a]) {
+      const v = args[++i];
+      if (v === undefined || v.startsWith('--')) throw new Error(`lab ${cli} --crawl: ${a} needs a value after it`);
+      o[valued[a]] = a === '--only' ? v.split(',') : a === '--crawl-items' ? Number(v) : v;
+    } else throw new Error(`lab ${cli} --crawl: unknown option ${JSON.stringify(a)}; use --accuracy, --record-to DIR, --only NAME[,NAME], --crawl-items N, --screens-to FILE, --rejudge FILE, --version V, --verbose`);
   }
   if (!Number.isInteger(o.items) || o.items < 0) throw new Error(`lab ${cli} --crawl: --crawl-items must be a whole number ≥ 0 (got ${JSON.stringify(o.items)})`);
   return o;
@@ -247,7 +249,7 @@ async function lookAtSizes(cr, target, path_) {
     const statuses = [view?.state.status, ...cr.s.changes.slice(changes).map((c) => c.status)];
     const obs = observe(text.split('\n'), view, cr.baseline);
     const flapped = again === text && cr.s.changes.length > changes && new Set(statuses).size > 1;
-    out.push({ target: target.label, path: path_, size: `${size.cols}×${size.rows}`, ...obs, flapped, flags: flagsOf(obs, { flapped }) });
+    out.push({ target: target.label, path: path_, size: `${size.cols}×${size.rows}`, ...obs, flapped, flags: flagsOf(obs, { flapped }), screen: screenOf(text, view, cr.baseline) });
   }
   cr.s.driver.dispatch({ kind: 'resize', ...HOME_SIZE });
   await settle(cr.s, { quietMs: 400 });
@@ -275,7 +277,7 @@ async function crawlTarget(cr, target, opts) {
       const o = observe(text.split('\n'), view, cr.baseline);
       // Only a view of its own counts: the menu gone to the prompt, or the same menu, is not one.
       if (!o.changed || o.title === home.title && o.menuRows === home.menuRows) continue;
-      obs.push({ target: target.label, path: [`item ${i + 1}`], size: `${HOME_SIZE.cols}×${HOME_SIZE.rows}`, ...o, flapped: false, flags: flagsOf(o, { flapped: false }) });
+      obs.push({ target: target.label, path: [`item ${i + 1}`], size: `${HOME_SIZE.cols}×${HOME_SIZE.rows}`, ...o, flapped: false, flags: flagsOf(o, { flapped: false }), screen: screenOf(text, view, cr.baseline) });
     }
   }
   await cr.rest();
@@ -291,8 +293,20 @@ export function slugOf(label) {
   return [...label.replace(/^\//, '')].map(word).join('').replace(/-+/g, '-').replace(/^-|-$/g, '') || 'key';
 }
 
+/**
+ * What a recording of a target is expected to replay to at each size: the spec's modal as it was
+ * read (kind, title, buttons), or — where the spec saw none — a wait for a person. Sizes that
+ * read alike are one step.
+ */
+function expectedAtSizes(seen) {
+  const steps = seen.map((o) => (o.modal
+    ? { state: o.state, status: o.status, modal: { title: o.modal.title, kind: o.modal.kind, buttons: o.modal.buttons } }
+    : { status: 'approval' }));
+  return steps.filter((step, i) => i === 0 || JSON.stringify(step) !== JSON.stringify(steps[i - 1]));
+}
+
 /** Records one flagged target on its own, from start-up to its screen at every size and back. */
-async function recordTarget(cli, cfg, start, target, dir) {
+async function recordTarget(cli, version, cfg, start, target, dir) {
   const name = `crawl-${slugOf(target.label)}`;
   const record = path.join(dir, `${name}.cast`);
   const cr = new Crawler(cli, cfg, (def) => start({ ...def, name }, { record }), () => {});
@@ -304,10 +318,13 @@ async function recordTarget(cli, cfg, start, target, dir) {
   await cr.close();
   const flagged = seen.filter((o) => o.flags.length);
   const expect = {
-    description: `crawler: ${target.label} at ${seen.map((o) => o.size).join(', ')} (${cli.cliName}); flagged ${[...new Set(flagged.flatMap((o) => o.flags))].join(', ')} — the screen waits for a person`,
-    sequence: [{ state: 'starting' }, { state: 'idle' }, { status: 'approval' }],
+    description: `crawler: ${target.label} at ${seen.map((o) => o.size).join(', ')}, resized while open, then Esc (${cli.cliName} ${version}; npm run lab -- ${cli.id} --crawl --only ${target.label} --record-to DIR); flagged ${[...new Set(flagged.flatMap((o) => o.flags))].join(', ') || 'nothing'}. Expected: what the spec said at each size where it saw a modal, and a wait for a person where it did not — for a person to confirm against the screen`,
+    sequence: [{ state: 'starting' }, { state: 'idle' }, ...expectedAtSizes(seen), { status: 'idle', modal: null }],
+    final: { status: 'idle' },
   };
   fs.writeFileSync(path.join(dir, `${name}.expect.json`), JSON.stringify(expect, null, 2) + '\n');
+  const labels = crawlLabels(fs.readFileSync(record, 'utf8'), `lab/${cli.id} ${cli.cliName} ${version}`, openingKeys(target));
+  if (labels) fs.writeFileSync(path.join(dir, `${name}.labels.json`), JSON.stringify(labels, null, 2) + '\n');
   return name;
 }
 
@@ -319,6 +336,7 @@ async function recordTarget(cli, cfg, start, target, dir) {
 export async function runCrawl({ cli, version, args, start }) {
   let opts;
   try { opts = parseCrawlArgs(args, cli.id); } catch (err) { process.stderr.write(`${err.message}\n`); return 2; }
+  if (opts.rejudge) return rejudgeSaved(opts);
   const own = cli.crawl ?? {};
   const cfg = { parseCommand: commandOfMenuRow, ...own, skip: { ...ENDS_THE_CLI, ...own.skip }, chords: [...COMMON_CHORDS, ...(own.chords ?? [])] };
   const log = (line) => process.stdout.write(`${line}\n`);
@@ -348,13 +366,38 @@ export async function runCrawl({ cli, version, args, start }) {
     // The flagged targets; with --only, every target named (a fix's recordings, flagged or not).
     const wanted = (t) => !t.skip && (opts.only || observations.some((o) => o.target === t.label && o.flags.length && o.path.length === 0));
     for (const target of targets.filter(wanted)) {
-      recorded.push({ target: target.label, name: await recordTarget(cli, cfg, start, target, dir) });
+      recorded.push({ target: target.label, name: await recordTarget(cli, version, cfg, start, target, dir) });
       log(`recorded ${target.label} → ${path.join(opts.recordTo, recorded.at(-1).name)}.cast`);
     }
   }
   const summary = { cli: cli.id, cliName: cli.cliName, version, commands, targets, observations, recorded, restarts: cr.restarts, minutes: (Date.now() - started) / 60000 };
+  if (opts.screensTo) {
+    fs.mkdirSync(path.dirname(path.resolve(opts.screensTo)), { recursive: true });
+    fs.writeFileSync(opts.screensTo, JSON.stringify(summary) + '\n');
+    log(`wrote ${opts.screensTo} (every screen, for --rejudge)`);
+  }
+  finish(summary, opts, log);
+  return 0;
+}
+
+/** The report (with `--accuracy`) and the closing line of a crawl, live or judged again. */
+function finish(summary, opts, log) {
   if (opts.accuracy) for (const f of writeCrawlReport(repo, summary)) log(`wrote ${path.relative(repo, f)}`);
-  const flagged = new Set(observations.filter((o) => o.flags.length).map((o) => o.target));
-  log(`${cli.id} ${version}: ${commands.length} commands found, ${targets.filter((t) => !t.skip).length} targets opened, ${flagged.size} flagged, ${recorded.length} recorded, ${cr.restarts} restarts, ${summary.minutes.toFixed(1)} min`);
+  const flagged = new Set(summary.observations.filter((o) => o.flags.length).map((o) => o.target));
+  const minutes = summary.minutes === undefined ? '' : `, ${summary.minutes.toFixed(1)} min`;
+  log(`${summary.cli} ${summary.version}: ${summary.commands.length} commands found, ${summary.targets.filter((t) => !t.skip).length} targets opened, ${flagged.size} flagged, ${summary.recorded.length} recorded, ${summary.restarts} restarts${minutes}`);
+}
+
+/** `--rejudge FILE`: a crawl saved with `--screens-to`, judged again without starting the CLI. */
+function rejudgeSaved(opts) {
+  const log = (line) => process.stdout.write(`${line}\n`);
+  let saved;
+  try { saved = JSON.parse(fs.readFileSync(opts.rejudge, 'utf8')); } catch (err) {
+    process.stderr.write(`--rejudge ${opts.rejudge}: cannot read a saved crawl (${err.message}); write one with --screens-to FILE\n`);
+    return 2;
+  }
+  const summary = rejudge(saved);
+  for (const o of summary.observations.filter((x) => x.flags.length)) log(`⚑ ${o.target} ${o.path.join('/') || 'itself'} ${o.size} ${o.flags.join('+')} (${o.state}/${o.status}, ${o.buttons} buttons, ${o.menuRows} rows)`);
+  finish(summary, opts, log);
   return 0;
 }
