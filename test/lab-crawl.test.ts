@@ -121,6 +121,13 @@ describe('the oracle', () => {
     expect(rowsOf(['   ╹▀▀▀▀▀▀    Lab                                                     ▀▀▀▀▀▀▀▀', '            ● Lab Model                                               commands', '              Connect provider ctrl+a  Favorite ctrl+f'])).toBe(0);
     // Toggles: the mark after the cursor does not move the label's column.
     expect(rowsOf(['› ◉ Fast mode', '  ◯ Auto-compact', '  ◯ Vim keys', '', '  ↓ 4 more'])).toBe(3);
+    // Qwen Code 0.15.10's /settings at 60×20: 'Language: UI' inside the list is an option, not a detail.
+    expect(rowsOf([
+      '  │ > Settings                                           │', '  │                                                      │', '  │ ▲                                                    │',
+      '  │ ● Tool Approval Mode                         Default │', '  │   Language: UI             Auto (detect from system) │', '  │   Language: Model                               auto │',
+      '  │   Theme                                  Qwen Dark ▸ │', '  │   Vim Mode                                     false │', '  │   Interactive Shell (PTY)                       true │',
+      '  │ ▼                                                    │', '  │                                                      │', '  │ Approval mode for tool usage. Controls how tools ar… │',
+    ])).toBe(6);
     // A label that names a key is still an option.
     expect(rowsOf(['❯ 1. Yes', '  2. Yes, and don\'t ask again (shift+tab)', '  3. No, and tell Claude what to do differently (esc)'])).toBe(3);
     expect(rowsOf(['❯ Yes', '  Yes, allow all edits (shift+tab)', '  No'])).toBe(3);
@@ -162,6 +169,28 @@ describe('the oracle', () => {
     expect(flags(look(settings, view, QWEN_IDLE), { flapped: false })).toEqual([]);
     const wrong = { ...view, modal: { ...view.modal, buttons: [{ label: 'Vim Mode' }, { label: 'Apply To' }, { label: 'User Settings' }, { label: 'Workspace Settings' }] } };
     expect(flags(look(settings, wrong, QWEN_IDLE), { flapped: false })).toEqual(['button_count']);
+  });
+
+  it('counts a list whose cursor row looks like an input row on the whole screen, from its first option', () => {
+    // Claude Code 2.1.332's /theme at 80×24: the live bottom starts at '❯ ✔ Dark mode' (an input
+    // row's shape), the list's first option is above it; '↓ 2 more' ends it.
+    const theme = ['  Theme', '', '  Choose the text style that looks best with your terminal', '', '      Auto (match terminal)', '  ❯ ✔ Dark mode', '      Light mode',
+      '      Dark mode (colorblind-friendly)', '      Light mode (colorblind-friendly)', '      Dark mode (ANSI colors only)', '    ↓ 2 more', ''];
+    const labels = ['Auto (match terminal)', 'Dark mode', 'Light mode', 'Dark mode (colorblind-friendly)', 'Light mode (colorblind-friendly)', 'Dark mode (ANSI colors only)'];
+    const view = { state: { id: 'menu', status: 'approval' }, modal: { title: 'Theme', kind: 'picker', buttons: labels.map((label) => ({ label })) } };
+    expect(look(theme, view, []).menuRows).toBe(6);
+    expect(flags(look(theme, view, []), { flapped: false })).toEqual([]);
+  });
+
+  it('takes the row holding what the crawler typed for the input, not a list\'s cursor', () => {
+    // Qwen Code 0.15.10's '@' mention list: the input '> @' over one item.
+    const rows = ['', '> @', '────────────────────────────────────────────────────────────────────────────────', '  README.md', ''];
+    const view = { state: { id: 'mention', status: 'approval' }, modal: { title: '@', kind: 'picker', buttons: [{ label: 'README.md' }] } };
+    const typedLook = observe as (r: string[], v: unknown, b: string[], t: string) => Obs;
+    // The rule under the input stands on the idle screen too, so it is not the command's.
+    const idleRows = ['>   Type your message or @path/to/file', rows[2]!];
+    expect(flags(typedLook(rows, view, idleRows, '@'), { flapped: false })).toEqual([]);
+    expect(flags(typedLook(rows, view, idleRows, ''), { flapped: false })).toEqual(['button_count']);
   });
 
   it('counts one option per group when blank rows part options with their descriptions', () => {

@@ -32,23 +32,27 @@ const indentOf = (row) => row.replace(/^[│┃║|]/, ' ').search(/\S/);
 /** A numbered option row, marked or not: its number. */
 const NUMBERED_ROW = new RegExp(String.raw`^${FRAME}(?:(?:❯|›|>|▶|→|➤|▸|●)\s*)?(\d{1,2})[.)]\s+\S`);
 
-/** A key a hint names: `ctrl+a`, `enter`, `esc`, `↑`. */
-const KEY_TOKEN = /(?:ctrl|alt|shift|cmd|meta|option)\+\S+|\b(?:enter|esc|escape|tab|space|pgup|pgdn)\b|[↑↓←→]/gi;
+/** A key a hint names: `ctrl+a`, `enter`, `esc`, `↑/↓`, `left/right`. */
+const KEY_TOKEN = /(?:ctrl|alt|shift|cmd|meta|option)[+-]\S+|\b(?:enter|esc|escape|tab|space|pgup|pgdn)\b|[↑↓←→]|\b(?:left|right|up|down)\/(?:left|right|up|down)\b/i;
+
 /**
- * Rows in a list's column that are not options: key hints ("enter toggle · ctrl+a all", "new
- * ctrl+m  delete ctrl+d": two keys, or one in a `·`-parted row), a search field ("Search",
- * "Type to search"), a scroll row ("↓ 3 more"), a scroll counter or arrow ("(1/21)", "▼"), and
- * the highlighted item's detail ("Model Name: Lab Model").
+ * Rows in a list's column that are not options: key hints (every part of the row names a key:
+ * "enter toggle · ctrl+a all", "new ctrl+m  delete ctrl+d", or "Esc to close"), a search field
+ * ("Search", "Type to search"), a scroll row ("↓ 3 more") and a scroll counter or arrow ("(1/21)",
+ * "▼"). An option that names a key beside its label ("Undo anything   /rewind, Esc-Esc") is one.
  */
 export function notAnOption(text) {
   const t = text.trim();
-  const keys = t.match(KEY_TOKEN)?.length ?? 0;
-  return keys >= 2 || (keys >= 1 && /\s[·•]\s/.test(t))
+  const parts = t.split(/\s{2,}|\s[·•]\s/).filter(Boolean);
+  const hints = parts.every((p) => KEY_TOKEN.test(p) || /^type to (?:search|filter)\b/i.test(p)) && (parts.length >= 2 || new RegExp(`^(?:${KEY_TOKEN.source})\\s+to\\s`, 'i').test(t));
+  return hints
     || /^(?:search|filter|type to (?:search|filter))\b/i.test(t)
     || /^[↑↓▲▼…]?\s*\(?(?:\d+|…)\s+more\b/i.test(t)
-    || /^(?:\(\d+\/\d+\)|[▲▼↑↓])$/.test(t)
-    || /^[A-Z][A-Za-z ]{0,24}: \S/.test(t);
+    || /^(?:\(\d+\/\d+\)|[▲▼↑↓])$/.test(t);
 }
+
+/** A `Label: value` row: the highlighted item's detail when it ends a list ("Model Name: Lab Model"), an option inside one ("Language: UI"). */
+const DETAIL_ROW = /^[A-Z][A-Za-z ]{0,24}: \S/;
 
 /** The glyph that marks a cursor row, or null. */
 const cursorGlyph = (row) => (CURSOR_ROW.test(row) ? /^[\s│┃║|]*(\S)/.exec(row)[1] : null);
@@ -60,11 +64,12 @@ const cursorGlyph = (row) => (CURSOR_ROW.test(row) ? /^[\s│┃║|]*(\S)/.exec
  * (an option with its description under it, drawn in another colour at the same indent), one
  * option per group. 0 without a marked row or with a single option.
  */
-export function menuRowsOf(rows) {
+export function menuRowsOf(rows, from = 0) {
   // The lowest cursor row (the live one; a marked row higher up is older text), a numbered one
-  // first: a focus marker on a title ('> Select Editor') is not an option.
-  const numbered = rows.findLastIndex((r) => CURSOR_ROW.test(r) && NUMBERED_ROW.test(r));
-  const at = numbered >= 0 ? numbered : rows.findLastIndex((r) => CURSOR_ROW.test(r));
+  // first: a focus marker on a title ('> Select Editor') is not an option. Only rows from `from`
+  // may hold the cursor; the list may reach above it.
+  const numbered = rows.findLastIndex((r, i) => i >= from && CURSOR_ROW.test(r) && NUMBERED_ROW.test(r));
+  const at = numbered >= 0 ? numbered : rows.findLastIndex((r, i) => i >= from && CURSOR_ROW.test(r));
   if (at < 0) return 0;
   const n = optionsAround(rows, at);
   return n > 1 ? n : 0;
@@ -75,8 +80,8 @@ export function menuRowsOf(rows) {
  * single option counted as 1): a dialog may hold two lists (Gemini's settings over its "Apply
  * To" scope), and the spec's buttons are one of them.
  */
-export function menuCountsOf(rows) {
-  return rows.flatMap((r, i) => (CURSOR_ROW.test(r) ? [optionsAround(rows, i)] : []));
+export function menuCountsOf(rows, from = 0) {
+  return rows.flatMap((r, i) => (i >= from && CURSOR_ROW.test(r) ? [optionsAround(rows, i)] : []));
 }
 
 /** The options of the list whose cursor is on row `at` (see menuRowsOf). */
@@ -99,8 +104,11 @@ function optionsAround(rows, at) {
   const want = col(rows[at]);
   const wantLabel = labelCol(rows[at]);
   const blank = (r) => r !== undefined && text(r) === '';
-  const ends = (r) => r === undefined || /^[─━═╭╮╰╯┌┐└┘\s]*$/.test(text(r)) || (col(r) < want && labelCol(r) < wantLabel);
   const inColumn = (r) => col(r) === want || labelCol(r) === wantLabel;
+  // A search field or the key hints bound a list (above them: its heading; below: the next thing).
+  const ends = (r) => r === undefined || /^[─━═╭╮╰╯┌┐└┘\s]*$/.test(text(r)) || (col(r) < want && labelCol(r) < wantLabel)
+    || (inColumn(r) && notAnOption(label(r)) && !/^\s*(?:\(\d+\/\d+\)|[▲▼↑↓])\s*$/.test(label(r)));
+
   let from = at;
   let to = at;
   for (const step of [-1, 1]) {
@@ -117,26 +125,51 @@ function optionsAround(rows, at) {
   // Another cursor glyph in the list's column marks something else (a focused title: '> Rewind' over '● Stay').
   const glyph = cursorGlyph(rows[at]);
   const option = (r) => r === rows[at] || (inColumn(r) && !notAnOption(label(r)) && (cursorGlyph(r) ?? glyph) === glyph);
-  // Groups that start with no option (a detail row, the key hints under the list) part nothing.
+  // Groups that start with no option (the key hints under the list) part nothing; a `Label: value`
+  // row that ends the list, off the cursor, is the highlighted item's detail.
+  const trailingDetail = (x) => x.i > at && DETAIL_ROW.test(label(x.r).trim());
   const listed = groups.filter((g) => option(g[0].r));
-  return listed.length > 1 && listed.every((g) => g.length <= 3)
-    ? listed.length
-    : (groups.find((g) => g.some((x) => x.i === at)) ?? []).filter((x) => option(x.r)).length;
+  while (listed.length > 1 && listed.at(-1).length === 1 && trailingDetail(listed.at(-1)[0])) listed.pop();
+  if (listed.length > 1 && listed.every((g) => g.length <= 3)) return listed.length;
+  const inGroup = (groups.find((g) => g.some((x) => x.i === at)) ?? []).filter((x) => option(x.r));
+  while (inGroup.length > 1 && trailingDetail(inGroup.at(-1))) inGroup.pop();
+  return inGroup.length;
+}
+
+/**
+ * The input row holding what the crawler typed (`> @`, `› #`), or its echo in the transcript
+ * (`> /extensions`): the person's own text behind a prompt glyph, not a list's cursor row.
+ */
+function isTypedRow(row, typed) {
+  if (!typed) return false;
+  const m = /^[\s│┃║|]*(?:❯|›|>)\s*(\S.*)$/.exec(row);
+  return m !== null && m[1].startsWith(typed);
+}
+
+/** What the crawler types to open a target, as an input row shows it (`/help`, `@`); '' for keys that show nothing. */
+export function typedText(target) {
+  const keys = target?.command ? `/${target.command}` : (target?.keys ?? []).join('');
+  return /^[\x20-\x7e]+$/.test(keys) ? keys : '';
 }
 
 /**
  * What the screen shows and what specterm says of it. `rows`: the viewport; `view`: the driver's
- * current view; `baseline`: the idle screen's rows.
+ * current view; `baseline`: the idle screen's rows; `typed`: what the crawler typed to open it
+ * (`typedText`).
  */
-export function observe(rows, view, baseline) {
+export function observe(rows, view, baseline, typed = '') {
   // Digits aside: a footer's clock, token count or context percentage moves by itself.
   const known = new Set(baseline.map(digitless));
-  const fresh = rowsBelowTranscript(rows).map((r) => (known.has(digitless(r)) ? '' : r));
+  const clean = rows.map((r) => (known.has(digitless(r)) || isTypedRow(r, typed) ? '' : r));
+  // The live bottom: below the last row that looks like an input row — a list's own `❯` cursor
+  // row looks like one, so a list is counted on the whole screen, its cursor in the live bottom.
+  const from = rows.length - rowsBelowTranscript(rows).length;
+  const fresh = clean.slice(from);
   const drawn = fresh.filter((r) => r.trim() !== '');
   const modal = view?.modal ?? null;
   const drift = promptShape(fresh);
-  const menuRows = menuRowsOf(fresh);
-  const menuCounts = menuCountsOf(fresh);
+  const menuRows = menuRowsOf(clean, from);
+  const menuCounts = menuCountsOf(clean, from);
   const shape = drift?.reason ?? (menuRows > 1 ? 'cursor_list' : drawn.some((r) => ESC_ONLY.test(r)) ? 'esc_hint' : null);
   return {
     state: view?.state.id ?? null,
@@ -186,9 +219,10 @@ export function screenOf(text, view, baseline) {
 
 /** The observations of a saved crawl (`--screens-to`) judged again by today's oracle. */
 export function rejudge(summary) {
+  const typed = new Map((summary.targets ?? []).map((t) => [t.label, typedText(t)]));
   const observations = summary.observations.map((o) => {
     if (!o.screen) return o;
-    const again = observe(o.screen.rows, o.screen.view, o.screen.baseline);
+    const again = observe(o.screen.rows, o.screen.view, o.screen.baseline, typed.get(o.target) ?? '');
     return { ...o, ...again, flags: flagsOf(again, { flapped: o.flapped }) };
   });
   return { ...summary, observations };

@@ -25,7 +25,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sleep } from './lab-kit.mjs';
-import { CRAWL_SIZES, flagsOf, observe, rejudge, screenOf } from './crawl-oracle.mjs';
+import { CRAWL_SIZES, flagsOf, observe, rejudge, screenOf, typedText } from './crawl-oracle.mjs';
 import { crawlLabels } from './crawl-labels.mjs';
 import { openingKeys, writeCrawlReport } from './crawl-report.mjs';
 
@@ -247,7 +247,7 @@ async function lookAtSizes(cr, target, path_) {
     const again = cr.s.driver.snapshot();
     const view = cr.s.driver.getCurrentView();
     const statuses = [view?.state.status, ...cr.s.changes.slice(changes).map((c) => c.status)];
-    const obs = observe(text.split('\n'), view, cr.baseline);
+    const obs = observe(text.split('\n'), view, cr.baseline, typedText(target));
     const flapped = again === text && cr.s.changes.length > changes && new Set(statuses).size > 1;
     out.push({ target: target.label, path: path_, size: `${size.cols}×${size.rows}`, ...obs, flapped, flags: flagsOf(obs, { flapped }), screen: screenOf(text, view, cr.baseline) });
   }
@@ -274,7 +274,7 @@ async function crawlTarget(cr, target, opts) {
       await write(cr.s, ['\r']);
       const text = await settle(cr.s);
       const view = cr.s.driver.getCurrentView();
-      const o = observe(text.split('\n'), view, cr.baseline);
+      const o = observe(text.split('\n'), view, cr.baseline, typedText(target));
       // Only a view of its own counts: the menu gone to the prompt, or the same menu, is not one.
       if (!o.changed || o.title === home.title && o.menuRows === home.menuRows) continue;
       obs.push({ target: target.label, path: [`item ${i + 1}`], size: `${HOME_SIZE.cols}×${HOME_SIZE.rows}`, ...o, flapped: false, flags: flagsOf(o, { flapped: false }), screen: screenOf(text, view, cr.baseline) });

@@ -22,7 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { runChatLab } from '../lib/chat-lab.mjs';
 import { PROMPT_APPROVALS, PROMPT_SESSIONS, preparePromptSession } from './prompt-sessions.mjs';
 import { LIST_SESSIONS, UNTITLED_SESSIONS } from './list-sessions.mjs';
-import { VIEW_SESSIONS } from './view-sessions.mjs';
+import { SETTINGS_SUBVIEW_SESSIONS, VIEW_SESSIONS } from './view-sessions.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const PINNED_VERSION = '0.15.10';
@@ -128,6 +128,7 @@ const SESSIONS = [
   ...PROMPT_SESSIONS,
   // Views only Esc leaves, found by the crawler (lab/qwen-code/view-sessions.mjs).
   ...VIEW_SESSIONS,
+  ...SETTINGS_SUBVIEW_SESSIONS,
   // Session lists with sessions in them (lab/qwen-code/list-sessions.mjs).
   ...LIST_SESSIONS,
   ...UNTITLED_SESSIONS,
