@@ -266,7 +266,7 @@ describe('the coverage report', () => {
 describe('the recordings of flagged targets, found and labelled', () => {
   const cast = (typed: string[]) => [JSON.stringify({ version: 2, width: 80, height: 24 }), '[0.1,"o","x"]', ...typed.map((k, i) => JSON.stringify([1 + i * 0.1, 'i', k])), '[9,"o","y"]'].join('\n') + '\n';
 
-  it('finds the recordings whose first keys open the target, and only those with expectations', () => {
+  it('finds the recordings that open the target, and only those with expectations', () => {
     const repo = fs.mkdtempSync(path.join(os.tmpdir(), 'crawl-recorded-'));
     try {
       const dir = path.join(repo, 'specs', 'qwen-code', 'recordings');
@@ -275,15 +275,19 @@ describe('the recordings of flagged targets, found and labelled', () => {
         fs.writeFileSync(path.join(dir, `${name}.cast`), cast(typed));
         if (expect) fs.writeFileSync(path.join(dir, `${name}.expect.json`), '{"final":{"status":"idle"}}');
       };
-      put('crawl-help', [...'/help', '\r', '\u001b']);
+      // The terminal's answer to a query the CLI made at start-up is in the input events too.
+      put('crawl-help', ['\u001b[?1;2c', ...'/help', '\r', '\u001b']);
       put('help-no-expectations', [...'/help', '\r'], false);
       put('crawl-model-wide', [...'/model', '\r']);
       put('typed-a-prompt-first', [...'hi /model', '\r']);
+      put('two-turns-then-resume', [...'say hello', '\r', ...'/resume', '\r', '\u001b']);
+      put('answered-with-esc-esc', [...'hello', '\r', '\u001b', '\u001b']);
       put('crawl-esc-esc', ['\u001b', '\u001b', '\u001b']);
       const found = (recordingsOfTargets as (r: string, c: string, t: unknown[]) => Map<string, string[]>)(repo, 'qwen-code', [
         { label: '/help', command: 'help' }, { label: '/model', command: 'model' }, { label: '/mode', command: 'mode' }, { label: 'Esc Esc', keys: ['\u001b', '\u001b'] },
+        { label: '/resume', command: 'resume' },
       ]);
-      expect(Object.fromEntries(found)).toEqual({ '/help': ['crawl-help'], '/model': ['crawl-model-wide'], 'Esc Esc': ['crawl-esc-esc'] });
+      expect(Object.fromEntries(found)).toEqual({ '/help': ['crawl-help'], '/model': ['crawl-model-wide'], 'Esc Esc': ['crawl-esc-esc'], '/resume': ['two-turns-then-resume'] });
     } finally {
       fs.rmSync(repo, { recursive: true, force: true });
     }

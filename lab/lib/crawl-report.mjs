@@ -14,31 +14,50 @@ const cell = (s) => String(s ?? '').replaceAll('|', '\\|').replaceAll('\n', ' ')
 /** The keys that open a target from the idle prompt: a command typed with its Enter, or a chord. */
 export const openingKeys = (t) => (t.command ? `/${t.command}\r` : (t.keys ?? []).join(''));
 
-/** What a recording typed first (its `"i"` events, joined), up to `length` characters. */
-function typedFirst(castFile, length) {
+/**
+ * The terminal's answers to a CLI's queries, which a recording keeps among its input events:
+ * device attributes (`ESC[?1;2c`, `ESC[>0;276;0c`), a cursor position (`ESC[12;1R`), a mode or
+ * colour report (`ESC[?2026;2$y`, `ESC]11;rgb:…`), a DCS string.
+ */
+const TERMINAL_REPLY = /^\u001b(?:\[[?>]?[\d;]*c|\[\d+;\d+R|\[\??[\d;]*\$y|\][\s\S]*|P[\s\S]*)$/;
+
+/** What a recording typed (its `"i"` events, joined), the terminal's own replies left out. */
+function typedIn(castFile) {
   let typed = '';
   for (const line of fs.readFileSync(castFile, 'utf8').split('\n').slice(1)) {
-    if (typed.length >= length) break;
     if (!line.includes('"i"')) continue;
-    try { const [, kind, data] = JSON.parse(line); if (kind === 'i') typed += data; } catch { /* a torn last line */ }
+    try {
+      const [, kind, data] = JSON.parse(line);
+      if (kind === 'i' && !TERMINAL_REPLY.test(data)) typed += data;
+    } catch { /* a torn last line */ }
   }
-  return typed.slice(0, length);
+  return typed;
+}
+
+/**
+ * Whether a recording that typed `typed` opens target `t`: a command typed on a line of its own
+ * (`/resume` and Enter, first or after an earlier Enter: a session list needs sessions made
+ * first); a key chord as the recording's first keys (Esc or `?` later in a recording answer
+ * or type something else).
+ */
+function opens(typed, t) {
+  const keys = openingKeys(t);
+  if (!keys) return false;
+  if (!t.command) return typed.startsWith(keys);
+  return typed.startsWith(keys) || typed.includes(`\r${keys}`);
 }
 
 /**
  * The recordings (specs/<cli>/recordings, with expectations, so `npm test` replays them) that open
- * a target: the first keys they type are the target's. Returns label → recording names.
+ * a target. Returns label → recording names.
  */
 export function recordingsOfTargets(repo, cli, targets) {
   const dir = path.join(repo, 'specs', cli, 'recordings');
   const casts = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.cast') && fs.existsSync(path.join(dir, f.replace(/\.cast$/, '.expect.json')))).sort() : [];
-  const longest = Math.max(0, ...targets.map((t) => openingKeys(t).length));
-  const typed = casts.map((f) => ({ name: f.replace(/\.cast$/, ''), keys: typedFirst(path.join(dir, f), longest) }));
+  const typed = casts.map((f) => ({ name: f.replace(/\.cast$/, ''), keys: typedIn(path.join(dir, f)) }));
   const out = new Map();
   for (const t of targets) {
-    const keys = openingKeys(t);
-    if (!keys) continue;
-    const names = typed.filter((c) => c.keys.startsWith(keys)).map((c) => c.name);
+    const names = typed.filter((c) => opens(c.keys, t)).map((c) => c.name);
     if (names.length) out.set(t.label, names);
   }
   return out;

@@ -27,7 +27,7 @@ import { fileURLToPath } from 'node:url';
 import { sleep } from './lab-kit.mjs';
 import { CRAWL_SIZES, flagsOf, observe, rejudge, screenOf, typedText } from './crawl-oracle.mjs';
 import { crawlLabels } from './crawl-labels.mjs';
-import { openingKeys, writeCrawlReport } from './crawl-report.mjs';
+import { openingKeys, recordingsOfTargets, writeCrawlReport } from './crawl-report.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const HOME_SIZE = CRAWL_SIZES[0];
@@ -384,8 +384,10 @@ export async function runCrawl({ cli, version, args, start }) {
 function finish(summary, opts, log) {
   if (opts.accuracy) for (const f of writeCrawlReport(repo, summary)) log(`wrote ${path.relative(repo, f)}`);
   const flagged = new Set(summary.observations.filter((o) => o.flags.length).map((o) => o.target));
+  const recordings = recordingsOfTargets(repo, summary.cli, summary.targets);
+  const recorded = [...flagged].filter((t) => recordings.has(t) || summary.recorded.some((r) => r.target === t)).length;
   const minutes = summary.minutes === undefined ? '' : `, ${summary.minutes.toFixed(1)} min`;
-  log(`${summary.cli} ${summary.version}: ${summary.commands.length} commands found, ${summary.targets.filter((t) => !t.skip).length} targets opened, ${flagged.size} flagged, ${summary.recorded.length} recorded, ${summary.restarts} restarts${minutes}`);
+  log(`${summary.cli} ${summary.version}: ${summary.commands.length} commands found, ${summary.targets.filter((t) => !t.skip).length} targets opened, ${flagged.size} flagged, ${recorded} of them recorded, ${summary.restarts} restarts${minutes}`);
 }
 
 /** `--rejudge FILE`: a crawl saved with `--screens-to`, judged again without starting the CLI. */
