@@ -7,7 +7,7 @@
  * @module
  */
 import type { RequestContext } from '../ops/contracts.js';
-import { SpectermError, type Approval, type SessionDetail, type Task } from '../protocol/index.js';
+import { SpectermError, type Approval, type SessionDetail, type Task, type TranscriptSearchHit } from '../protocol/index.js';
 import type { PresenceRecord } from '../nats/node-link.js';
 import type { FleetIndex } from './fleet-index.js';
 import { PRESENCE_STALE_MS, type FleetPresence } from './fleet-presence.js';
@@ -28,17 +28,20 @@ const CALLER_REFUSALS = new Set(['AUTH_REQUIRED', 'AUTH_INVALID', 'AUTH_LOCKED_O
 export function fleetListRoutes(d: FleetListDeps) {
   const known = { session: new Map<string, SessionDetail[]>(), approval: new Map<string, Approval[]>(), task: new Map<string, Task[]>() };
 
-  /** Asks every node for `op`'s list under `key`; the last known items of a node that does not answer. */
-  async function gather<T extends { node?: string }>(op: string, key: string, last: Map<string, T[]>, ctx: RequestContext): Promise<Array<Answer<T>>> {
+  /**
+   * Asks every node for `op`'s list under `key` (with `query`); a node that does not answer is
+   * `lost`. `last` keeps each node's items for when it does not.
+   */
+  async function gather<T extends { node?: string }>(op: string, key: string, last: Map<string, T[]> | null, ctx: RequestContext, query?: Record<string, unknown>): Promise<Array<Answer<T>>> {
     const presence = d.presence();
     return await Promise.all(presence.nodes().map(async (node): Promise<Answer<T>> => {
       const record = presence.record(node)!;
       const lost = { node, lost: { since: record.at } };
       if (d.now() - record.at > PRESENCE_STALE_MS) return lost;
       try {
-        const answer = await d.call.forward(node, op, { ctx });
+        const answer = await d.call.forward(node, op, { ctx, query });
         const items = ((answer as Record<string, T[]>)[key] ?? []).map((item) => ({ ...item, node: item.node ?? node }));
-        last.set(node, items);
+        last?.set(node, items);
         return { node, items };
       } catch (error) {
         if (error instanceof SpectermError && CALLER_REFUSALS.has(error.code)) throw error;
@@ -62,6 +65,16 @@ export function fleetListRoutes(d: FleetListDeps) {
       const answers = await gather<Approval>('listApprovals', 'approvals', known.approval, ctx);
       for (const a of answers) if ('items' in a) d.index.noteApprovals(a.node, a.items);
       return { approvals: union(answers, known.approval) };
+    },
+    /**
+     * Every node's transcripts searched, the hits merged newest first (a hit with no time last)
+     * up to the limit; the nodes that did not answer are named, never silently left out.
+     */
+    searchTranscripts: async (input: { query: { q: string; limit: number } }, ctx: RequestContext) => {
+      const answers = await gather<TranscriptSearchHit>('searchTranscripts', 'hits', null, ctx, input.query);
+      const hits = answers.flatMap((a) => ('items' in a ? a.items : [])).sort((a, b) => (b.at ?? -Infinity) - (a.at ?? -Infinity));
+      const unanswered = answers.flatMap((a) => ('lost' in a ? [{ node: a.node, since: a.lost.since }] : []));
+      return { hits: hits.slice(0, input.query.limit), ...(unanswered.length ? { unanswered } : {}) };
     },
     listTasks: async (_input: unknown, ctx: RequestContext) => {
       const answers = await gather<Task>('listTasks', 'tasks', known.task, ctx);

@@ -101,7 +101,7 @@ export function forwardingRoutes(d: ForwardingDeps): Record<string, Handler> {
   return handlers;
 }
 
-const NOT_ON_A_HUB = ['listRecordings', 'getRecordingCast', 'getRecordingTimeline', 'explainRecording', 'searchTranscripts', 'getPushKey', 'subscribePush', 'listPushSubscriptions', 'unsubscribePush'];
+const NOT_ON_A_HUB = ['listRecordings', 'getRecordingCast', 'getRecordingTimeline', 'explainRecording', 'getPushKey', 'subscribePush', 'listPushSubscriptions', 'unsubscribePush'];
 
 /** What an operation that acts (types, starts, presses) may take on its node beyond a read's timeout. */
 const ACT_MS = 15_000;

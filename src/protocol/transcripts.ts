@@ -10,6 +10,7 @@
 import { z } from 'zod';
 import type { HistoryFormat as SpecHistoryFormat } from '../core/spec/types.js';
 import { EpochMs } from './common.js';
+import { NodeName } from './node.js';
 
 /** The spec's history formats (core's HISTORY_FORMATS; the protocol takes types only from core). */
 const FORMATS = ['claude-jsonl', 'codex-rollout-jsonl', 'gemini-json', 'gemini-jsonl', 'qwen-jsonl', 'pi-jsonl', 'opencode-storage', 'opencode-sqlite', 'demo-jsonl'] as const;
@@ -127,6 +128,8 @@ export type Transcript = z.infer<typeof Transcript>;
 /** One hit of a search across every session's transcript. */
 export const TranscriptSearchHit = z.strictObject({
   session_id: z.string(),
+  /** Served by a hub: the node the session runs on (its `session_id` is that node's). */
+  node: NodeName.optional(),
   turn_index: z.number().int().nonnegative(),
   role: z.enum(['user', 'assistant', 'tool']),
   snippet: z.string().meta({ description: 'the matching text with the match between [ and ]' }),
@@ -139,7 +142,16 @@ export const SearchQuery = z.strictObject({
   q: z.string().max(500, 'a search is at most 500 characters: the words you look for').default('').meta({ description: 'the words to find (the last one as a prefix); none finds nothing' }),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
-export const SearchResult = z.strictObject({ hits: z.array(TranscriptSearchHit) });
+/** A node whose transcripts a hub could not search: it did not answer (as of `since`, its last presence record). */
+export const SearchUnanswered = z.strictObject({
+  node: NodeName,
+  since: EpochMs.meta({ description: 'when the node was last heard from' }),
+});
+export const SearchResult = z.strictObject({
+  hits: z.array(TranscriptSearchHit),
+  /** Served by a hub: the nodes that did not answer, so their sessions are not in the hits. */
+  unanswered: z.array(SearchUnanswered).optional(),
+});
 
 /** `GET …/transcript`: the session's conversation so far (`turns`: at most the last N). */
 export const TranscriptQuery = z.strictObject({ last: z.coerce.number().int().min(1).max(10_000).optional() });

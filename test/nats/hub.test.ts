@@ -109,8 +109,10 @@ describe('specterm hub', () => {
     const nobody = await refusal(hub.client.call('getSession', { params: { id: 's_nobody' } }));
     expect([nobody.code, nobody.status]).toEqual(['SESSION_NOT_FOUND', 404]);
     expect(nobody.message).toMatch(/no node of this fleet \(alpha, beta\) has the session 's_nobody'/);
-    const search = await refusal(hub.client.call('searchTranscripts', { query: { q: 'x' } }));
-    expect([search.code, search.message]).toEqual(['NOT_IMPLEMENTED', expect.stringMatching(/a hub does not serve searchTranscripts across the fleet yet/)]);
+    const recordings = await refusal(hub.client.call('listRecordings'));
+    expect([recordings.code, recordings.message]).toEqual(['NOT_IMPLEMENTED', expect.stringMatching(/a hub does not serve listRecordings across the fleet yet/)]);
+    const emptySearch = await refusal(hub.client.call('searchTranscripts', { query: { q: 'x', limit: 0 } }));
+    expect([emptySearch.code, emptySearch.status]).toEqual(['VALIDATION_FAILED', 422]);
     // The command itself: no NATS, or credentials in the URL, is a usage error (exit 2) saying what to do.
     const bin = path.resolve('bin/specterm.js');
     const noNats = spawnSync(process.execPath, [bin, 'hub'], { env: dirs.hub.env, encoding: 'utf8', timeout: 30_000 });
@@ -147,6 +149,20 @@ describe('specterm hub', () => {
     expect(JSON.stringify(transcript.transcript)).toContain('hello');
     expect(audit('beta', 'sendMessage')).toEqual([{ who: 'hub-admin', session_id: ids.beta, via: 'nats' }]);
     expect(audit('alpha', 'sendMessage')).toEqual([]);
+  }, 120_000);
+
+  it('searches every node\'s transcripts through the hub, each hit with its node, newest first', async () => {
+    await hub.client.call('sendMessage', { params: { id: ids.alpha }, body: { text: 'hello from alpha', wait: 'idle', timeout_ms: 45_000 } });
+    const { hits, unanswered } = await hub.client.call('searchTranscripts', { query: { q: 'hello' } });
+    expect(unanswered).toBeUndefined();
+    const sessions = new Set(hits.map((h) => `${h.node}_${h.session_id}`));
+    expect(sessions).toEqual(new Set([`alpha_${ids.alpha}`, `beta_${ids.beta}`]));
+    const times = hits.map((h) => h.at ?? 0);
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+    // Each node alone finds only its own.
+    expect(new Set((await nodes.beta.client.call('searchTranscripts', { query: { q: 'hello' } })).hits.map((h) => h.session_id))).toEqual(new Set([ids.beta]));
+    // The limit holds across the fleet.
+    expect((await hub.client.call('searchTranscripts', { query: { q: 'hello', limit: 1 } })).hits).toHaveLength(1);
   }, 120_000);
 
   it('lists an approval raised on node beta and answers it through the hub; beta audits the answer', async () => {
@@ -230,6 +246,10 @@ describe('specterm hub', () => {
       expect(beta.name).toBe('on-beta');
       const lost = await refusal(hub.client.call('getSession', { params: { id: ids.beta } }));
       expect([lost.code, lost.status]).toEqual(['NODE_UNREACHABLE', 503]);
+      // A search says which node it could not search, rather than finding less in silence.
+      const search = await hub.client.call('searchTranscripts', { query: { q: 'hello' } });
+      expect(search.hits.every((h) => h.node === 'alpha')).toBe(true);
+      expect(search.unanswered?.map((u) => u.node)).toEqual(['beta']);
     } finally {
       process.kill(nodes.beta.child.pid!, 'SIGCONT');
     }

@@ -57,10 +57,12 @@ export const searchCommand = defineCommand(
     flags: { json: { type: 'boolean', flag: 'json', help: 'the hits as JSON' }, limit: { type: 'number', flag: 'limit', value: 'N', min: 1, help: 'at most N hits (default 50)' } },
   },
   ({ flags, positionals }, io) => withDaemon('search', io, async (client) => {
-    const { hits } = await client.call('searchTranscripts', { query: { q: positionals[0]!, ...(flags.limit !== undefined ? { limit: flags.limit } : {}) } });
+    const { hits, unanswered } = await client.call('searchTranscripts', { query: { q: positionals[0]!, ...(flags.limit !== undefined ? { limit: flags.limit } : {}) } });
     if (flags.json) io.stdout.write(JSON.stringify(hits, null, 2) + '\n');
     else if (hits.length === 0) io.stderr.write(`specterm search: nothing found for "${positionals[0]}"\n`);
-    else io.stdout.write(formatTable([['SESSION', 'TURN', 'WHO', 'TEXT'], ...hits.map((h) => [h.session_id, String(h.turn_index), h.role, h.snippet.replace(/\s+/g, ' ')])]));
+    // Through a hub, a hit names its session by fleet id (<node>_<id>), which every command takes.
+    else io.stdout.write(formatTable([['SESSION', 'TURN', 'WHO', 'TEXT'], ...hits.map((h) => [h.node ? `${h.node}_${h.session_id}` : h.session_id, String(h.turn_index), h.role, h.snippet.replace(/\s+/g, ' ')])]));
+    for (const u of unanswered ?? []) io.stderr.write(`specterm search: node '${u.node}' did not answer (last heard ${new Date(u.since).toLocaleString()}); its sessions were not searched\n`);
     return 0;
   }),
 );
