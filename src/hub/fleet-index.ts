@@ -10,13 +10,13 @@
 import { SpectermError, type Approval, type DaemonEvent, type ErrorCode, type SessionDetail } from '../protocol/index.js';
 import type { PresenceRecord } from '../nats/node-link.js';
 
-export type ObjectKind = 'session' | 'approval' | 'task';
+export type ObjectKind = 'session' | 'approval' | 'task' | 'recording';
 
 /** An object's place: its node and its id there. */
 export interface Placed { node: string; id: string }
 
-const NOT_FOUND: Record<ObjectKind, ErrorCode> = { session: 'SESSION_NOT_FOUND', approval: 'APPROVAL_NOT_FOUND', task: 'TASK_NOT_FOUND' };
-const LIST: Record<ObjectKind, string> = { session: 'GET /api/v1/sessions', approval: 'GET /api/v1/approvals', task: 'GET /api/v1/tasks' };
+const NOT_FOUND: Record<ObjectKind, ErrorCode> = { session: 'SESSION_NOT_FOUND', approval: 'APPROVAL_NOT_FOUND', task: 'TASK_NOT_FOUND', recording: 'RECORDING_NOT_FOUND' };
+const LIST: Record<ObjectKind, string> = { session: 'GET /api/v1/sessions', approval: 'GET /api/v1/approvals', task: 'GET /api/v1/tasks', recording: 'GET /api/v1/recordings' };
 
 /** The fleet id of `id` on `node`. */
 export function fleetId(node: string, id: string): string {
@@ -88,13 +88,13 @@ export class FleetIndex {
     const nodes = this.nodes();
     throw new SpectermError({
       code: NOT_FOUND[kind],
-      detail: `no node of this fleet (${nodes.length ? nodes.join(', ') : 'none linked yet'}) has the ${kind} '${ref}'; list them with ${LIST[kind]}, and name one by its id or its fleet id <node>_<id>`,
+      detail: `no node of this fleet (${nodes.length ? nodes.join(', ') : 'none linked yet'}) has the ${kind} '${ref}'; list them with ${LIST[kind]}, and name one by its ${kind === 'recording' ? 'name' : 'id'} or its fleet id <node>_${kind === 'recording' ? '<name>' : '<id>'}`,
     });
   }
 
   #of(node: string): Record<ObjectKind, Set<string>> {
     let of = this.#byNode.get(node);
-    if (!of) this.#byNode.set(node, of = { session: new Set(), approval: new Set(), task: new Set() });
+    if (!of) this.#byNode.set(node, of = { session: new Set(), approval: new Set(), task: new Set(), recording: new Set() });
     return of;
   }
 }

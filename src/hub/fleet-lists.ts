@@ -7,7 +7,7 @@
  * @module
  */
 import type { RequestContext } from '../ops/contracts.js';
-import { SpectermError, type Approval, type SessionDetail, type Task, type TranscriptSearchHit } from '../protocol/index.js';
+import { SpectermError, type Approval, type RecordingInfo, type SessionDetail, type Task, type TranscriptSearchHit } from '../protocol/index.js';
 import type { PresenceRecord } from '../nats/node-link.js';
 import type { FleetIndex } from './fleet-index.js';
 import { PRESENCE_STALE_MS, type FleetPresence } from './fleet-presence.js';
@@ -26,7 +26,7 @@ export interface FleetListDeps {
 const CALLER_REFUSALS = new Set(['AUTH_REQUIRED', 'AUTH_INVALID', 'AUTH_LOCKED_OUT', 'AUTH_THROTTLED', 'SCOPE_INSUFFICIENT', 'RATE_LIMITED']);
 
 export function fleetListRoutes(d: FleetListDeps) {
-  const known = { session: new Map<string, SessionDetail[]>(), approval: new Map<string, Approval[]>(), task: new Map<string, Task[]>() };
+  const known = { session: new Map<string, SessionDetail[]>(), approval: new Map<string, Approval[]>(), task: new Map<string, Task[]>(), recording: new Map<string, RecordingInfo[]>() };
 
   /**
    * Asks every node for `op`'s list under `key` (with `query`); a node that does not answer is
@@ -75,6 +75,12 @@ export function fleetListRoutes(d: FleetListDeps) {
       const hits = answers.flatMap((a) => ('items' in a ? a.items : [])).sort((a, b) => (b.at ?? -Infinity) - (a.at ?? -Infinity));
       const unanswered = answers.flatMap((a) => ('lost' in a ? [{ node: a.node, since: a.lost.since }] : []));
       return { hits: hits.slice(0, input.query.limit), ...(unanswered.length ? { unanswered } : {}) };
+    },
+    /** Every node's recordings, newest first; a node that does not answer lists its last known ones, marked. */
+    listRecordings: async (_input: unknown, ctx: RequestContext) => {
+      const answers = await gather<RecordingInfo>('listRecordings', 'recordings', known.recording, ctx);
+      for (const a of answers) if ('items' in a) d.index.setAll(a.node, 'recording', a.items.map((r) => r.name));
+      return { recordings: union(answers, known.recording).sort((a, b) => Number(b.active) - Number(a.active) || b.created_at - a.created_at) };
     },
     listTasks: async (_input: unknown, ctx: RequestContext) => {
       const answers = await gather<Task>('listTasks', 'tasks', known.task, ctx);

@@ -30,6 +30,7 @@ function kindOf(op: string): ObjectKind | null {
   if (path.startsWith(`${API_PREFIX}/sessions/:id`)) return 'session';
   if (path.startsWith(`${API_PREFIX}/approvals/:id`)) return 'approval';
   if (path.startsWith(`${API_PREFIX}/tasks/:id`)) return 'task';
+  if (path.startsWith(`${API_PREFIX}/recordings/:name`)) return 'recording';
   return null;
 }
 
@@ -49,9 +50,11 @@ export function forwardingRoutes(d: ForwardingDeps): Record<string, Handler> {
   for (const op of Object.keys(OPERATIONS)) {
     const kind = kindOf(op);
     if (!kind) continue;
+    // A recording is named by its name, every other object by its id.
+    const key = kind === 'recording' ? 'name' : 'id';
     handlers[op] = async (input, ctx) => {
-      const placed = await place(kind, String(input.params!.id), ctx);
-      const answer = await d.call.forward(placed.node, op, { ctx, params: { ...input.params, id: placed.id }, query: input.query, body: input.body, waitMs: waitOf(op, input.body) });
+      const placed = await place(kind, String(input.params![key]), ctx);
+      const answer = await d.call.forward(placed.node, op, { ctx, params: { ...input.params, [key]: placed.id }, query: input.query, body: input.body, waitMs: waitOf(op, input.body) });
       if (kind === 'session' && op !== 'removeSession') d.index.add(placed.node, 'session', placed.id);
       return answer;
     };
@@ -101,7 +104,7 @@ export function forwardingRoutes(d: ForwardingDeps): Record<string, Handler> {
   return handlers;
 }
 
-const NOT_ON_A_HUB = ['listRecordings', 'getRecordingCast', 'getRecordingTimeline', 'explainRecording', 'getPushKey', 'subscribePush', 'listPushSubscriptions', 'unsubscribePush'];
+const NOT_ON_A_HUB = ['getPushKey', 'subscribePush', 'listPushSubscriptions', 'unsubscribePush'];
 
 /** What an operation that acts (types, starts, presses) may take on its node beyond a read's timeout. */
 const ACT_MS = 15_000;

@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { EpochMs, Id } from './common.js';
 import { DebugTransition } from './debug.js';
+import { NodeName, Unreachable } from './node.js';
 import { StateStatus } from './sessions.js';
 
 /** 1–64 of A–Z a–z 0–9 _ -: no dot, no slash, so a name can never leave the recordings dir. */
@@ -21,6 +22,10 @@ export const StartRecordingRequest = z.strictObject({ name: RecordingName.option
 
 export const RecordingInfo = z.strictObject({
   name: RecordingName,
+  /** Served by a hub: the node that holds the recording. */
+  node: NodeName.optional(),
+  /** Served by a hub: the node did not answer; this is the recording as last listed. */
+  unreachable: Unreachable.optional(),
   session_id: Id.nullable(),
   /** The session's name when it was recorded (null: it had none, or the recording predates this). */
   session_name: z.string().nullable().optional(),

@@ -82,7 +82,7 @@ export async function startHub(options: HubOptions): Promise<Hub> {
     const call = new HubCall(() => hubLink.nodes, tokens);
     const lists = fleetListRoutes({ presence: () => hubLink.presence, index, call, now });
     const refresh = async (ctx: RequestContext) => {
-      await Promise.all([lists.listSessions(undefined, ctx), lists.listApprovals(undefined, ctx), lists.listTasks(undefined, ctx)]);
+      await Promise.all([lists.listSessions(undefined, ctx), lists.listApprovals(undefined, ctx), lists.listTasks(undefined, ctx), lists.listRecordings(undefined, ctx)]);
     };
     const sessions: SessionFilter = (ref) => {
       const placed = index.place('session', ref);

@@ -109,8 +109,11 @@ describe('specterm hub', () => {
     const nobody = await refusal(hub.client.call('getSession', { params: { id: 's_nobody' } }));
     expect([nobody.code, nobody.status]).toEqual(['SESSION_NOT_FOUND', 404]);
     expect(nobody.message).toMatch(/no node of this fleet \(alpha, beta\) has the session 's_nobody'/);
-    const recordings = await refusal(hub.client.call('listRecordings'));
-    expect([recordings.code, recordings.message]).toEqual(['NOT_IMPLEMENTED', expect.stringMatching(/a hub does not serve listRecordings across the fleet yet/)]);
+    const push = await refusal(hub.client.call('getPushKey'));
+    expect([push.code, push.message]).toEqual(['NOT_IMPLEMENTED', expect.stringMatching(/a hub does not serve getPushKey across the fleet yet/)]);
+    const noRecording = await refusal(hub.client.call('getRecordingCast', { params: { name: 'nowhere-1' } }));
+    expect([noRecording.code, noRecording.status]).toEqual(['RECORDING_NOT_FOUND', 404]);
+    expect(noRecording.message).toMatch(/no node of this fleet \(alpha, beta\) has the recording 'nowhere-1'; list them with GET \/api\/v1\/recordings/);
     const emptySearch = await refusal(hub.client.call('searchTranscripts', { query: { q: 'x', limit: 0 } }));
     expect([emptySearch.code, emptySearch.status]).toEqual(['VALIDATION_FAILED', 422]);
     // The command itself: no NATS, or credentials in the URL, is a usage error (exit 2) saying what to do.
@@ -163,6 +166,23 @@ describe('specterm hub', () => {
     expect(new Set((await nodes.beta.client.call('searchTranscripts', { query: { q: 'hello' } })).hits.map((h) => h.session_id))).toEqual(new Set([ids.beta]));
     // The limit holds across the fleet.
     expect((await hub.client.call('searchTranscripts', { query: { q: 'hello', limit: 1 } })).hits).toHaveLength(1);
+  }, 120_000);
+
+  it('records a node\'s session through the hub, lists every node\'s recordings with their node and replays one', async () => {
+    for (const node of ['alpha', 'beta'] as const) {
+      const started = await hub.client.call('startRecording', { params: { id: ids[node] }, body: { name: `rec-${node}` } });
+      expect(started.active).toBe(true);
+    }
+    await hub.client.call('sendMessage', { params: { id: ids.beta }, body: { text: 'recorded words', wait: 'idle', timeout_ms: 45_000 } });
+    for (const node of ['alpha', 'beta'] as const) await hub.client.call('stopRecording', { params: { id: ids[node] } });
+    const listed = (await hub.client.call('listRecordings')).recordings.map((r) => [r.node, r.name, r.active]);
+    expect(listed).toEqual(expect.arrayContaining([['alpha', 'rec-alpha', false], ['beta', 'rec-beta', false]]));
+    // By its name and by its fleet id, answered by the node that holds it.
+    const cast = await hub.client.call('getRecordingCast', { params: { name: 'rec-beta' } });
+    expect(cast.content).toContain('recorded words');
+    expect((await hub.client.call('getRecordingCast', { params: { name: 'alpha_rec-alpha' } })).name).toBe('rec-alpha');
+    const timeline = await hub.client.call('getRecordingTimeline', { params: { name: 'rec-beta' } });
+    expect(timeline.states.map((s) => s.state)).toContain('idle');
   }, 120_000);
 
   it('lists an approval raised on node beta and answers it through the hub; beta audits the answer', async () => {
