@@ -19,7 +19,7 @@
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** Statuses of the spec's states, for the labels (a modal state reports `approval`). */
-const STATUS = { idle: 'idle', starting: 'idle', busy: 'generating', approval: 'approval', picker: 'approval', list_picker: 'approval', trust: 'approval', full_access: 'approval', view: 'approval' };
+const STATUS = { idle: 'idle', starting: 'idle', busy: 'generating', approval: 'approval', picker: 'approval', list_picker: 'approval', trust: 'approval', full_access: 'approval', view: 'approval', mention: 'approval' };
 
 /** Checks a scenario's `keys` field; throws naming the step and the fix. */
 export function checkKeys(keys, where) {
