@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error -- plain .mjs modules of the lab, without types
-import { commandOfMenuRow, parseCrawlArgs, slugOf } from '../lab/lib/crawl.mjs';
+import { commandOfMenuRow, laterCrawl, parseCrawlArgs, slugOf } from '../lab/lib/crawl.mjs';
 // @ts-expect-error -- see above
 import { crawlLabels } from '../lab/lib/crawl-labels.mjs';
 // @ts-expect-error -- see above
@@ -321,6 +321,18 @@ describe('a crawl judged again (--rejudge)', () => {
     };
     const again = (rejudge as (s: unknown) => { observations: Array<{ flags: string[] }> })(saved);
     expect(again.observations.map((o) => o.flags)).toEqual([['unrecognised', 'flap'], ['unrecognised']]);
+  });
+});
+
+describe('a full crawl with targets crawled again after a fix', () => {
+  it('takes the later crawl\'s screens for its targets and keeps the rest', () => {
+    const obs = (target: string, flags: string[]) => ({ target, path: [], size: '80×24', flags });
+    const full = { cli: 'codex', version: '0.171.0', commands: ['a', 'b'], targets: [{ label: '/a' }, { label: '/b' }], recorded: [], observations: [obs('/a', ['unrecognised']), obs('/b', [])] };
+    const only = { cli: 'codex', version: '0.171.0', commands: ['a', 'b'], targets: [{ label: '/a' }], recorded: [], observations: [obs('/a', [])] };
+    const both = (laterCrawl as (a: unknown, b: unknown) => { targets: unknown[]; observations: Array<{ target: string; flags: string[] }>; recrawled: string[] })(full, only);
+    expect(both.observations.map((o) => [o.target, o.flags])).toEqual([['/b', []], ['/a', []]]);
+    expect(both.targets).toHaveLength(2);
+    expect(both.recrawled).toEqual(['/a']);
   });
 });
 

@@ -104,6 +104,7 @@ export function writeCrawlReport(repo, summary) {
     '| size | commands found | targets opened | screens seen | targets flagged | flagged screens by flag | flagged targets recorded |', '|---|---|---|---|---|---|---|',
     ...figures.map((f) => `| ${f.size} | ${f.commands} | ${f.opened} | ${f.screens} | ${f.flagged} | ${Object.entries(f.byFlag).map(([k, v]) => `${k} ${v}`).join(', ') || '—'} | ${f.recorded} |`),
     '',
+    ...(summary.recrawled?.length ? [`Crawled again on their own after the fixes (\`--only\`, judged with the full crawl by \`--rejudge FULL,ONLY\`): ${summary.recrawled.join(', ')}.`, ''] : []),
     `Flagged targets and the recordings that open them (specs/${summary.cli}/recordings, replayed by \`npm test\`): ${recorded.length ? recorded.map((r) => `${r.target} (${r.names.join(', ')})`).join('; ') : 'none'}.${unrecorded.length ? ` Not recorded yet: ${unrecorded.join(', ')}.` : ''} Restarts (the CLI could not be brought back to its prompt): ${summary.restarts}.`, '',
   ];
   if (json.skipped.length) lines.push('Not opened: ' + json.skipped.map((s) => `${s.target} (${s.why})`).join('; ') + '.', '');

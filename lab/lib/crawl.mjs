@@ -390,15 +390,35 @@ function finish(summary, opts, log) {
   log(`${summary.cli} ${summary.version}: ${summary.commands.length} commands found, ${summary.targets.filter((t) => !t.skip).length} targets opened, ${flagged.size} flagged, ${recorded} of them recorded, ${summary.restarts} restarts${minutes}`);
 }
 
-/** `--rejudge FILE`: a crawl saved with `--screens-to`, judged again without starting the CLI. */
+/**
+ * Two saved crawls as one: the later one's targets (an `--only` crawl after a fix) in place of
+ * the earlier's, the earlier's figures otherwise.
+ */
+export function laterCrawl(earlier, later) {
+  const again = new Set(later.observations.map((o) => o.target));
+  return {
+    ...earlier,
+    version: later.version,
+    observations: [...earlier.observations.filter((o) => !again.has(o.target)), ...later.observations],
+    recorded: [...earlier.recorded, ...later.recorded],
+    recrawled: [...(earlier.recrawled ?? []), ...again],
+  };
+}
+
+/**
+ * `--rejudge FILE[,FILE]`: crawls saved with `--screens-to`, judged again without starting the
+ * CLI; a later file's targets replace the earlier's (see laterCrawl).
+ */
 function rejudgeSaved(opts) {
   const log = (line) => process.stdout.write(`${line}\n`);
-  let saved;
-  try { saved = JSON.parse(fs.readFileSync(opts.rejudge, 'utf8')); } catch (err) {
-    process.stderr.write(`--rejudge ${opts.rejudge}: cannot read a saved crawl (${err.message}); write one with --screens-to FILE\n`);
-    return 2;
+  const saved = [];
+  for (const file of opts.rejudge.split(',')) {
+    try { saved.push(JSON.parse(fs.readFileSync(file, 'utf8'))); } catch (err) {
+      process.stderr.write(`--rejudge ${file}: cannot read a saved crawl (${err.message}); write one with --screens-to FILE\n`);
+      return 2;
+    }
   }
-  const summary = rejudge(saved);
+  const summary = rejudge(saved.reduce(laterCrawl));
   for (const o of summary.observations.filter((x) => x.flags.length)) log(`⚑ ${o.target} ${o.path.join('/') || 'itself'} ${o.size} ${o.flags.join('+')} (${o.state}/${o.status}, ${o.buttons} buttons, ${o.menuRows} rows)`);
   finish(summary, opts, log);
   return 0;
