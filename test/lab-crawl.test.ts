@@ -190,7 +190,14 @@ describe('the oracle', () => {
     // The rule under the input stands on the idle screen too, so it is not the command's.
     const idleRows = ['>   Type your message or @path/to/file', rows[2]!];
     expect(flags(typedLook(rows, view, idleRows, '@'), { flapped: false })).toEqual([]);
-    expect(flags(typedLook(rows, view, idleRows, ''), { flapped: false })).toEqual(['button_count']);
+    expect((typedLook(rows, view, idleRows, '@') as Obs & { menuCounts: number[] }).menuCounts).toEqual([]);
+    // Not told what was typed, it takes '> @' for a list's cursor row.
+    expect((typedLook(rows, view, idleRows, '') as Obs & { menuCounts: number[] }).menuCounts).toEqual([1]);
+  });
+
+  it('takes a lone row over a blank for a heading, not an option of the list under it', () => {
+    // Codex 0.171.0's /rename: the view's heading, its text field (a cursor row) and the hints.
+    expect(rowsOf(['', '', '  Name thread', '', '› Type a name and press Enter', '', '  enter submit · esc back'])).toBe(0);
   });
 
   it('counts one option per group when blank rows part options with their descriptions', () => {
