@@ -42,3 +42,27 @@ describe('claude-code: the cursor row of an unnumbered menu is current', () => {
     expect(cur).toEqual(['Light mode']);
   });
 });
+
+describe('claude-code: a panel with two cursor marks names no current row', () => {
+  // /memory draws two lists, each with a ❯: the Auto-memory toggle keeps its (grey) ❯ while the
+  // focus is on the list below (coloured ❯), so the text cannot tell which row has the focus. A
+  // press from the wrong row would open the wrong file (Enter on "User instructions" when
+  // "Auto-memory" was asked for): with no current row the press is refused (MODAL_STALE).
+  const memory = ['  ❯ Auto-memory  on', '', '  ❯ User instructions      Saved in ~/.claude/CLAUDE.md', '    Project instructions   Saved in ./CLAUDE.md', '    Open auto-memory folder'];
+
+  it('/memory (grouped_menu): the four options, none current', () => {
+    expect(marked(buttonsRule('grouped_menu'), memory)).toEqual([
+      ['Auto-memory', false], ['User instructions', false], ['Project instructions', false], ['Open auto-memory folder', false],
+    ]);
+  });
+
+  it('/auto-mode-setup (grouped_menu): one cursor mark is the current row', () => {
+    const rows = ['    How you use Claude here     Mixed', '  ❯ Also scan shell history     on', '    Also scan your other repos  off', '', '    Continue'];
+    expect(marked(buttonsRule('grouped_menu'), rows).filter(([, cur]) => cur)).toEqual([['Also scan shell history', true]]);
+  });
+
+  it('/rewind (entry_list): the cursor entry is current, the detail rows are no buttons', () => {
+    const rows = ['  Rewind', '', '    /recap', '    No code changes', '', '  ❯ (current)'];
+    expect(marked(buttonsRule('entry_list'), rows)).toEqual([['/recap', false], ['(current)', true]]);
+  });
+});
