@@ -137,6 +137,13 @@ describe('extractButtons — cursor_marker', () => {
     expect(extractButtons({ ...rule, pattern: '^\\s*(?:>\\s*)?(\\d+)\\.\\s*(.+)$' }, '> 1. a\n> 2. b').map((b) => b.current)).toEqual([false, false]);
   });
 
+  it('marks nothing when two rows carry the cursor glyph: a press would start from a guess', () => {
+    // Claude Code's /memory: the Auto-memory toggle keeps its ❯ while the focus is on the list below.
+    const lists = '❯ 1. Auto-memory: on\n❯ 2. User instructions\n  3. Project instructions';
+    expect(extractButtons({ pattern: '^\\s*(?:❯\\s*)?(\\d+)\\.\\s*(.+?)\\s*$', flags: 'm' }, lists).map((b) => b.current)).toEqual([false, false, false]);
+    expect(extractButtons(rule, '● 1. a\n● 2. b').map((b) => b.current)).toEqual([false, false]);
+  });
+
   it('escapes class metacharacters in the marker', () => {
     const r: ExtractButtons = { pattern: '^\\S*\\s*(\\d+)\\. (.+)$', cursor_marker: ']^-' };
     expect(extractButtons(r, '] 1. a\nx 2. b').map((b) => b.current)).toEqual([true, false]);

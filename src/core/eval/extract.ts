@@ -329,6 +329,9 @@ function markCurrent(rows: ParsedRow[], marker: string | undefined): ModalButton
     const fallback = rows.map((r) => testRegex(def, r.markerText));
     if (fallback.filter(Boolean).length === 1) fallback.forEach((f, i) => (flags[i] = f));
   }
+  // Two rows with the cursor glyph (a list that keeps a grey ❯ beside the focused one): which one
+  // has the focus is not in the text, and a press moved from a guess would choose the wrong row.
+  if (flags.filter(Boolean).length > 1) flags.fill(false);
   return rows.map((r, i) => ({ index: r.index, label: r.label, key: r.key, current: flags[i]! }));
 }
 
