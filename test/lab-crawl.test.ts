@@ -312,6 +312,9 @@ describe('the recordings of flagged targets, found and labelled', () => {
     const l = label(cast(['\r', '?', '\u001b']), 'lab/x', '?');
     expect(l?.intervals).toEqual([{ from_ms: 0, to_ms: 1100, status: 'idle' }, { from_ms: 2700, to_ms: 9000, status: 'idle' }]);
     expect(label(cast(['?']), 'lab/x', '?')).toBeNull();
+    // A chord whose one key is several bytes (Left: ESC [ D) is one input event.
+    const chord = crawlLabels as (c: string, s: string, k: string[]) => { intervals: Array<{ status: string }> } | null;
+    expect(chord(cast(['\u001b[D', '\u001b']), 'lab/x', ['\u001b[D'])?.intervals.map((i) => i.status)).toEqual(['idle', 'idle']);
   });
 });
 

@@ -16,8 +16,9 @@ const IDLE_BEFORE_MS = 2000;
  * crawler's (the target's keys not typed, or no Esc after them).
  * @param {string} castText
  * @param {string} source  who recorded it, for the labels' `source` line
- * @param {string} keys  the keys that open the target (`/model\r`, or a chord's keys); keys typed
- *   before them (a start-up gate answered) are passed over
+ * @param {string | string[]} keys  the keys that open the target, one input event each (a string:
+ *   each character one key, `/model\r`; an array: a chord's keys, `['\u001b[D']` one key); keys
+ *   typed before them (a start-up gate answered) are passed over
  */
 export function crawlLabels(castText, source, keys) {
   const inputs = [];
@@ -30,7 +31,7 @@ export function crawlLabels(castText, source, keys) {
   }
   const escAt = inputs.findLastIndex((i) => i.data === '\u001b');
   // The target's keys, one input event per key (the crawler writes them so), ending before the closing Esc.
-  const wanted = [...keys];
+  const wanted = typeof keys === 'string' ? [...keys] : keys;
   let at = -1;
   for (let i = escAt - wanted.length; i >= 0 && at < 0; i--) if (wanted.every((k, j) => inputs[i + j].data === k)) at = i;
   if (escAt <= 0 || at < 0) return null;

@@ -27,7 +27,7 @@ import { fileURLToPath } from 'node:url';
 import { sleep } from './lab-kit.mjs';
 import { CRAWL_SIZES, flagsOf, observe, rejudge, screenOf, typedText } from './crawl-oracle.mjs';
 import { crawlLabels } from './crawl-labels.mjs';
-import { openingKeys, recordingsOfTargets, writeCrawlReport } from './crawl-report.mjs';
+import { recordingsOfTargets, writeCrawlReport } from './crawl-report.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const HOME_SIZE = CRAWL_SIZES[0];
@@ -323,7 +323,9 @@ async function recordTarget(cli, version, cfg, start, target, dir) {
     final: { status: 'idle' },
   };
   fs.writeFileSync(path.join(dir, `${name}.expect.json`), JSON.stringify(expect, null, 2) + '\n');
-  const labels = crawlLabels(fs.readFileSync(record, 'utf8'), `lab/${cli.id} ${cli.cliName} ${version}`, openingKeys(target));
+  // One input event a key, as openTarget writes them: a command's characters and Enter, a chord's keys.
+  const keys = target.command ? [...`/${target.command}`, '\r'] : target.keys;
+  const labels = crawlLabels(fs.readFileSync(record, 'utf8'), `lab/${cli.id} ${cli.cliName} ${version}`, keys);
   if (labels) fs.writeFileSync(path.join(dir, `${name}.labels.json`), JSON.stringify(labels, null, 2) + '\n');
   return name;
 }
