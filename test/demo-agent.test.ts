@@ -4,7 +4,7 @@
  * and the assertions read the rendered screen — partly through `specs/demo-agent/spec.json`
  * itself (its sections and button rule), so the spec and the screen cannot drift apart.
  */
-import { mkdtempSync, readFileSync, realpathSync } from 'node:fs';
+import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,8 +32,14 @@ interface Agent {
 }
 
 const running: Agent[] = [];
-afterEach(() => {
-  for (const agent of running.splice(0)) agent.kill();
+const dirs: string[] = [];
+afterEach(async () => {
+  for (const agent of running.splice(0)) {
+    agent.kill();
+    // Its files are removed only once it is gone (bounded: a kill is not waited on forever).
+    await Promise.race([agent.exited, sleep(5_000)]);
+  }
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
 function sleep(ms: number): Promise<void> {
@@ -94,7 +100,9 @@ function spawnAgent(args: string[], cwd: string): Agent {
 }
 
 function tempDir(): string {
-  return realpathSync(mkdtempSync(join(tmpdir(), 'demo-agent-e2e-')));
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'demo-agent-e2e-')));
+  dirs.push(dir);
+  return dir;
 }
 
 function state(id: string): FsmState {

@@ -1,7 +1,7 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { addTrustedFolder, isFolderTrusted, readTrustedFolders, resolveSettingsPath } from './trust-store.js';
 
 let dir: string;
@@ -10,6 +10,7 @@ beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'demo-trust-'));
   settings = join(dir, 'nested', 'settings.json');
 });
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('trust store', () => {
   it('treats a missing file as an empty store and creates it on the first trust', () => {
