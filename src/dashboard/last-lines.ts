@@ -19,8 +19,18 @@ const reading = new Set<string>();
 /** Sessions asked for again while a read was in flight: read once more after it. */
 const again = new Set<string>();
 
-function setLine(id: string, line: string | null): void {
-  if (line === null || lastLines.value.get(id) === line) return;
+/** The turn each session's line was taken from. */
+const lineTurn = new Map<string, number>();
+
+/**
+ * The line of turn `turn` — unless a later turn's line is shown already: the `sessions` topic
+ * replays its history when the page subscribes, and an old turn's event can arrive after the
+ * first read brought the newest.
+ */
+function setLine(id: string, line: string | null, turn: number): void {
+  if (line === null || turn < (lineTurn.get(id) ?? -1)) return;
+  lineTurn.set(id, turn);
+  if (lastLines.value.get(id) === line) return;
   const next = new Map(lastLines.value);
   next.set(id, line);
   lastLines.value = next;
@@ -30,7 +40,10 @@ function readLastLine(id: string): void {
   if (reading.has(id)) { again.add(id); return; }
   reading.add(id);
   call('getTranscript', { params: { id }, query: { last: 1 } })
-    .then((answer) => { if (answer.transcript) setLine(id, lastLineOf(answer.transcript.turns)); })
+    .then((answer) => {
+      const turns = answer.transcript?.turns ?? [];
+      if (turns.length) setLine(id, lastLineOf(turns), turns.at(-1)!.index);
+    })
     // A session removed meanwhile, or one whose spec keeps no history: its row shows no line.
     .catch(() => undefined)
     .finally(() => {
@@ -50,6 +63,6 @@ export function readLastLines(ids: readonly string[]): void {
 
 /** An event of the `sessions` topic: keeps the shown sessions' lines current. */
 export function noteTranscriptEvent(event: DaemonEvent): void {
-  if (event.type === 'transcript.turn') setLine(event.session_id, lastLineOf([event.turn]));
+  if (event.type === 'transcript.turn') setLine(event.session_id, lastLineOf([event.turn]), event.turn.index);
   else if (event.type === 'turn.finished' && shown.has(event.session_id)) readLastLine(event.session_id);
 }
