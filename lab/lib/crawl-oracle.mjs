@@ -130,10 +130,10 @@ function optionsAround(rows, at) {
   const trailingDetail = (x) => x.i > at && DETAIL_ROW.test(label(x.r).trim());
   const listed = groups.filter((g) => option(g[0].r));
   while (listed.length > 1 && listed.at(-1).length === 1 && trailingDetail(listed.at(-1)[0])) listed.pop();
-  // One option a group only where the cursor's own group is an option with its description: a
-  // lone row over a blank ('Name thread' over '› Type a name') is a heading, not an option.
+  // One option a group only where the groups are options with their descriptions: lone rows
+  // parted by blanks ('Name thread' over '› Type a name') are a heading and a field, not a list.
   const own = groups.find((g) => g.some((x) => x.i === at)) ?? [];
-  if (own.length > 1 && listed.length > 1 && listed.every((g) => g.length <= 3)) return listed.length;
+  if (listed.some((g) => g.length > 1) && listed.length > 1 && listed.every((g) => g.length <= 3)) return listed.length;
   const inGroup = own.filter((x) => option(x.r));
   while (inGroup.length > 1 && trailingDetail(inGroup.at(-1))) inGroup.pop();
   return inGroup.length;
