@@ -8,7 +8,7 @@ import { commandOfMenuRow, laterCrawl, parseCrawlArgs, slugOf } from '../lab/lib
 // @ts-expect-error -- see above
 import { crawlLabels } from '../lab/lib/crawl-labels.mjs';
 // @ts-expect-error -- see above
-import { flagsOf, menuCountsOf, menuRowsOf, observe, rejudge } from '../lab/lib/crawl-oracle.mjs';
+import { flagsOf, menuCountsOf, menuRowsOf, observe, rejudge, targetKeys } from '../lab/lib/crawl-oracle.mjs';
 // @ts-expect-error -- see above
 import { recordingsOfTargets, writeCrawlReport } from '../lab/lib/crawl-report.mjs';
 
@@ -312,9 +312,12 @@ describe('the recordings of flagged targets, found and labelled', () => {
     const l = label(cast(['\r', '?', '\u001b']), 'lab/x', '?');
     expect(l?.intervals).toEqual([{ from_ms: 0, to_ms: 1100, status: 'idle' }, { from_ms: 2700, to_ms: 9000, status: 'idle' }]);
     expect(label(cast(['?']), 'lab/x', '?')).toBeNull();
-    // A chord whose one key is several bytes (Left: ESC [ D) is one input event.
+    // A chord whose one key is several bytes (Left: ESC [ D) is one input event, as the recorder passes it.
     const chord = crawlLabels as (c: string, s: string, k: string[]) => { intervals: Array<{ status: string }> } | null;
-    expect(chord(cast(['\u001b[D', '\u001b']), 'lab/x', ['\u001b[D'])?.intervals.map((i) => i.status)).toEqual(['idle', 'idle']);
+    const keysOf = targetKeys as (t: unknown) => string[];
+    expect(keysOf({ label: 'Left', keys: ['\u001b[D'] })).toEqual(['\u001b[D']);
+    expect(chord(cast(['\u001b[D', '\u001b']), 'lab/x', keysOf({ label: 'Left', keys: ['\u001b[D'] }))?.intervals.map((i) => i.status)).toEqual(['idle', 'idle']);
+    expect(keysOf({ label: '/help', command: 'help' })).toEqual(['/', 'h', 'e', 'l', 'p', '\r']);
   });
 });
 

@@ -34,6 +34,10 @@ const NUMBERED_ROW = new RegExp(String.raw`^${FRAME}(?:(?:❯|›|>|▶|→|➤|
 
 /** A key a hint names: `ctrl+a`, `enter`, `esc`, `↑/↓`, `left/right`. */
 const KEY_TOKEN = /(?:ctrl|alt|shift|cmd|meta|option)[+-]\S+|\b(?:enter|esc|escape|tab|space|pgup|pgdn)\b|[↑↓←→]|\b(?:left|right|up|down)\/(?:left|right|up|down)\b/i;
+/** A hint that is one key and what it does: "Esc to close". */
+const KEY_TO = new RegExp(`^(?:${KEY_TOKEN.source})\\s+to\\s`, 'i');
+/** A scroll counter or arrow under or over a list: "(1/21)", "▼". */
+const SCROLL_MARK = /^(?:\(\d+\/\d+\)|[▲▼↑↓])$/;
 
 /**
  * Rows in a list's column that are not options: key hints (every part of the row names a key:
@@ -44,11 +48,11 @@ const KEY_TOKEN = /(?:ctrl|alt|shift|cmd|meta|option)[+-]\S+|\b(?:enter|esc|esca
 export function notAnOption(text) {
   const t = text.trim();
   const parts = t.split(/\s{2,}|\s[·•]\s/).filter(Boolean);
-  const hints = parts.every((p) => KEY_TOKEN.test(p) || /^type to (?:search|filter)\b/i.test(p)) && (parts.length >= 2 || new RegExp(`^(?:${KEY_TOKEN.source})\\s+to\\s`, 'i').test(t));
+  const hints = parts.every((p) => KEY_TOKEN.test(p) || /^type to (?:search|filter)\b/i.test(p)) && (parts.length >= 2 || KEY_TO.test(t));
   return hints
     || /^(?:search|filter|type to (?:search|filter))\b/i.test(t)
     || /^[↑↓▲▼…]?\s*\(?(?:\d+|…)\s+more\b/i.test(t)
-    || /^(?:\(\d+\/\d+\)|[▲▼↑↓])$/.test(t);
+    || SCROLL_MARK.test(t);
 }
 
 /** A `Label: value` row: the highlighted item's detail when it ends a list ("Model Name: Lab Model"), an option inside one ("Language: UI"). */
@@ -107,7 +111,7 @@ function optionsAround(rows, at) {
   const inColumn = (r) => col(r) === want || labelCol(r) === wantLabel;
   // A search field or the key hints bound a list (above them: its heading; below: the next thing).
   const ends = (r) => r === undefined || /^[─━═╭╮╰╯┌┐└┘\s]*$/.test(text(r)) || (col(r) < want && labelCol(r) < wantLabel)
-    || (inColumn(r) && notAnOption(label(r)) && !/^\s*(?:\(\d+\/\d+\)|[▲▼↑↓])\s*$/.test(label(r)));
+    || (inColumn(r) && notAnOption(label(r)) && !SCROLL_MARK.test(label(r).trim()));
 
   let from = at;
   let to = at;
@@ -149,9 +153,17 @@ function isTypedRow(row, typed) {
   return m !== null && m[1].startsWith(typed);
 }
 
+/**
+ * The keys that open a target, one input event each, as the crawler writes them: a command's
+ * characters and Enter (`/`, `h`, …, `\r`), or a chord's keys (`ESC [ D` is one key).
+ */
+export function targetKeys(target) {
+  return target?.command ? [...`/${target.command}`, '\r'] : (target?.keys ?? []);
+}
+
 /** What the crawler types to open a target, as an input row shows it (`/help`, `@`); '' for keys that show nothing. */
 export function typedText(target) {
-  const keys = target?.command ? `/${target.command}` : (target?.keys ?? []).join('');
+  const keys = targetKeys(target).filter((k) => k !== '\r').join('');
   return /^[\x20-\x7e]+$/.test(keys) ? keys : '';
 }
 

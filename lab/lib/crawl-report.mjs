@@ -7,12 +7,12 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { CRAWL_SIZES } from './crawl-oracle.mjs';
+import { CRAWL_SIZES, targetKeys } from './crawl-oracle.mjs';
 
 const cell = (s) => String(s ?? '').replaceAll('|', '\\|').replaceAll('\n', ' ');
 
 /** The keys that open a target from the idle prompt: a command typed with its Enter, or a chord. */
-export const openingKeys = (t) => (t.command ? `/${t.command}\r` : (t.keys ?? []).join(''));
+const openingKeys = (t) => targetKeys(t).join('');
 
 /**
  * The terminal's answers to a CLI's queries, which a recording keeps among its input events:

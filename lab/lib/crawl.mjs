@@ -25,7 +25,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sleep } from './lab-kit.mjs';
-import { CRAWL_SIZES, flagsOf, observe, rejudge, screenOf, typedText } from './crawl-oracle.mjs';
+import { CRAWL_SIZES, flagsOf, observe, rejudge, screenOf, targetKeys, typedText } from './crawl-oracle.mjs';
 import { crawlLabels } from './crawl-labels.mjs';
 import { recordingsOfTargets, writeCrawlReport } from './crawl-report.mjs';
 
@@ -323,9 +323,7 @@ async function recordTarget(cli, version, cfg, start, target, dir) {
     final: { status: 'idle' },
   };
   fs.writeFileSync(path.join(dir, `${name}.expect.json`), JSON.stringify(expect, null, 2) + '\n');
-  // One input event a key, as openTarget writes them: a command's characters and Enter, a chord's keys.
-  const keys = target.command ? [...`/${target.command}`, '\r'] : target.keys;
-  const labels = crawlLabels(fs.readFileSync(record, 'utf8'), `lab/${cli.id} ${cli.cliName} ${version}`, keys);
+  const labels = crawlLabels(fs.readFileSync(record, 'utf8'), `lab/${cli.id} ${cli.cliName} ${version}`, targetKeys(target));
   if (labels) fs.writeFileSync(path.join(dir, `${name}.labels.json`), JSON.stringify(labels, null, 2) + '\n');
   return name;
 }
