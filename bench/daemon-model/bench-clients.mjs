@@ -99,7 +99,7 @@ function connect(port, token, sessions, { overview = false, api } = {}) {
         events += 1;
         const kind = msg.event.state.status === 'generating' ? 'busy' : msg.event.state.id === 'idle' ? 'idle' : null;
         if (overview) {
-          if (kind) received.push({ id: msg.event.session_id, node: msg.event.node, kind, at: String(at) });
+          if (kind) received.push({ id: msg.event.session_id, node: msg.event.node, kind, at: String(at), sentMs: msg.event.at, wallMs: performance.timeOrigin + performance.now() });
           reloadSoon?.();
           return;
         }
