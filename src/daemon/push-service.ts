@@ -9,6 +9,7 @@
  * `http:` endpoint would let a device make the daemon post to anything on the LAN.
  * @module
  */
+import type { DaemonEvent } from '../protocol/index.js';
 import { notificationMessageOf } from '../protocol/push.js';
 import type { PushSubscriptionsTable } from '../store/index.js';
 import { RealScheduler } from '../driver/schedulers.js';
@@ -24,7 +25,15 @@ export interface PushServiceOptions {
   subscriptions: PushSubscriptionsTable;
   settings?: unknown;
   /** The session's name (or id) for the notification's title. */
-  sessionName: (sessionId: string) => string;
+  sessionName: (event: DaemonEvent) => string;
+  /** How the dashboard names the event's session (default its id; a hub's: the fleet id). */
+  sessionRef?: (event: DaemonEvent) => string;
+  /**
+   * Events older than this when they arrive are not pushed: a hub catching up on the hours it was
+   * stopped would otherwise wake the phone for every turn that finished meanwhile. Unset: all.
+   */
+  staleAfterMs?: number;
+  now?: () => number;
   log: (level: 'info' | 'warn', message: string) => void;
   post?: PushPostFn;
   onReport?: (report: PushReport) => void;
@@ -67,7 +76,8 @@ export function startPushService(options: PushServiceOptions): PushService {
   });
   const unsubscribe = settings.enabled
     ? options.events.subscribe((event) => {
-      const message = notificationMessageOf(event, options.sessionName(event.session_id));
+      if (options.staleAfterMs !== undefined && (options.now ?? Date.now)() - event.at > options.staleAfterMs) return;
+      const message = notificationMessageOf(event, options.sessionName(event), options.sessionRef?.(event));
       if (message) sender.notify(message);
     })
     : () => {};

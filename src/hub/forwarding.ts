@@ -95,16 +95,8 @@ export function forwardingRoutes(d: ForwardingDeps): Record<string, Handler> {
       throw last;
     };
   }
-  // Not gathered across the fleet yet: said so, in words, rather than "upgrade the daemon".
-  for (const op of NOT_ON_A_HUB) {
-    handlers[op] = async () => {
-      throw new SpectermError({ code: 'NOT_IMPLEMENTED', detail: `a hub does not serve ${op} across the fleet yet; use the node's own dashboard or API for it` });
-    };
-  }
   return handlers;
 }
-
-const NOT_ON_A_HUB = ['getPushKey', 'subscribePush', 'listPushSubscriptions', 'unsubscribePush'];
 
 /** What an operation that acts (types, starts, presses) may take on its node beyond a read's timeout. */
 const ACT_MS = 15_000;

@@ -61,11 +61,12 @@ function durationText(ms: number): string {
 /**
  * The notification a person gets for `event` (push, the browser's Notification API and the
  * page's toasts all show this one text), or null for events that do not call for a person.
- * `sessionName` is the session's name or id.
+ * `sessionName` is the session's name or id; `sessionRef` how the dashboard names the session
+ * (a hub: its fleet id `<node>_<id>`, which two nodes' equal ids cannot share).
  */
-export function notificationMessageOf(event: DaemonEvent, sessionName: string): PushMessage | null {
+export function notificationMessageOf(event: DaemonEvent, sessionName: string, sessionRef = event.session_id): PushMessage | null {
   if (isMutedEvent(event)) return null; // a muted session interrupts nobody
-  const base = { session_id: event.session_id, at: event.at, url: `/sessions/${encodeURIComponent(event.session_id)}` };
+  const base = { session_id: sessionRef, at: event.at, url: `/sessions/${encodeURIComponent(sessionRef)}` };
   switch (event.type) {
     case 'approval.needed': {
       const a = event.approval;

@@ -90,7 +90,12 @@ export interface Daemon {
 /** `<state>/settings.json`: `{session_limit?, approval_policies?: {<spec id or session name>: policy}, webhooks?: [...], desktop_notifications?: false, push?, orchestration?}`. */
 interface Settings { session_limit?: number; approval_policies?: Record<string, unknown>; webhooks?: unknown; desktop_notifications?: boolean; push?: unknown; orchestration?: unknown }
 
-function readSettings(stateDir: string): Settings {
+/** A notification sink's or the push service's refusal of settings.json (or of the key file, which names itself). */
+export function settingsError(stateDir: string, error: unknown): DaemonError {
+  return new DaemonError('SETTINGS_INVALID', error instanceof PushKeysError ? error.message : `${path.join(stateDir, 'settings.json')}: ${(error as Error).message}`);
+}
+
+export function readSettings(stateDir: string): Settings {
   const file = path.join(stateDir, 'settings.json');
   let text: string;
   try { text = fs.readFileSync(file, 'utf8'); } catch { return {}; }
@@ -181,13 +186,12 @@ async function startLocked(options: DaemonOptions, locks: DaemonLocks): Promise<
   let startedSinks: NotificationSinks | undefined;
   try {
     sinks = startedSinks = startNotificationSinks({ events, webhooks: settings.webhooks, desktop: settings.desktop_notifications === false ? false : {}, journal: store.notifications, log });
-    push = startPushService({ stateDir: options.stateDir, events, subscriptions: store.pushSubscriptions, settings: settings.push, sessionName: (id) => store.sessions.get(id)?.name ?? id, log });
+    push = startPushService({ stateDir: options.stateDir, events, subscriptions: store.pushSubscriptions, settings: settings.push, sessionName: (e) => store.sessions.get(e.session_id)?.name ?? e.session_id, log });
   } catch (error) {
     await startedSinks?.close();
     host.close();
     store.close();
-    // The key file's error names its own file; a settings error is about settings.json.
-    throw new DaemonError('SETTINGS_INVALID', error instanceof PushKeysError ? error.message : `${path.join(options.stateDir, 'settings.json')}: ${(error as Error).message}`);
+    throw settingsError(options.stateDir, error);
   }
   const tracker = new ApprovalTracker({ firstSeq: nextApprovalSeq(store) });
   const answers = new ApprovalAnswers({ manager: () => manager, tracker, store, events, now, log, parentAnswers: orchestration.parent_answers });

@@ -10,24 +10,30 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Authenticator } from '@nats-io/transport-node';
-import { PROTOCOL_VERSION, type Pairing, type Scope } from '../protocol/index.js';
+import { PROTOCOL_VERSION, type DaemonEvent, type Pairing, type Scope } from '../protocol/index.js';
 import { createApiServer, ensureAdminToken, ensurePrivateDir, type ApiServer } from '../server/index.js';
 import type { RequestContext } from '../ops/contracts.js';
 import { Operations } from '../ops/executor.js';
 import { RateLimiter } from '../ops/rate-limiter.js';
 import { eventsRoute, eventTopics, type SessionFilter } from '../ops/handlers/event-routes.js';
-import { openStore } from '../store/index.js';
+import { openStore, type PushSubscriptionsTable } from '../store/index.js';
 import { acquireDaemonLocks } from '../daemon/daemon-lock.js';
 import { EventLog } from '../daemon/event-log.js';
 import { FleetTokenLedger } from '../nats/fleet-tokens-ledger.js';
-import { FleetIndex } from '../hub/fleet-index.js';
+import { FleetIndex, fleetId } from '../hub/fleet-index.js';
 import { fleetListRoutes } from '../hub/fleet-lists.js';
 import { forwardingRoutes } from '../hub/forwarding.js';
 import { HubCall } from '../hub/hub-call.js';
 import { HubLink } from '../hub/hub-link.js';
+import type { FleetPresence } from '../hub/fleet-presence.js';
 import { hubTerminals } from '../hub/hub-terminals.js';
 import { HubTokens } from '../hub/hub-tokens.js';
-import { auditInto, DAEMON_STATE_FILE, writeStateFile, type DaemonStateFile } from './daemon.js';
+import { pushRoutes } from '../ops/handlers/push-routes.js';
+import { startPushService, type PushService } from '../daemon/push-service.js';
+import { auditInto, DAEMON_STATE_FILE, readSettings, settingsError, writeStateFile, type DaemonStateFile } from './daemon.js';
+
+/** A notification older than this when the hub reads it (it was stopped, or NATS was away) wakes nobody. */
+export const PUSH_STALE_MS = 10 * 60_000;
 
 /** How long a node has to answer the hub (a list waits at most this for a silent node). */
 export const NODE_TIMEOUT_MS = 3_000;
@@ -68,7 +74,9 @@ export async function startHub(options: HubOptions): Promise<Hub> {
   const name = options.name ?? 'hub';
   let store: ReturnType<typeof openStore> | undefined;
   let link: HubLink | undefined;
+  let push: PushService | undefined;
   try {
+    const settings = readSettings(options.stateDir);
     store = openStore(path.join(options.stateDir, 'specterm.db'), { now });
     if (store.notice) log('warn', `${store.notice.reason}; the old database is at ${store.notice.movedAside}`);
     const admin = ensureAdminToken(options.stateDir);
@@ -78,6 +86,7 @@ export async function startHub(options: HubOptions): Promise<Hub> {
     // Events keep the node they come from: the hub stamps none of its own.
     const events = new EventLog({ journal: store.events });
     const index = new FleetIndex();
+    push = startHubPush({ stateDir: options.stateDir, settings: settings.push, events, subscriptions: store.pushSubscriptions, presence: () => link?.presence, now, log });
     const hubLink = link = new HubLink({ url: options.nats.url, authenticator: options.nats.authenticator, hub: name, events, index, ledger, nodeTimeoutMs: options.nodeTimeoutMs ?? NODE_TIMEOUT_MS, log });
     const call = new HubCall(() => hubLink.nodes, tokens);
     const lists = fleetListRoutes({ presence: () => hubLink.presence, index, call, now });
@@ -90,7 +99,7 @@ export async function startHub(options: HubOptions): Promise<Hub> {
     };
     const terminals = hubTerminals({ index, call, tokens, nc: () => hubLink.connection, keepaliveMs: options.terminalKeepaliveMs });
     const operations = new Operations({
-      handlers: { ...forwardingRoutes({ index, presence: () => hubLink.presence, call, refresh }), ...lists },
+      handlers: { ...forwardingRoutes({ index, presence: () => hubLink.presence, call, refresh }), ...lists, ...pushRoutes(push, store.pushSubscriptions, now) },
       events: eventsRoute(events, sessions),
       live: { ...terminals, subscribe: eventTopics(events, sessions, terminals.subscribe) },
       rateLimiter: new RateLimiter({ now }),
@@ -104,6 +113,7 @@ export async function startHub(options: HubOptions): Promise<Hub> {
     locks.setEndpoint(server.port, server.url);
     const stateFile = writeStateFile(options.runtimeDir, { pid: process.pid, port: server.port, url: server.url, protocol_version: PROTOCOL_VERSION, started_at: now(), state_dir: path.resolve(options.stateDir) });
     const opened = store;
+    const pushing = push;
     let closed = false;
     return {
       url: server.url, port: server.port, name,
@@ -113,6 +123,7 @@ export async function startHub(options: HubOptions): Promise<Hub> {
         if (closed) return;
         closed = true;
         await hubLink.close();
+        pushing.close();
         await server.close();
         opened.close();
         try {
@@ -123,9 +134,41 @@ export async function startHub(options: HubOptions): Promise<Hub> {
       },
     };
   } catch (error) {
+    push?.close();
     await link?.close();
     store?.close();
     await locks.release();
     throw error;
+  }
+}
+
+/**
+ * Web Push from the hub: a phone subscribed on the hub is woken for an approval, a finished turn
+ * or an exit on any node, titled with the session's name and its node and opening the session by
+ * its fleet id. Its keys and subscriptions are the hub's own (its state dir, its store), its
+ * settings the `push` member of the hub's settings.json, as on a node.
+ */
+function startHubPush(o: { stateDir: string; settings: unknown; events: EventLog; subscriptions: PushSubscriptionsTable; presence: () => FleetPresence | undefined; now: () => number; log: NonNullable<HubOptions['log']> }): PushService {
+  // Names from the sessions each node announced, and from the sessions created since.
+  const created = new Map<string, string>();
+  o.events.subscribe((e) => {
+    if (e.type === 'session.created' && e.node !== undefined && e.session.name) created.set(fleetId(e.node, e.session_id), e.session.name);
+    if (e.type === 'session.removed' && e.node !== undefined) created.delete(fleetId(e.node, e.session_id));
+  });
+  const ref = (e: DaemonEvent) => (e.node === undefined ? e.session_id : fleetId(e.node, e.session_id));
+  const nameOf = (e: DaemonEvent) => {
+    let presence: FleetPresence | undefined;
+    try { presence = o.presence(); } catch { presence = undefined; } // not linked yet
+    const announced = e.node === undefined ? undefined : presence?.record(e.node)?.sessions.find((s) => s.id === e.session_id)?.name;
+    const name = created.get(ref(e)) ?? announced ?? e.session_id;
+    return e.node === undefined ? name : `${name} on ${e.node}`;
+  };
+  try {
+    return startPushService({
+      stateDir: o.stateDir, events: o.events, subscriptions: o.subscriptions, settings: o.settings,
+      sessionName: nameOf, sessionRef: ref, staleAfterMs: PUSH_STALE_MS, now: o.now, log: o.log,
+    });
+  } catch (error) {
+    throw settingsError(o.stateDir, error);
   }
 }

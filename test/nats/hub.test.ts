@@ -8,6 +8,7 @@
  */
 import Database from 'better-sqlite3';
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { Kvm } from '@nats-io/kv';
@@ -19,6 +20,8 @@ import { ClientError, DaemonClient } from '../../src/client/index.js';
 import { startNatsServer, type NatsServer } from '../helpers/nats-server.js';
 import { makeDirs, startDaemon, stopAll, waitFor, type DaemonDirs, type RunningDaemon } from '../daemon/daemon-harness.js';
 import { readEvents, startHub, stopHubs, type HubEvent, type RunningHub } from './hub-harness.js';
+import { PushMessage } from '../../src/protocol/index.js';
+import { decryptPushMessage, makeBrowserKeys, startPushService, verifyVapid } from '../browser/push-service-fixture.js';
 
 const WAIT_MS = 60_000;
 let nats: NatsServer;
@@ -27,6 +30,7 @@ const dirs: Record<'alpha' | 'beta' | 'hub', DaemonDirs> = {} as never;
 const nodes: Record<'alpha' | 'beta', RunningDaemon> = {} as never;
 let hub: RunningHub;
 const ids = { alpha: '', beta: '' };
+let pushService: Awaited<ReturnType<typeof startPushService>>;
 
 async function op(node: string, request: Record<string, unknown>): Promise<any> {
   return (await nc.request(`specterm.${node}.ops`, JSON.stringify(request), { timeout: 30_000 })).json();
@@ -63,6 +67,10 @@ beforeAll(async () => {
   nats = await startNatsServer();
   for (const name of ['alpha', 'beta', 'hub'] as const) dirs[name] = makeDirs();
   [nodes.alpha, nodes.beta] = await Promise.all((['alpha', 'beta'] as const).map((name) => startDaemon(dirs[name], ['--nats', nats.url, '--node', name])));
+  // The hub pushes to a push service on loopback (the hub's own settings.json allows it).
+  pushService = await startPushService();
+  fs.mkdirSync(path.join(dirs.hub.stateDir, 'hub'), { recursive: true, mode: 0o700 });
+  fs.writeFileSync(path.join(dirs.hub.stateDir, 'hub', 'settings.json'), JSON.stringify({ push: { allow_loopback_http: true } }));
   hub = await startHub(dirs.hub, nats.url);
   nc = await connect({ servers: nats.url });
   // Both nodes have announced themselves (presence) before the tests ask the hub.
@@ -76,6 +84,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const node of Object.values(nodes)) if (node?.child.pid) try { process.kill(node.child.pid, 'SIGCONT'); } catch {}
   await nc?.close().catch(() => {});
+  await pushService?.close();
   await stopHubs();
   await stopAll();
   await nats?.dispose();
@@ -109,8 +118,8 @@ describe('specterm hub', () => {
     const nobody = await refusal(hub.client.call('getSession', { params: { id: 's_nobody' } }));
     expect([nobody.code, nobody.status]).toEqual(['SESSION_NOT_FOUND', 404]);
     expect(nobody.message).toMatch(/no node of this fleet \(alpha, beta\) has the session 's_nobody'/);
-    const push = await refusal(hub.client.call('getPushKey'));
-    expect([push.code, push.message]).toEqual(['NOT_IMPLEMENTED', expect.stringMatching(/a hub does not serve getPushKey across the fleet yet/)]);
+    const push = await refusal(hub.client.call('subscribePush', { body: { endpoint: 'http://192.0.2.1/push/x', keys: { p256dh: makeBrowserKeys().p256dh, auth: 'A'.repeat(22) } } }));
+    expect([push.code, push.message]).toEqual(['PUSH_ENDPOINT_REFUSED', expect.stringMatching(/endpoint must be an https: URL/)]);
     const noRecording = await refusal(hub.client.call('getRecordingCast', { params: { name: 'nowhere-1' } }));
     expect([noRecording.code, noRecording.status]).toEqual(['RECORDING_NOT_FOUND', 404]);
     expect(noRecording.message).toMatch(/no node of this fleet \(alpha, beta\) has the recording 'nowhere-1'; list them with GET \/api\/v1\/recordings/);
@@ -185,8 +194,13 @@ describe('specterm hub', () => {
     expect(timeline.states.map((s) => s.state)).toContain('idle');
   }, 120_000);
 
-  it('lists an approval raised on node beta and answers it through the hub; beta audits the answer', async () => {
+  it('lists an approval raised on node beta and answers it through the hub; beta audits the answer; a phone subscribed on the hub is woken for it', async () => {
     await idle(hub.client, ids.beta, 'beta idle before the approval');
+    const phone = makeBrowserKeys();
+    const { public_key: publicKey } = await hub.client.call('getPushKey');
+    await hub.client.call('subscribePush', { body: { endpoint: `${pushService.url}/push/hub-phone`, keys: { p256dh: phone.p256dh, auth: phone.auth } } });
+    expect((await hub.client.call('listPushSubscriptions')).subscriptions.map((s) => s.endpoint_origin)).toEqual([pushService.url]);
+    const pushed = () => pushService.requests.filter((r) => r.path === '/push/hub-phone').map((r) => ({ r, message: PushMessage.parse(JSON.parse(decryptPushMessage(r.body, phone))) }));
     await hub.client.call('sendMessage', { params: { id: ids.beta }, body: { text: 'run the tests', wait: 'started', timeout_ms: 45_000 } });
     const approval = await waitFor(async () => (await hub.client.call('listApprovals')).approvals.find((a) => a.session_id === ids.beta), WAIT_MS, 'the approval on the hub');
     expect(approval.node).toBe('beta');
@@ -194,6 +208,17 @@ describe('specterm hub', () => {
     expect(answered.approval_id).toBe(approval.id);
     await idle(hub.client, ids.beta, 'beta idle after the approved turn');
     expect(audit('beta', 'answerApproval')).toEqual([{ who: 'hub-admin', session_id: approval.id, via: 'nats' }]);
+
+    // The hub woke the phone for beta's approval and for the turn's end, by the session's name and
+    // node, opening it by its fleet id — signed with the hub's own VAPID key.
+    await waitFor(() => pushed().some((p) => p.message.type === 'turn.finished'), WAIT_MS, 'the turn\'s end pushed by the hub');
+    const [asked, finished] = [pushed().find((p) => p.message.type === 'approval.needed')!, pushed().find((p) => p.message.type === 'turn.finished')!];
+    expect(asked.message).toMatchObject({ session_id: `beta_${ids.beta}`, url: `/sessions/beta_${ids.beta}`, title: 'on-beta on beta: approval needed', body: expect.stringMatching(/^Bash command\n1 Yes/) });
+    expect(finished.message).toMatchObject({ session_id: `beta_${ids.beta}`, title: 'on-beta on beta: turn finished' });
+    expect(verifyVapid(asked.r.headers.authorization).k).toBe(publicKey);
+    expect(pushed().filter((p) => p.message.type === 'approval.needed')).toHaveLength(1);
+    // The pushed address opens beta's session on the hub.
+    expect((await hub.client.call('getSession', { params: { id: asked.message.session_id } })).id).toBe(ids.beta);
   }, 180_000);
 
   it('issues tokens every node accepts by NATS with their scope; a revoked or random token is refused', async () => {
