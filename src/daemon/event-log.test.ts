@@ -78,6 +78,23 @@ describe('EventLog', () => {
     expect(log.append(removed('a', 4)).seq).toBe(last.seq + 1);
   });
 
+  it('numbers on after a seq given by continueAfter (a journal made anew), in the store and the ring, and never back', () => {
+    for (const log of [new EventLog({ journal: tempStore().store.events }), new EventLog()]) {
+      log.continueAfter(41);
+      expect(log.append(removed('a', 1)).seq).toBe(42);
+      log.continueAfter(10); // behind what it handed out: no effect
+      expect(log.append(removed('a', 2)).seq).toBe(43);
+      log.continueAfter(99);
+      expect(log.append(removed('a', 3)).seq).toBe(100);
+      expect(log.since(0).map((e) => e.seq)).toEqual([42, 43, 100]);
+    }
+    // The store keeps it across a reopen.
+    const { store, dir } = tempStore();
+    new EventLog({ journal: store.events }).continueAfter(7);
+    store.close();
+    expect(new EventLog({ journal: tempStore(dir).store.events }).append(removed('b', 4)).seq).toBe(8);
+  });
+
   it('a resume point above every seq it handed out (another numbering) replays from the start', () => {
     const log = new EventLog();
     log.append(removed('a', 1));

@@ -21,7 +21,7 @@ export type DaemonEventInput = UnnumberedEvent;
 export const MAX_REPLAY_EVENTS = 10_000;
 
 /** Where the numbered events live: the store's `events` table, or a ring. */
-export type EventJournal = Pick<EventsTable, 'append' | 'after' | 'from' | 'lastSeq'>;
+export type EventJournal = Pick<EventsTable, 'append' | 'after' | 'from' | 'lastSeq' | 'continueAfter'>;
 
 /** The journal without a store: seqs from 1, the newest `max` events kept. */
 class RingJournal implements EventJournal {
@@ -50,6 +50,10 @@ class RingJournal implements EventJournal {
 
   lastSeq(): number {
     return this.#last;
+  }
+
+  continueAfter(seq: number): void {
+    this.#last = Math.max(this.#last, seq);
   }
 }
 
@@ -102,6 +106,11 @@ export class EventLog {
    */
   resumePoint(since: number): number {
     return since > this.#journal.lastSeq() ? 0 : since;
+  }
+
+  /** The next event is numbered after `seq` at least (a journal made anew goes on from what the fleet saw: EventsTable.continueAfter). */
+  continueAfter(seq: number): void {
+    this.#journal.continueAfter(seq);
   }
 
   /** Kept events with a seq above `since`, oldest first (optionally of one session; at most {@link MAX_REPLAY_EVENTS}, the newest). */

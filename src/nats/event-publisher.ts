@@ -8,6 +8,7 @@
  * @module
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import { writePrivateFile } from '../fs/private-file.js';
 import type { DaemonEvent } from '../protocol/index.js';
 import { eventMessageId, eventSubject } from './subjects.js';
@@ -53,7 +54,8 @@ export class EventPublisher {
     this.#cursorFile = options.cursorFile;
     this.#log = options.log;
     this.#cursor = readCursor(options.cursorFile);
-    // A journal that numbers from scratch (moved aside as corrupt) is published from its start.
+    // The daemon numbers a journal made anew after this cursor (serve: continueAfter), so this is
+    // a journal from elsewhere: it is published from its start.
     if (this.#cursor > this.#events.lastSeq) this.#cursor = 0;
   }
 
@@ -126,6 +128,14 @@ export class EventPublisher {
     this.#blocked = null;
     this.kick();
   }
+}
+
+/** The publisher's cursor file in a node's state dir. */
+export const PUBLISHED_CURSOR_FILE = 'nats-published.json';
+
+/** The last seq of this node JetStream acknowledged, as its cursor file says (0: none). */
+export function publishedCursor(stateDir: string): number {
+  return readCursor(path.join(stateDir, PUBLISHED_CURSOR_FILE));
 }
 
 function readCursor(file: string): number {

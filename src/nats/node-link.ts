@@ -14,7 +14,7 @@ import { connect, type Authenticator, type NatsConnection, type Subscription } f
 import type { Operations } from '../ops/executor.js';
 import type { Principal } from '../ops/principal.js';
 import type { SessionDetail } from '../protocol/index.js';
-import { EventPublisher, type EventSource } from './event-publisher.js';
+import { EventPublisher, PUBLISHED_CURSOR_FILE, type EventSource } from './event-publisher.js';
 import { FleetTokens } from './fleet-tokens.js';
 import { answerOpsRequest } from './ops-service.js';
 import { redactUrl } from './servers.js';
@@ -67,7 +67,7 @@ export class NodeLink {
     this.#o = options;
     this.#nc = nc;
     this.#publisher = new EventPublisher({
-      node: options.node, events: options.events, cursorFile: path.join(options.stateDir, 'nats-published.json'),
+      node: options.node, events: options.events, cursorFile: path.join(options.stateDir, PUBLISHED_CURSOR_FILE),
       publish: async (subject, data, msgID) => { await js.publish(subject, data, { msgID, timeout: 5_000 }); },
       log: (message) => options.log('warn', `nats: ${message}`),
     });

@@ -16,6 +16,7 @@ import { Operations } from '../ops/executor.js';
 import { RateLimiter } from '../ops/rate-limiter.js';
 import type { Authenticator } from '@nats-io/transport-node';
 import type { NodeLink } from '../nats/node-link.js';
+import { publishedCursor } from '../nats/event-publisher.js';
 import { openStore, type Store } from '../store/index.js';
 import { writePrivateFile } from '../fs/private-file.js';
 import { ApprovalTracker } from '../daemon/approval.js';
@@ -180,6 +181,10 @@ async function startLocked(options: DaemonOptions, locks: DaemonLocks): Promise<
   const host = await HostSupervisor.start(options.runtimeDir, log);
   let closed = false;
   const events = new EventLog({ journal: store.events, node });
+  // A journal made anew (the old one moved aside as corrupt) numbers on after what the fleet has
+  // of this node: a reused seq would share its message id (JetStream drops it as a duplicate)
+  // and sit below the hub's high-water mark (the hub skips it).
+  if (options.nats) events.continueAfter(publishedCursor(options.stateDir));
   let sinks: NotificationSinks;
   let push: PushService;
   // Set once the sinks run, so a push settings error stops them again.

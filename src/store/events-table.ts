@@ -21,6 +21,8 @@ export class EventsTable {
   readonly #afterInSession: Database.Statement;
   readonly #from: Database.Statement;
   readonly #last: Database.Statement;
+  readonly #raise: Database.Statement;
+  readonly #seed: Database.Statement;
 
   constructor(db: Database.Database) {
     this.#insert = db.prepare('INSERT INTO events (t, type, session_id, payload) VALUES (@t, @type, @session_id, @payload)');
@@ -33,6 +35,8 @@ export class EventsTable {
     this.#from = db.prepare('SELECT seq, payload FROM events WHERE seq > @since ORDER BY seq LIMIT @limit');
     // sqlite_sequence remembers the highest seq ever handed out, even once retention deleted it.
     this.#last = db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'events'");
+    this.#raise = db.prepare("UPDATE sqlite_sequence SET seq = @seq WHERE name = 'events'");
+    this.#seed = db.prepare("INSERT INTO sqlite_sequence (name, seq) VALUES ('events', @seq)");
   }
 
   /** Stores `event` and returns it with its seq. */
@@ -52,6 +56,16 @@ export class EventsTable {
   /** Up to `limit` stored events with a seq above `since` (the oldest ones), oldest first: a page of a reader that misses none. */
   from(since: number, limit: number): DaemonEvent[] {
     return (this.#from.all({ since, limit }) as EventRow[]).map((row) => ({ ...(JSON.parse(row.payload) as object), seq: row.seq }) as DaemonEvent);
+  }
+
+  /**
+   * Numbers the next event after `seq` when this table has not handed that far out yet: a
+   * journal made anew (the old one moved aside as corrupt) goes on from the seqs the fleet has
+   * already seen of this node, so no new event takes an old one's number.
+   */
+  continueAfter(seq: number): void {
+    if (this.lastSeq() >= seq) return;
+    if (this.#raise.run({ seq }).changes === 0) this.#seed.run({ seq });
   }
 
   /** The highest seq ever handed out (0 before the first event). */

@@ -4,6 +4,7 @@
  * them and publishes on from its cursor — and the stream holds every event of the node once, in
  * order, with nothing lost across the crash (a republished event is kept once by its message id).
  */
+import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
@@ -50,5 +51,47 @@ describe('a node killed mid-stream', () => {
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
     expect(events.every((e) => e.node === 'k1')).toBe(true);
     expect(events.at(-1)!.seq).toBeGreaterThan(cursorBefore);
+  }, 240_000);
+});
+
+describe('a node whose database was moved aside as corrupt', () => {
+  it('numbers its new events after the ones the fleet has: none is dropped as a duplicate', async () => {
+    const d = makeDirs();
+    const first = await startDaemon(d, ['--nats', nats.url, '--node', 'k2']);
+    const created = await first.client.call('createSession', { body: { spec: 'demo-agent', cwd: d.work, name: 'reset', cols: 100, rows: 30 } });
+    await first.client.call('sendMessage', { params: { id: created.id }, body: { text: 'hello', wait: 'idle', timeout_ms: 45_000 } });
+    const ofK2 = async () => (await streamedEvents(nc).catch(() => [])).filter((e) => e.node === 'k2');
+    const before = await waitFor(async () => {
+      const all = await ofK2();
+      return all.some((e) => e.type === 'turn.finished') ? all : undefined;
+    }, WAIT_MS, 'the first turn on the stream');
+    const cursorFile = path.join(d.stateDir, 'nats-published.json');
+    await waitFor(() => fs.existsSync(cursorFile) && (JSON.parse(fs.readFileSync(cursorFile, 'utf8')) as { seq: number }).seq >= before.at(-1)!.seq, WAIT_MS, 'the cursor saved');
+    first.child.kill('SIGTERM');
+    await first.exited;
+
+    // The database is unreadable: the daemon moves it aside and starts a new one.
+    for (const suffix of ['', '-wal', '-shm']) fs.rmSync(path.join(d.stateDir, `specterm.db${suffix}`), { force: true });
+    fs.writeFileSync(path.join(d.stateDir, 'specterm.db'), 'not a database '.repeat(400));
+    const second = await startDaemon(d, ['--nats', nats.url, '--node', 'k2']);
+    expect(second.stderr()).toMatch(/moved aside|not a database|old database/i);
+    const again = await second.client.call('createSession', { body: { spec: 'demo-agent', cwd: d.work, name: 'after-reset', cols: 100, rows: 30 } });
+    await second.client.call('sendMessage', { params: { id: again.id }, body: { text: 'again', wait: 'idle', timeout_ms: 45_000 } });
+    const after = await waitFor(async () => {
+      const all = await ofK2();
+      return all.some((e) => e.session_id === again.id && e.type === 'turn.finished') ? all : undefined;
+    }, WAIT_MS, 'the new session\'s turn on the stream');
+    // One numbering across the reset: every seq once, rising, the new ones above the old.
+    const seqs = after.map((e) => e.seq);
+    expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+    expect(new Set(seqs).size).toBe(seqs.length);
+    expect(after.filter((e) => e.session_id === again.id).every((e) => e.seq > before.at(-1)!.seq)).toBe(true);
+    // Every event the new journal holds is on the stream as itself (not an old event of that seq).
+    const db = new Database(path.join(d.stateDir, 'specterm.db'), { readonly: true });
+    const local = db.prepare('SELECT seq, type, session_id FROM events ORDER BY seq').all() as Array<{ seq: number; type: string; session_id: string }>;
+    db.close();
+    const streamed = new Map(after.map((e) => [e.seq, `${e.type} ${e.session_id}`]));
+    expect(local.length).toBeGreaterThan(0);
+    expect(local.filter((e) => streamed.get(e.seq) !== `${e.type} ${e.session_id}`)).toEqual([]);
   }, 240_000);
 });
