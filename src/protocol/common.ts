@@ -5,7 +5,8 @@
 import { z } from 'zod';
 
 /** A daemon-assigned identifier (sessions, approvals, tokens, messages). */
-export const Id = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'an id is 1–64 characters of A–Z, a–z, 0–9, _ or -')
+// 128: a hub's fleet id is `<node>_<id>`, and a node name alone may be 63 characters.
+export const Id = z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, 'an id is 1–128 characters of A–Z, a–z, 0–9, _ or -')
   .meta({ examples: ['s_7f3a9c'] });
 
 /** Milliseconds since the Unix epoch. */

@@ -5,6 +5,9 @@ import { buildOpenApiDocument, toOpenApiPath } from './openapi.js';
 import { ROUTE_LIST } from './routes.js';
 import { decodeTerminalFrame, encodeTerminalFrame } from './terminal-frame.js';
 import { ClientMessage } from './ws.js';
+import { Id } from './common.js';
+import { NODE_NAME_PATTERN } from './node.js';
+import { RecordingParams } from './recordings.js';
 
 describe('route table', () => {
   it('gives every route a unique id and a unique method + path', () => {
@@ -49,6 +52,17 @@ describe('buildOpenApiDocument', () => {
   it('declares path parameters as required', () => {
     const op = doc.paths['/api/v1/sessions/{id}/controls/{control_id}'].post;
     expect(op.parameters.filter((p: any) => p.in === 'path').map((p: any) => [p.name, p.required])).toEqual([['id', true], ['control_id', true]]);
+  });
+});
+
+describe('ids across a fleet', () => {
+  it('take a fleet id whose node name is as long as a node name may be', () => {
+    const node = `n${'0'.repeat(62)}`;
+    expect(NODE_NAME_PATTERN.test(node)).toBe(true);
+    expect(Id.safeParse(`${node}_s_7f3a9c2b`).success).toBe(true);
+    expect(RecordingParams.safeParse({ name: `${node}_${'r'.repeat(64)}` }).success).toBe(true);
+    expect(Id.safeParse('x'.repeat(129)).success).toBe(false);
+    expect(Id.safeParse('s_7f/3a').success).toBe(false);
   });
 });
 

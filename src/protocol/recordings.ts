@@ -15,7 +15,10 @@ import { StateStatus } from './sessions.js';
 export const RecordingName = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'a recording name is 1–64 characters of A–Z, a–z, 0–9, _ or - (no dots or slashes)')
   .meta({ examples: ['refactor-1764600000'] });
 
-export const RecordingParams = z.strictObject({ name: RecordingName });
+/** A recording asked for by name; on a hub by `<node>_<name>` too, so up to a node name (63) and `_` longer. */
+export const RecordingParams = z.strictObject({
+  name: z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, 'a recording name is 1–64 characters of A–Z, a–z, 0–9, _ or - (on a hub, after `<node>_`)'),
+});
 
 /** `POST …/sessions/:id/recording`: start recording (the name defaults to `<session>-<unix seconds>`). */
 export const StartRecordingRequest = z.strictObject({ name: RecordingName.optional() }).meta({ examples: [{ name: 'before-the-fix' }] });
