@@ -23,6 +23,11 @@ export function fleetId(node: string, id: string): string {
   return `${node}_${id}`;
 }
 
+/** A fleet id of `node` as that node's own id; any other id as it is. */
+export function ownIdOn(node: string, ref: string): string {
+  return ref.startsWith(`${node}_`) ? ref.slice(node.length + 1) : ref;
+}
+
 export class FleetIndex {
   readonly #byNode = new Map<string, Record<ObjectKind, Set<string>>>();
 

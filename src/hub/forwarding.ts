@@ -9,7 +9,7 @@
 import { OPERATIONS } from '../ops/operations.js';
 import type { RequestContext } from '../ops/contracts.js';
 import { API_PREFIX, fieldError, SpectermError } from '../protocol/index.js';
-import type { FleetIndex, ObjectKind, Placed } from './fleet-index.js';
+import { ownIdOn, type FleetIndex, type ObjectKind, type Placed } from './fleet-index.js';
 import type { FleetPresence } from './fleet-presence.js';
 import type { HubCall } from './hub-call.js';
 
@@ -75,7 +75,7 @@ export function forwardingRoutes(d: ForwardingDeps): Record<string, Handler> {
     }
     const placed = await place('session', worker, ctx);
     body.worker = { session: placed.id };
-    if (typeof body.parent_session_id === 'string') body.parent_session_id = sameNodeId(placed.node, body.parent_session_id);
+    if (typeof body.parent_session_id === 'string') body.parent_session_id = ownIdOn(placed.node, body.parent_session_id);
     const answer = await d.call.forward(placed.node, 'createTask', { ctx, body, waitMs: ACT_MS }) as { id: string };
     d.index.add(placed.node, 'task', answer.id);
     return answer;
@@ -122,9 +122,4 @@ function knownNode(presence: FleetPresence, node: unknown, what: string): string
     throw new SpectermError(fieldError('NODE_UNKNOWN', `the fleet has no node '${node}'; the nodes are ${list}`, '/node', { extensions: { nodes } }));
   }
   return node;
-}
-
-/** A fleet id of `node` as that node's own id; any other id as it is. */
-function sameNodeId(node: string, ref: string): string {
-  return ref.startsWith(`${node}_`) ? ref.slice(node.length + 1) : ref;
 }

@@ -9,6 +9,7 @@ import type { RequestContext } from '../ops/contracts.js';
 import type { OpsRequest } from '../nats/ops-service.js';
 import type { HubTokens } from './hub-tokens.js';
 import type { NodeOps } from './node-ops.js';
+import { ownIdOn } from './fleet-index.js';
 
 export interface ForwardInput {
   ctx: RequestContext;
@@ -34,7 +35,7 @@ export class HubCall {
   async forward(node: string, op: string, input: ForwardInput): Promise<unknown> {
     const request: OpsRequest = { op, token: await this.#tokens.secretOf(input.ctx.principal) };
     const caller = input.ctx.callerSession;
-    if (caller !== undefined) request.caller_session = caller.startsWith(`${node}_`) ? caller.slice(node.length + 1) : caller;
+    if (caller !== undefined) request.caller_session = ownIdOn(node, caller);
     if (input.params !== undefined) request.params = input.params;
     // The query as the node's transport finds it: names to strings (the hub parsed it already).
     if (input.query !== undefined) {
