@@ -70,7 +70,8 @@ export const serveCommand = defineCommand(
     let lan;
     try {
       lan = flags.lan === undefined ? undefined : prepareLanServing(flags.lan, resolveStateDir(io.env));
-      const { startDaemon } = await import('../../serve/daemon.js');
+      const [{ startDaemon }, { tuneDaemonHeap }] = await Promise.all([import('../../serve/daemon.js'), import('../../serve/daemon-heap.js')]);
+      tuneDaemonHeap();
       daemon = await startDaemon({
         runtimeDir: resolveRuntimeDir(io.env), stateDir: resolveStateDir(io.env), host: lan?.address ?? bind, port: flags.port,
         allowNonLoopback: flags.allowRemote || lan !== undefined, tls: lan?.tls ?? tls,
