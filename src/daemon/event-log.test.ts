@@ -95,6 +95,18 @@ describe('EventLog', () => {
     expect(new EventLog({ journal: tempStore(dir).store.events }).append(removed('b', 4)).seq).toBe(8);
   });
 
+  it('renumbers the events after a seq to seqs after another, in order, in the store and the ring', () => {
+    for (const log of [new EventLog({ journal: tempStore().store.events }), new EventLog()]) {
+      for (const [i, id] of ['a', 'b', 'c', 'd'].entries()) log.append(removed(id, i));
+      expect(log.renumberAfter(2, 500)).toBe(2);
+      expect(log.since(0).map((e) => [e.seq, e.session_id])).toEqual([[1, 'a'], [2, 'b'], [501, 'c'], [502, 'd']]);
+      expect(log.append(removed('e', 9)).seq).toBe(503);
+      expect(log.page(2, 10).map((e) => e.session_id)).toEqual(['c', 'd', 'e']);
+      expect(log.renumberAfter(503, 600)).toBe(0);
+      expect(log.append(removed('f', 10)).seq).toBe(601);
+    }
+  });
+
   it('a resume point above every seq it handed out (another numbering) replays from the start', () => {
     const log = new EventLog();
     log.append(removed('a', 1));

@@ -21,7 +21,7 @@ export type DaemonEventInput = UnnumberedEvent;
 export const MAX_REPLAY_EVENTS = 10_000;
 
 /** Where the numbered events live: the store's `events` table, or a ring. */
-export type EventJournal = Pick<EventsTable, 'append' | 'after' | 'from' | 'lastSeq' | 'continueAfter'>;
+export type EventJournal = Pick<EventsTable, 'append' | 'after' | 'from' | 'lastSeq' | 'continueAfter' | 'renumberAfter'>;
 
 /** The journal without a store: seqs from 1, the newest `max` events kept. */
 class RingJournal implements EventJournal {
@@ -54,6 +54,13 @@ class RingJournal implements EventJournal {
 
   continueAfter(seq: number): void {
     this.#last = Math.max(this.#last, seq);
+  }
+
+  renumberAfter(since: number, after: number): number {
+    this.continueAfter(after);
+    let moved = 0;
+    for (const [i, e] of this.#ring.entries()) if (e.seq > since) { this.#ring[i] = { ...e, seq: ++this.#last }; moved += 1; }
+    return moved;
   }
 }
 
@@ -111,6 +118,15 @@ export class EventLog {
   /** The next event is numbered after `seq` at least (a journal made anew goes on from what the fleet saw: EventsTable.continueAfter). */
   continueAfter(seq: number): void {
     this.#journal.continueAfter(seq);
+  }
+
+  /**
+   * Moves the events after `since` to seqs after `after`, keeping their order; how many moved.
+   * Subscribers are not told again: they had each event once. A client resuming after `since`
+   * reads them at their new seqs.
+   */
+  renumberAfter(since: number, after: number): number {
+    return this.#journal.renumberAfter(since, after);
   }
 
   /** Kept events with a seq above `since`, oldest first (optionally of one session; at most {@link MAX_REPLAY_EVENTS}, the newest). */

@@ -18,6 +18,8 @@ export type PublishFn = (subject: string, data: string, msgId: string) => Promis
 
 export interface EventSource {
   page(since: number, limit: number): DaemonEvent[];
+  /** Moves the events after `since` to seqs after `after` (EventLog.renumberAfter); how many moved. */
+  renumberAfter(since: number, after: number): number;
   subscribe(listener: (event: DaemonEvent) => void): () => void;
   readonly lastSeq: number;
 }
@@ -72,6 +74,23 @@ export class EventPublisher {
   start(): void {
     this.#unsubscribe = this.#events.subscribe(() => this.kick());
     this.kick();
+  }
+
+  /**
+   * Squares the journal with what the fleet's stream has of this node: its last event's seq
+   * (null: unknown). A journal that reaches that far is the one that published it (a cursor saved
+   * late is caught up by message id). One that does not is new under an old name — the state dir
+   * made anew — and its seqs would be taken for events the fleet has (JetStream drops a repeated
+   * message id, the hub skips a seq it has passed): what it holds after the cursor is renumbered
+   * after the stream's last, and the cursor moves there.
+   */
+  reconcile(streamSeq: number | null): void {
+    const reaches = this.#events.lastSeq;
+    if (streamSeq === null || streamSeq <= reaches) return;
+    const moved = this.#events.renumberAfter(this.#cursor, streamSeq);
+    this.#log(`the fleet's stream has events of this node up to ${streamSeq} but its journal reaches ${reaches}: its state dir is new under an old name. Its events number on after ${streamSeq}${moved ? ` (${moved} waiting were renumbered)` : ''}`);
+    this.#cursor = streamSeq;
+    writePrivateFile(this.#cursorFile, JSON.stringify({ seq: this.#cursor }) + '\n');
   }
 
   /** Publishes what is new; called on every event and when NATS comes back. */

@@ -18,7 +18,7 @@ import { EventPublisher, PUBLISHED_CURSOR_FILE, type EventSource } from './event
 import { FleetTokens } from './fleet-tokens.js';
 import { answerOpsRequest } from './ops-service.js';
 import { redactUrl } from './servers.js';
-import { EVENTS_STREAM, eventsFilter, inboxPrefixOf, opsSubject, PRESENCE_BUCKET } from './subjects.js';
+import { EVENTS_STREAM, eventsFilter, inboxPrefixOf, lastEventSubject, opsSubject, PRESENCE_BUCKET } from './subjects.js';
 import { TopicBridge } from './topic-bridge.js';
 
 export { redactUrl };
@@ -108,6 +108,9 @@ export class NodeLink {
           .then((reply) => msg.respond(reply));
       },
     });
+    // A journal that does not reach the node's last event on the stream is new (the state dir
+    // was made anew under an old name): it numbers on after that event before anything goes out.
+    link.#publisher.reconcile(await lastPublishedSeq(nc, options.node));
     link.#publisher.start();
     link.#watchStatus();
     link.#timer = setInterval(() => void link.announce(), PRESENCE_EVERY_MS);
@@ -170,13 +173,37 @@ export function replicasFor(info: { cluster?: string; connect_urls?: string[] } 
   return info?.cluster && (info.connect_urls?.length ?? 0) >= 3 ? 3 : 1;
 }
 
-/** Makes the events stream when it is missing (a node or the hub, whoever links first), with `replicas` copies. */
+/**
+ * Makes the events stream when it is missing (a node or the hub, whoever links first), with
+ * `replicas` copies and direct gets allowed (a node reads its own last event: lastPublishedSeq).
+ * A stream made before direct gets is updated — by whoever may (the hub; a node's user may not).
+ */
 export async function ensureEventsStream(nc: NatsConnection, replicas = replicasFor(nc.info)): Promise<void> {
   const jsm = await jetstreamManager(nc);
-  const stream = { name: EVENTS_STREAM, subjects: [eventsFilter()], duplicate_window: DUPLICATE_WINDOW_NS, num_replicas: replicas };
+  const stream = { name: EVENTS_STREAM, subjects: [eventsFilter()], duplicate_window: DUPLICATE_WINDOW_NS, num_replicas: replicas, allow_direct: true };
+  let info;
   try {
-    await jsm.streams.info(EVENTS_STREAM);
+    info = await jsm.streams.info(EVENTS_STREAM);
   } catch {
     await jsm.streams.add(stream).catch(async () => { await jsm.streams.info(EVENTS_STREAM); });
+    return;
+  }
+  if (!info.config.allow_direct) await jsm.streams.update(EVENTS_STREAM, { ...info.config, allow_direct: true }).catch(() => {});
+}
+
+/**
+ * The highest seq of `node`'s events JetStream holds (0: none), or null when it cannot say (no
+ * direct gets on an older stream, not permitted, NATS slow): what a node with a new journal
+ * must number after (EventPublisher.reconcile).
+ */
+export async function lastPublishedSeq(nc: NatsConnection, node: string): Promise<number | null> {
+  try {
+    const reply = await nc.request(lastEventSubject(node), '', { timeout: 5_000 });
+    if (reply.headers?.code === 404) return 0;
+    if (reply.headers?.code) return null;
+    const seq = (JSON.parse(reply.string()) as { seq?: unknown }).seq;
+    return typeof seq === 'number' && Number.isSafeInteger(seq) && seq > 0 ? seq : null;
+  } catch {
+    return null;
   }
 }

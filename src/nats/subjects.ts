@@ -56,6 +56,15 @@ export function topicControlFilter(node: string): string {
 }
 
 /** The JetStream message id of a node's event: publishing it twice stores it once. */
+/**
+ * Where a node asks JetStream for the last event it has of that node (a direct get by subject:
+ * the reply is the message itself, 404 when there is none). Only the node's own subjects, so a
+ * node's permission to ask reads no other node's events.
+ */
+export function lastEventSubject(node: string): string {
+  return `$JS.API.DIRECT.GET.${EVENTS_STREAM}.${eventsFilter(node)}`;
+}
+
 export function eventMessageId(node: string, seq: number): string {
   return `${node}.${seq}`;
 }

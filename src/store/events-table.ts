@@ -22,6 +22,9 @@ export class EventsTable {
   readonly #from: Database.Statement;
   readonly #last: Database.Statement;
   readonly #raise: Database.Statement;
+  readonly #db: Database.Database;
+  readonly #moving: Database.Statement;
+  readonly #drop: Database.Statement;
   readonly #seed: Database.Statement;
 
   constructor(db: Database.Database) {
@@ -35,6 +38,9 @@ export class EventsTable {
     this.#from = db.prepare('SELECT seq, payload FROM events WHERE seq > @since ORDER BY seq LIMIT @limit');
     // sqlite_sequence remembers the highest seq ever handed out, even once retention deleted it.
     this.#last = db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'events'");
+    this.#db = db;
+    this.#moving = db.prepare('SELECT seq, t, type, session_id, payload FROM events WHERE seq > @since ORDER BY seq');
+    this.#drop = db.prepare('DELETE FROM events WHERE seq > @since AND seq <= @upTo');
     this.#raise = db.prepare("UPDATE sqlite_sequence SET seq = @seq WHERE name = 'events'");
     this.#seed = db.prepare("INSERT INTO sqlite_sequence (name, seq) VALUES ('events', @seq)");
   }
@@ -66,6 +72,21 @@ export class EventsTable {
   continueAfter(seq: number): void {
     if (this.lastSeq() >= seq) return;
     if (this.#raise.run({ seq }).changes === 0) this.#seed.run({ seq });
+  }
+
+  /**
+   * Moves the events after `since` to seqs after `after` (none handed out yet), in order, in one
+   * transaction; returns how many moved. A fleet node's new journal under an old name: its events
+   * take seqs the fleet has not seen (EventPublisher.reconcile).
+   */
+  renumberAfter(since: number, after: number): number {
+    return this.#db.transaction(() => {
+      const rows = this.#moving.all({ since }) as Array<{ seq: number; t: number; type: string; session_id: string | null; payload: string }>;
+      this.continueAfter(after);
+      for (const row of rows) this.#insert.run({ t: row.t, type: row.type, session_id: row.session_id, payload: row.payload });
+      this.#drop.run({ since, upTo: rows.at(-1)?.seq ?? since });
+      return rows.length;
+    })();
   }
 
   /** The highest seq ever handed out (0 before the first event). */

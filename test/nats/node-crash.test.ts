@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { streamedEvents } from '../helpers/nats-stream.js';
+import { streamedEvents, type StreamedEvent } from '../helpers/nats-stream.js';
 import { startNatsServer, type NatsServer } from '../helpers/nats-server.js';
 import { makeDirs, startDaemon, stopAll, waitFor, type DaemonDirs } from '../daemon/daemon-harness.js';
 
@@ -54,44 +54,67 @@ describe('a node killed mid-stream', () => {
   }, 240_000);
 });
 
+/**
+ * Node `node` works a turn, stops, has `reset` done to its state dir, starts again under the same
+ * name and works a turn in a new session: the stream's events of that node from before and after.
+ */
+async function aNewJournal(node: string, reset: (stateDir: string) => void): Promise<{ stateDir: string; stderr: string; before: StreamedEvent[]; after: StreamedEvent[] }> {
+  const d = makeDirs();
+  const ofNode = async () => (await streamedEvents(nc).catch(() => [])).filter((e) => e.node === node);
+  const turnOnStream = (sessionId: string | null, what: string) => waitFor(async () => {
+    const all = await ofNode();
+    return all.some((e) => e.type === 'turn.finished' && (sessionId === null || e.session_id === sessionId)) ? all : undefined;
+  }, WAIT_MS, what);
+  const first = await startDaemon(d, ['--nats', nats.url, '--node', node]);
+  const created = await first.client.call('createSession', { body: { spec: 'demo-agent', cwd: d.work, name: 'old', cols: 100, rows: 30 } });
+  await first.client.call('sendMessage', { params: { id: created.id }, body: { text: 'hello', wait: 'idle', timeout_ms: 45_000 } });
+  const before = await turnOnStream(null, 'the first turn on the stream');
+  const cursorFile = path.join(d.stateDir, 'nats-published.json');
+  await waitFor(() => fs.existsSync(cursorFile) && (JSON.parse(fs.readFileSync(cursorFile, 'utf8')) as { seq: number }).seq >= before.at(-1)!.seq, WAIT_MS, 'the cursor saved');
+  first.child.kill('SIGTERM');
+  await first.exited;
+
+  reset(d.stateDir);
+  const second = await startDaemon(d, ['--nats', nats.url, '--node', node]);
+  const again = await second.client.call('createSession', { body: { spec: 'demo-agent', cwd: d.work, name: 'new', cols: 100, rows: 30 } });
+  await second.client.call('sendMessage', { params: { id: again.id }, body: { text: 'again', wait: 'idle', timeout_ms: 45_000 } });
+  const after = await turnOnStream(again.id, 'the new session\'s turn on the stream');
+  return { stateDir: d.stateDir, stderr: second.stderr(), before, after };
+}
+
+/** One numbering across the reset: every seq on the stream once, rising; every event of the new journal on it as itself, above the old ones. */
+function expectTheNewJournalOnTheStream(r: { stateDir: string; before: StreamedEvent[]; after: StreamedEvent[] }): void {
+  const seqs = r.after.map((e) => e.seq);
+  expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+  expect(new Set(seqs).size).toBe(seqs.length);
+  const db = new Database(path.join(r.stateDir, 'specterm.db'), { readonly: true });
+  const local = db.prepare('SELECT seq, type, session_id FROM events ORDER BY seq').all() as Array<{ seq: number; type: string; session_id: string }>;
+  db.close();
+  const streamed = new Map(r.after.map((e) => [e.seq, `${e.type} ${e.session_id}`]));
+  expect(local.length).toBeGreaterThan(0);
+  expect(local.every((e) => e.seq > r.before.at(-1)!.seq)).toBe(true);
+  expect(local.filter((e) => streamed.get(e.seq) !== `${e.type} ${e.session_id}`)).toEqual([]);
+}
+
 describe('a node whose database was moved aside as corrupt', () => {
   it('numbers its new events after the ones the fleet has: none is dropped as a duplicate', async () => {
-    const d = makeDirs();
-    const first = await startDaemon(d, ['--nats', nats.url, '--node', 'k2']);
-    const created = await first.client.call('createSession', { body: { spec: 'demo-agent', cwd: d.work, name: 'reset', cols: 100, rows: 30 } });
-    await first.client.call('sendMessage', { params: { id: created.id }, body: { text: 'hello', wait: 'idle', timeout_ms: 45_000 } });
-    const ofK2 = async () => (await streamedEvents(nc).catch(() => [])).filter((e) => e.node === 'k2');
-    const before = await waitFor(async () => {
-      const all = await ofK2();
-      return all.some((e) => e.type === 'turn.finished') ? all : undefined;
-    }, WAIT_MS, 'the first turn on the stream');
-    const cursorFile = path.join(d.stateDir, 'nats-published.json');
-    await waitFor(() => fs.existsSync(cursorFile) && (JSON.parse(fs.readFileSync(cursorFile, 'utf8')) as { seq: number }).seq >= before.at(-1)!.seq, WAIT_MS, 'the cursor saved');
-    first.child.kill('SIGTERM');
-    await first.exited;
+    const r = await aNewJournal('k2', (stateDir) => {
+      // The database is unreadable: the daemon moves it aside and starts a new one.
+      for (const suffix of ['', '-wal', '-shm']) fs.rmSync(path.join(stateDir, `specterm.db${suffix}`), { force: true });
+      fs.writeFileSync(path.join(stateDir, 'specterm.db'), 'not a database '.repeat(400));
+    });
+    expect(r.stderr).toMatch(/moved aside|not a database|old database/i);
+    expectTheNewJournalOnTheStream(r);
+  }, 240_000);
+});
 
-    // The database is unreadable: the daemon moves it aside and starts a new one.
-    for (const suffix of ['', '-wal', '-shm']) fs.rmSync(path.join(d.stateDir, `specterm.db${suffix}`), { force: true });
-    fs.writeFileSync(path.join(d.stateDir, 'specterm.db'), 'not a database '.repeat(400));
-    const second = await startDaemon(d, ['--nats', nats.url, '--node', 'k2']);
-    expect(second.stderr()).toMatch(/moved aside|not a database|old database/i);
-    const again = await second.client.call('createSession', { body: { spec: 'demo-agent', cwd: d.work, name: 'after-reset', cols: 100, rows: 30 } });
-    await second.client.call('sendMessage', { params: { id: again.id }, body: { text: 'again', wait: 'idle', timeout_ms: 45_000 } });
-    const after = await waitFor(async () => {
-      const all = await ofK2();
-      return all.some((e) => e.session_id === again.id && e.type === 'turn.finished') ? all : undefined;
-    }, WAIT_MS, 'the new session\'s turn on the stream');
-    // One numbering across the reset: every seq once, rising, the new ones above the old.
-    const seqs = after.map((e) => e.seq);
-    expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
-    expect(new Set(seqs).size).toBe(seqs.length);
-    expect(after.filter((e) => e.session_id === again.id).every((e) => e.seq > before.at(-1)!.seq)).toBe(true);
-    // Every event the new journal holds is on the stream as itself (not an old event of that seq).
-    const db = new Database(path.join(d.stateDir, 'specterm.db'), { readonly: true });
-    const local = db.prepare('SELECT seq, type, session_id FROM events ORDER BY seq').all() as Array<{ seq: number; type: string; session_id: string }>;
-    db.close();
-    const streamed = new Map(after.map((e) => [e.seq, `${e.type} ${e.session_id}`]));
-    expect(local.length).toBeGreaterThan(0);
-    expect(local.filter((e) => streamed.get(e.seq) !== `${e.type} ${e.session_id}`)).toEqual([]);
+describe('a node set up again from nothing under its old name', () => {
+  it('numbers its new journal after the events the fleet has of that name: none is dropped or skipped', async () => {
+    // A machine set up again: its state dir (database, cursor) is gone; the name is the same.
+    const r = await aNewJournal('k3', (stateDir) => {
+      for (const entry of fs.readdirSync(stateDir)) fs.rmSync(path.join(stateDir, entry), { recursive: true, force: true });
+    });
+    expect(r.stderr).toMatch(/state dir is new under an old name/);
+    expectTheNewJournalOnTheStream(r);
   }, 240_000);
 });

@@ -57,7 +57,8 @@ afterAll(async () => {
 
 /** Connects as a node's user; the permission errors the server sends come back in `denied`. */
 async function asNode(node: 'build-01' | 'build-02'): Promise<{ nc: NatsConnection; denied: string[] }> {
-  const nc = await connect({ servers: nats.url, user: node, pass: passwords[node] });
+  // The node's own inbox prefix, as the node itself connects: the only inboxes its user may read.
+  const nc = await connect({ servers: nats.url, user: node, pass: passwords[node], inboxPrefix: `_INBOX_${node}` });
   const denied: string[] = [];
   void (async () => { for await (const s of nc.status()) if (s.type === 'error') denied.push(String((s as { error?: unknown }).error)); })();
   return { nc, denied };
@@ -88,7 +89,7 @@ describe('the NATS permissions docs/fleet.md gives a node', () => {
     expect(daemon.stderr()).not.toMatch(/permission/i);
   }, 120_000);
 
-  it('refuse a node publishing as another, taking another\'s commands, or deleting the stream', async () => {
+  it('refuse a node publishing as another, taking another\'s commands, reading another\'s events, or deleting the stream', async () => {
     const { nc, denied } = await asNode('build-01');
     try {
       nc.publish('specterm.build-02.events.s_forged', '{}');
@@ -103,6 +104,13 @@ describe('the NATS permissions docs/fleet.md gives a node', () => {
       await expect(jsm.streams.delete('KV_specterm_presence')).rejects.toThrow();
       const presence = await new Kvm(nc).open('specterm_presence');
       await expect(presence.put('build-02', '{"node":"build-02","forged":true}')).rejects.toThrow();
+      // It may read its own last event from the stream (what a node set up again numbers after), no other's.
+      const own = await nc.request('$JS.API.DIRECT.GET.SPECTERM_EVENTS.specterm.build-01.events.>', '', { timeout: 10_000 });
+      expect([own.headers?.code ?? 0, own.json<{ node: string }>().node]).toEqual([0, 'build-01']);
+      const before = denied.length;
+      await expect(nc.request('$JS.API.DIRECT.GET.SPECTERM_EVENTS.specterm.build-02.events.>', '', { timeout: 3_000 })).rejects.toThrow();
+      await waitFor(() => denied.length > before || undefined, WAIT_MS, 'NATS to refuse reading another node\'s events');
+      expect(denied.slice(before).join('\n')).toMatch(/publish.*DIRECT\.GET\.SPECTERM_EVENTS\.specterm\.build-02/i);
     } finally {
       await nc.close();
     }
