@@ -83,6 +83,17 @@ export class NodeLink {
       // A silent partition (nothing reset) is noticed after three unanswered pings, not the default's four minutes.
       pingInterval: 10_000, maxPingOut: 3,
     });
+    try {
+      return await NodeLink.#linkOn(nc, options);
+    } catch (error) {
+      // A link that failed half-way (JetStream slow to answer) leaves no connection behind to
+      // reconnect forever beside the next attempt's.
+      await nc.close().catch(() => {});
+      throw error;
+    }
+  }
+
+  static async #linkOn(nc: NatsConnection, options: NodeLinkOptions): Promise<NodeLink> {
     const replicas = replicasFor(nc.info);
     await ensureEventsStream(nc, replicas);
     const link = new NodeLink(options, nc, jetstream(nc));

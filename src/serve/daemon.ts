@@ -312,13 +312,17 @@ async function linkToFleet(
   options: Omit<import('../nats/node-link.js').NodeLinkOptions, 'url' | 'authenticator'>,
 ): Promise<void> {
   const { NodeLink, redactUrl } = await import('../nats/node-link.js');
+  let said: string | null = null;
   for (let attempt = 0; !closed(); attempt++) {
     try {
       const link = await NodeLink.start({ ...options, url: nats.url, authenticator: nats.authenticator });
       if (closed()) return void (await link.close());
       return linked(link);
     } catch (error) {
-      if (attempt === 0) options.log('warn', `nats: cannot reach ${redactUrl(nats.url)} (${(error as Error).message}); serving locally and retrying every 2 s`);
+      // Said once, and again only when the reason changes (it can move from the server to JetStream).
+      const reason = (error as Error).message;
+      if (reason !== said) options.log('warn', `nats: cannot ${attempt === 0 ? 'reach' : 'link to'} ${redactUrl(nats.url)} (${reason}); serving locally and retrying every 2 s`);
+      said = reason;
       await new Promise((resolve) => setTimeout(resolve, 2_000).unref());
     }
   }
