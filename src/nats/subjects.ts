@@ -55,7 +55,6 @@ export function topicControlFilter(node: string): string {
   return `specterm.${node}.topic.*`;
 }
 
-/** The JetStream message id of a node's event: publishing it twice stores it once. */
 /**
  * Where a node asks JetStream for the last event it has of that node (a direct get by subject:
  * the reply is the message itself, 404 when there is none). Only the node's own subjects, so a
@@ -65,6 +64,7 @@ export function lastEventSubject(node: string): string {
   return `$JS.API.DIRECT.GET.${EVENTS_STREAM}.${eventsFilter(node)}`;
 }
 
+/** The JetStream message id of a node's event: publishing it twice stores it once. */
 export function eventMessageId(node: string, seq: number): string {
   return `${node}.${seq}`;
 }

@@ -151,7 +151,7 @@ export async function startHub(options: HubOptions): Promise<Hub> {
 function startHubPush(o: { stateDir: string; settings: unknown; events: EventLog; subscriptions: PushSubscriptionsTable; presence: () => FleetPresence | undefined; now: () => number; log: NonNullable<HubOptions['log']> }): PushService {
   // Names from the sessions each node announced, and from the sessions created since.
   const created = new Map<string, string>();
-  o.events.subscribe((e) => {
+  const stopNaming = o.events.subscribe((e) => {
     if (e.type === 'session.created' && e.node !== undefined && e.session.name) created.set(fleetId(e.node, e.session_id), e.session.name);
     if (e.type === 'session.removed' && e.node !== undefined) created.delete(fleetId(e.node, e.session_id));
   });
@@ -164,11 +164,13 @@ function startHubPush(o: { stateDir: string; settings: unknown; events: EventLog
     return e.node === undefined ? name : `${name} on ${e.node}`;
   };
   try {
-    return startPushService({
+    const push = startPushService({
       stateDir: o.stateDir, events: o.events, subscriptions: o.subscriptions, settings: o.settings,
       sessionName: nameOf, sessionRef: ref, staleAfterMs: PUSH_STALE_MS, now: o.now, log: o.log,
     });
+    return { ...push, close: () => { stopNaming(); push.close(); } };
   } catch (error) {
+    stopNaming();
     throw settingsError(o.stateDir, error);
   }
 }
