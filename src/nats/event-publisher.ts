@@ -24,6 +24,20 @@ export interface EventSource {
   readonly lastSeq: number;
 }
 
+/** What identifies an event on the stream: its seq, and what no other journal's event of that seq shares. */
+export interface PublishedEvent {
+  seq: number;
+  type?: unknown;
+  at?: unknown;
+  session_id?: unknown;
+}
+
+/** Whether a journal's event is the one the stream has under its seq (its type, session and time alike). */
+function sameEvent(mine: DaemonEvent, theirs: PublishedEvent): boolean {
+  const m = mine as PublishedEvent;
+  return m.type === theirs.type && m.at === theirs.at && (m.session_id ?? null) === (theirs.session_id ?? null);
+}
+
 const PAGE = 200;
 /**
  * How often a blocked publisher tries again by itself. A reconnect resumes it at once, but a
@@ -77,19 +91,23 @@ export class EventPublisher {
   }
 
   /**
-   * Squares the journal with what the fleet's stream has of this node: its last event's seq
-   * (null: unknown). A journal that reaches that far is the one that published it (a cursor saved
-   * late is caught up by message id). One that does not is new under an old name — the state dir
-   * made anew — and its seqs would be taken for events the fleet has (JetStream drops a repeated
+   * Squares the journal with the last event the fleet's stream has of this node ('none': no
+   * event; null: unknown). The journal that published it holds it: its cursor reaches that far,
+   * or its event of that seq is the same event (a cursor saved late is caught up by message id).
+   * Any other journal is new under an old name — the state dir made anew — however far it
+   * reaches, and its seqs would be taken for events the fleet has (JetStream drops a repeated
    * message id, the hub skips a seq it has passed): what it holds after the cursor is renumbered
    * after the stream's last, and the cursor moves there.
    */
-  reconcile(streamSeq: number | null): void {
+  reconcile(last: PublishedEvent | 'none' | null): void {
+    if (last === null || last === 'none' || last.seq <= this.#cursor) return;
+    const [mine] = this.#events.page(last.seq - 1, 1);
+    if (mine && mine.seq === last.seq && sameEvent(mine, last)) return;
     const reaches = this.#events.lastSeq;
-    if (streamSeq === null || streamSeq <= reaches) return;
-    const moved = this.#events.renumberAfter(this.#cursor, streamSeq);
-    this.#log(`the fleet's stream has events of this node up to ${streamSeq} but its journal reaches ${reaches}: its state dir is new under an old name. Its events number on after ${streamSeq}${moved ? ` (${moved} waiting were renumbered)` : ''}`);
-    this.#cursor = streamSeq;
+    const moved = this.#events.renumberAfter(this.#cursor, last.seq);
+    const why = reaches < last.seq ? `its journal reaches ${reaches}` : `its event ${last.seq} is not the one the stream has`;
+    this.#log(`the fleet's stream has events of this node up to ${last.seq} but ${why}: its state dir is new under an old name. Its events number on after ${last.seq}${moved ? ` (${moved} waiting were renumbered)` : ''}`);
+    this.#cursor = last.seq;
     writePrivateFile(this.#cursorFile, JSON.stringify({ seq: this.#cursor }) + '\n');
   }
 
@@ -119,7 +137,9 @@ export class EventPublisher {
       // order on the one connection, so the stream keeps the journal's order; the cursor moves
       // through the acknowledged prefix only, and anything after a failure is sent again (its
       // message id makes a copy JetStream already stored count once).
-      const acks = page.map((event) => this.#publish(eventSubject(this.#node, event.session_id), JSON.stringify(event), eventMessageId(this.#node, event.seq))
+      // An event journaled before the node was linked (or under another name) is stamped with
+      // the name it goes out under, as its subject is.
+      const acks = page.map((event) => this.#publish(eventSubject(this.#node, event.session_id), JSON.stringify(event.node === this.#node ? event : { ...event, node: this.#node }), eventMessageId(this.#node, event.seq))
         .then(() => null, (error: unknown) => error as Error));
       for (const [i, event] of page.entries()) {
         const failed = await acks[i];

@@ -14,7 +14,7 @@ import { connect, type Authenticator, type NatsConnection, type Subscription } f
 import type { Operations } from '../ops/executor.js';
 import type { Principal } from '../ops/principal.js';
 import type { SessionDetail } from '../protocol/index.js';
-import { EventPublisher, PUBLISHED_CURSOR_FILE, type EventSource } from './event-publisher.js';
+import { EventPublisher, type PublishedEvent, PUBLISHED_CURSOR_FILE, type EventSource } from './event-publisher.js';
 import { FleetTokens } from './fleet-tokens.js';
 import { answerOpsRequest } from './ops-service.js';
 import { redactUrl } from './servers.js';
@@ -119,9 +119,9 @@ export class NodeLink {
           .then((reply) => msg.respond(reply));
       },
     });
-    // A journal that does not reach the node's last event on the stream is new (the state dir
+    // A journal that does not hold the node's last event on the stream is new (the state dir
     // was made anew under an old name): it numbers on after that event before anything goes out.
-    link.#publisher.reconcile(await lastPublishedSeq(nc, options.node));
+    link.#publisher.reconcile(await lastPublishedEvent(nc, options.node));
     link.#publisher.start();
     link.#watchStatus();
     link.#timer = setInterval(() => void link.announce(), PRESENCE_EVERY_MS);
@@ -186,7 +186,7 @@ export function replicasFor(info: { cluster?: string; connect_urls?: string[] } 
 
 /**
  * Makes the events stream when it is missing (a node or the hub, whoever links first), with
- * `replicas` copies and direct gets allowed (a node reads its own last event: lastPublishedSeq).
+ * `replicas` copies and direct gets allowed (a node reads its own last event: lastPublishedEvent).
  * A stream made before direct gets is updated — by whoever may (the hub; a node's user may not).
  */
 export async function ensureEventsStream(nc: NatsConnection, replicas = replicasFor(nc.info)): Promise<void> {
@@ -203,17 +203,18 @@ export async function ensureEventsStream(nc: NatsConnection, replicas = replicas
 }
 
 /**
- * The highest seq of `node`'s events JetStream holds (0: none), or null when it cannot say (no
- * direct gets on an older stream, not permitted, NATS slow): what a node with a new journal
- * must number after (EventPublisher.reconcile).
+ * The last of `node`'s events JetStream holds ('none'), or null when it cannot say (no direct
+ * gets on an older stream, not permitted, NATS slow, a payload that is not an event): what a
+ * node tells its own journal by (EventPublisher.reconcile).
  */
-export async function lastPublishedSeq(nc: NatsConnection, node: string): Promise<number | null> {
+export async function lastPublishedEvent(nc: NatsConnection, node: string): Promise<PublishedEvent | 'none' | null> {
   try {
     const reply = await nc.request(lastEventSubject(node), '', { timeout: 5_000 });
-    if (reply.headers?.code === 404) return 0;
+    if (reply.headers?.code === 404) return 'none';
     if (reply.headers?.code) return null;
-    const seq = (JSON.parse(reply.string()) as { seq?: unknown }).seq;
-    return typeof seq === 'number' && Number.isSafeInteger(seq) && seq > 0 ? seq : null;
+    const event = JSON.parse(reply.string()) as Partial<PublishedEvent> | null;
+    const seq = event?.seq;
+    return typeof seq === 'number' && Number.isSafeInteger(seq) && seq > 0 ? event as PublishedEvent : null;
   } catch {
     return null;
   }

@@ -58,7 +58,7 @@ describe('a node killed mid-stream', () => {
  * Node `node` works a turn, stops, has `reset` done to its state dir, starts again under the same
  * name and works a turn in a new session: the stream's events of that node from before and after.
  */
-async function aNewJournal(node: string, reset: (stateDir: string) => void): Promise<{ stateDir: string; stderr: string; before: StreamedEvent[]; after: StreamedEvent[] }> {
+async function aNewJournal(node: string, reset: (stateDir: string) => void, offline?: { turns: number; beyond: (lastSeq: number, streamed: number) => void }): Promise<{ stateDir: string; stderr: string; before: StreamedEvent[]; after: StreamedEvent[] }> {
   const d = makeDirs();
   const ofNode = async () => (await streamedEvents(nc).catch(() => [])).filter((e) => e.node === node);
   const turnOnStream = (sessionId: string | null, what: string) => waitFor(async () => {
@@ -75,6 +75,19 @@ async function aNewJournal(node: string, reset: (stateDir: string) => void): Pro
   await first.exited;
 
   reset(d.stateDir);
+  if (offline) {
+    // The machine works a while before it is linked to the fleet again: its new journal grows
+    // past the seqs the fleet already has of that name.
+    const unlinked = await startDaemon(d, []);
+    const busy = await unlinked.client.call('createSession', { body: { spec: 'demo-agent', cwd: d.work, name: 'unlinked', cols: 100, rows: 30 } });
+    for (let i = 0; i < offline.turns; i++) await unlinked.client.call('sendMessage', { params: { id: busy.id }, body: { text: `offline ${i}`, wait: 'idle', timeout_ms: 45_000 } });
+    unlinked.child.kill('SIGTERM');
+    await unlinked.exited;
+    const db = new Database(path.join(d.stateDir, 'specterm.db'), { readonly: true });
+    const lastSeq = (db.prepare('SELECT max(seq) AS seq FROM events').get() as { seq: number }).seq;
+    db.close();
+    offline.beyond(lastSeq, before.at(-1)!.seq);
+  }
   const second = await startDaemon(d, ['--nats', nats.url, '--node', node]);
   const again = await second.client.call('createSession', { body: { spec: 'demo-agent', cwd: d.work, name: 'new', cols: 100, rows: 30 } });
   await second.client.call('sendMessage', { params: { id: again.id }, body: { text: 'again', wait: 'idle', timeout_ms: 45_000 } });
@@ -117,4 +130,16 @@ describe('a node set up again from nothing under its old name', () => {
     expect(r.stderr).toMatch(/state dir is new under an old name/);
     expectTheNewJournalOnTheStream(r);
   }, 240_000);
+});
+
+describe('a node set up again that worked unlinked before it joined the fleet again', () => {
+  it('numbers its whole new journal after the fleet\'s events of that name, however far it reaches', async () => {
+    // Its journal reaches past the fleet's last seq of the name: only the events themselves tell
+    // that the ones the fleet has are not this journal's.
+    const r = await aNewJournal('k4', (stateDir) => {
+      for (const entry of fs.readdirSync(stateDir)) fs.rmSync(path.join(stateDir, entry), { recursive: true, force: true });
+    }, { turns: 3, beyond: (lastSeq, streamed) => expect(lastSeq).toBeGreaterThan(streamed) });
+    expect(r.stderr).toMatch(/state dir is new under an old name/);
+    expectTheNewJournalOnTheStream(r);
+  }, 300_000);
 });
