@@ -16,6 +16,17 @@ import { ensureRuntimeDir, hostSocketPath } from './runtime-dir.js';
 /** The host entry script (bin/specterm-host.js), the same relative path from src/ and dist/. */
 export const HOST_ENTRY = fileURLToPath(new URL('../../bin/specterm-host.js', import.meta.url));
 
+/**
+ * glibc's malloc settings for the host, unless the caller's environment sets its own. By default
+ * glibc raises its mmap threshold (and the trim threshold, to twice that) each time it frees a
+ * block it had mapped, and from then on keeps up to that much free memory in its heap: in the
+ * host, whose sessions free many small read and frame buffers, that held ~0.2 MB a streaming
+ * session that was no longer used (docs/performance.md, round five). Fixed thresholds (glibc's
+ * own starting values) stop the drift. The children never see them: their environment is the
+ * one each spawn request carries.
+ */
+export const HOST_MALLOC_ENV: Readonly<Record<string, string>> = { MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_TRIM_THRESHOLD_: '131072' };
+
 /** Default bound on the host becoming ready (Node start-up on a loaded 2-core box). */
 const DEFAULT_START_TIMEOUT_MS = 15_000;
 const READY_POLL_MS = 25;
@@ -32,7 +43,7 @@ export interface StartHostOptions {
   maxDaemonBacklogBytes?: number;
   /** Host log file (0600, appended); default `host.log` in the runtime dir. */
   logFile?: string;
-  /** Environment of the host (and the default base of its children's); default `process.env`. */
+  /** Environment of the host (never its children's: each spawn request carries theirs); default `process.env`. */
   env?: NodeJS.ProcessEnv;
   /** Node options for the host process itself (e.g. `--cpu-prof` for a benchmark); default none. */
   nodeArgs?: readonly string[];
@@ -70,7 +81,7 @@ export async function startHostProcess(options: StartHostOptions): Promise<Start
   const child = spawn(process.execPath, args, {
     detached: true,
     stdio: ['ignore', logFd, logFd],
-    env: { ...(options.env ?? process.env), SPECTERM_RUNTIME_DIR: options.runtimeDir },
+    env: { ...hostMallocEnv(options.env ?? process.env), ...(options.env ?? process.env), SPECTERM_RUNTIME_DIR: options.runtimeDir },
   });
   fs.closeSync(logFd);
   child.once('exit', (code, signal) => { exited = { code, signal }; });
@@ -99,6 +110,11 @@ export async function startHostProcess(options: StartHostOptions): Promise<Start
     }
     await new Promise((resolve) => setTimeout(resolve, READY_POLL_MS));
   }
+}
+
+/** HOST_MALLOC_ENV, unless `env` tunes glibc's malloc thresholds itself (then none of it). */
+function hostMallocEnv(env: NodeJS.ProcessEnv): Record<string, string> {
+  return Object.keys(HOST_MALLOC_ENV).some((name) => env[name] !== undefined) ? {} : HOST_MALLOC_ENV;
 }
 
 function logTail(file: string): string {

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HostError } from '../../src/host/errors.js';
 import { HostClient } from '../../src/host/host-client.js';
-import { startHostProcess } from '../../src/host/launch.js';
+import { HOST_MALLOC_ENV, startHostProcess } from '../../src/host/launch.js';
 import { ensureRuntimeDir, hostSocketPath } from '../../src/host/runtime-dir.js';
 import { EMITTER, processExists, shortPrivateDir, startTestHost, stopAllHosts, trackPid, waitFor } from './host-harness.js';
 
@@ -25,6 +25,35 @@ async function codeOf(promise: Promise<unknown>): Promise<string> {
   }
   return 'resolved';
 }
+
+/** A live process's environment, from /proc. */
+function environOf(pid: number): Record<string, string> {
+  return Object.fromEntries(fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+}
+
+describe('PTY host process: its malloc settings', () => {
+  it('runs with fixed malloc thresholds, which its children never inherit', async () => {
+    const host = await startTestHost();
+    expect(environOf(host.pid)).toMatchObject(HOST_MALLOC_ENV);
+    const client = await host.connect();
+    const info = await client.spawn({ id: 'env', file: '/bin/sleep', args: ['30'], cwd: host.dir, env: ENV, cols: 80, rows: 24 });
+    trackPid(info.pid);
+    const childEnv = environOf(info.pid!);
+    expect(Object.keys(childEnv).filter((k) => k.startsWith('MALLOC_'))).toEqual([]);
+    await client.kill('env', 'SIGKILL');
+  });
+
+  it('keeps the malloc tuning a user set in its environment, adding none of its own', async () => {
+    const dir = shortPrivateDir();
+    const started = await startHostProcess({ runtimeDir: dir, env: { ...process.env, MALLOC_TRIM_THRESHOLD_: '999999' } });
+    trackPid(started.pid);
+    const env = environOf(started.pid);
+    expect(env.MALLOC_TRIM_THRESHOLD_).toBe('999999');
+    expect(env.MALLOC_MMAP_THRESHOLD_).toBeUndefined();
+    process.kill(started.pid, 'SIGTERM');
+    await waitFor(() => !processExists(started.pid), 10_000, 'the host to stop');
+  });
+});
 
 describe('PTY host process: runtime dir and socket', () => {
   it('creates the runtime dir 0700 and the socket 0600', async () => {
