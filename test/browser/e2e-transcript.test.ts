@@ -21,17 +21,26 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Markdown's paragraphs are elements: their text without the blank lines between them. */
 const squash = (text: string | null) => (text ?? '').replace(/\s+/g, '');
 
-/** The session's transcript once its last turn ended (and, with `tool`, its tool call succeeded). */
+/**
+ * The session's transcript once its last turn is over: the session idle again, the turn holding
+ * the agent's text (and, with `tool`, its tool call succeeded), and two reads a moment apart
+ * alike. A history turn's `ended_at` is only its latest record's time, set from its first
+ * record on: waiting for it alone returned a turn whose answer was still being written.
+ */
 async function settledTranscript(e: DashboardE2e, id: string, turns: number, tool = false): Promise<Transcript> {
+  await e.waitForState(id, 'idle');
   let last: Transcript | null = null;
+  let previous = '';
   return waitFor(async () => {
     last = (await e.client.call('getTranscript', { params: { id } })).transcript;
     const turn = last?.turns.at(-1);
-    const ok = last !== null && last.turns.length === turns && turn!.ended_at !== null
+    const ok = last !== null && last.turns.length === turns && turn!.items.some((i) => i.kind === 'text')
       && (!tool || turn!.items.some((i) => i.kind === 'tool_call' && i.status === 'ok'));
-    if (!ok) await pause(100);
-    return ok ? last : undefined;
-  }, E2E_WAIT_MS, () => `${turns} ended turns in the transcript (have ${last?.turns.length ?? 'none'})`);
+    const settled = ok && JSON.stringify(last) === previous;
+    previous = ok ? JSON.stringify(last) : '';
+    if (!settled) await pause(250);
+    return settled ? last : undefined;
+  }, E2E_WAIT_MS, () => `${turns} settled turns in the transcript (have ${last?.turns.length ?? 'none'})`);
 }
 
 /** "hello" with markup, then "run the tests" answered Yes: a text turn and a tool turn. */
