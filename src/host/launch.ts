@@ -78,10 +78,11 @@ export async function startHostProcess(options: StartHostOptions): Promise<Start
     ...(options.maxDaemonBacklogBytes ? ['--max-daemon-backlog-bytes', String(options.maxDaemonBacklogBytes)] : []),
   ];
   let exited: { code: number | null; signal: string | null } | null = null;
+  const env = options.env ?? process.env;
   const child = spawn(process.execPath, args, {
     detached: true,
     stdio: ['ignore', logFd, logFd],
-    env: { ...hostMallocEnv(options.env ?? process.env), ...(options.env ?? process.env), SPECTERM_RUNTIME_DIR: options.runtimeDir },
+    env: { ...hostMallocEnv(env), ...env, SPECTERM_RUNTIME_DIR: options.runtimeDir },
   });
   fs.closeSync(logFd);
   child.once('exit', (code, signal) => { exited = { code, signal }; });

@@ -13,6 +13,14 @@ export const TEST_RUN_ENV = 'SPECTERM_TEST_RUN';
 
 export interface HostProcess { pid: number; runtimeDir: string; testRun: string | undefined }
 
+/** A live process's environment, from /proc (throws when it is gone or not ours to read). */
+export function environmentOf(pid: number): Map<string, string> {
+  return new Map(fs.readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').filter(Boolean).map((kv) => {
+    const i = kv.indexOf('=');
+    return [kv.slice(0, i), kv.slice(i + 1)] as const;
+  }));
+}
+
 /** Live specterm-host processes (readable by us), with the runtime dir and test run they were started with. */
 export function listHostProcesses(): HostProcess[] {
   const found: HostProcess[] = [];
@@ -20,10 +28,7 @@ export function listHostProcesses(): HostProcess[] {
     if (!/^\d+$/.test(entry)) continue;
     try {
       if (!fs.readFileSync(`/proc/${entry}/cmdline`, 'latin1').includes('specterm-host')) continue;
-      const env = new Map(fs.readFileSync(`/proc/${entry}/environ`, 'latin1').split('\0').map((kv) => {
-        const i = kv.indexOf('=');
-        return [kv.slice(0, i), kv.slice(i + 1)] as const;
-      }));
+      const env = environmentOf(Number(entry));
       const runtimeDir = env.get('SPECTERM_RUNTIME_DIR');
       if (runtimeDir) found.push({ pid: Number(entry), runtimeDir, testRun: env.get(TEST_RUN_ENV) });
     } catch {

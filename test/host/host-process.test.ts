@@ -11,6 +11,7 @@ import { HostError } from '../../src/host/errors.js';
 import { HostClient } from '../../src/host/host-client.js';
 import { HOST_MALLOC_ENV, startHostProcess } from '../../src/host/launch.js';
 import { ensureRuntimeDir, hostSocketPath } from '../../src/host/runtime-dir.js';
+import { environmentOf } from '../helpers/host-processes.js';
 import { EMITTER, processExists, shortPrivateDir, startTestHost, stopAllHosts, trackPid, waitFor } from './host-harness.js';
 
 afterEach(stopAllHosts);
@@ -26,10 +27,8 @@ async function codeOf(promise: Promise<unknown>): Promise<string> {
   return 'resolved';
 }
 
-/** A live process's environment, from /proc. */
-function environOf(pid: number): Record<string, string> {
-  return Object.fromEntries(fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
-}
+/** A live process's environment as an object. */
+const environOf = (pid: number): Record<string, string> => Object.fromEntries(environmentOf(pid));
 
 describe('PTY host process: its malloc settings', () => {
   it('runs with fixed malloc thresholds, which its children never inherit', async () => {
