@@ -37,6 +37,8 @@ describe('PTY host process: its malloc settings', () => {
     const client = await host.connect();
     const info = await client.spawn({ id: 'env', file: '/bin/sleep', args: ['30'], cwd: host.dir, env: ENV, cols: 80, rows: 24 });
     trackPid(info.pid);
+    // Until it execs, the forked child still holds the host's own environment: read it after.
+    await waitFor(() => { try { return fs.readlinkSync(`/proc/${info.pid}/exe`).endsWith('/sleep'); } catch { return false; } }, 10_000, 'the child to exec sleep');
     const childEnv = environOf(info.pid!);
     expect(Object.keys(childEnv).filter((k) => k.startsWith('MALLOC_'))).toEqual([]);
     await client.kill('env', 'SIGKILL');
