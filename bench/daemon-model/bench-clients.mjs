@@ -13,12 +13,15 @@
  * as the dashboard's overview page (src/dashboard/app.tsx) — no terminal bytes, so no stamps
  * here: the report carries every `session.state` event with its receipt time and the generator
  * (which knows when it wrote each `k=` frame) works out the lags. With `api` (the real daemon)
- * it also reloads `GET /api/v1/sessions` 100 ms after the last event of a burst, as that page does.
+ * it also keeps the session list as that page does (src/client/session-list.ts): state changes
+ * patched in, `GET /api/v1/sessions` 100 ms after any other list-changing event, and at most one
+ * reconciling reload per 10 s.
  *
  * IPC in:  {type:'start', port, token, sessions, clients, overview?, api?}; {type:'reset'}; {type:'report'}; {type:'stop'}
  * IPC out: {type:'subscribed'}; {type:'report', terminal:{…}, state:{…}, bytes, events, received?:[{id, kind, at}], reloads?}
  */
 import { WebSocket } from 'ws';
+import { reconcileDelay, SessionListSync } from '../../dist/client/index.js';
 import { decodeTerminalFrame } from '../../dist/protocol/index.js';
 import { summarize } from './lag-stats.mjs';
 
@@ -34,22 +37,38 @@ const sockets = [];
 let received = [];
 let reloads = 0;
 
-/** The overview page's reload: one `GET /sessions` 100 ms after the last event of a burst. */
+/** The overview page's list (src/dashboard/app.tsx): patched by events, reloaded only when they cannot patch it. */
 function reloader(api, token) {
+  const list = new SessionListSync();
   let timer;
+  let reconcile;
+  let lastLoadAt = 0;
   const load = async () => {
-    const res = await fetch(`${api}/api/v1/sessions`, { headers: { authorization: `Bearer ${token}` } });
-    await res.arrayBuffer();
-    reloads += 1;
+    const ticket = list.loading();
+    lastLoadAt = Date.now();
+    try {
+      const res = await fetch(`${api}/api/v1/sessions`, { headers: { authorization: `Bearer ${token}` } });
+      list.loaded(ticket, (await res.json()).sessions);
+      reloads += 1;
+    } catch (error) {
+      list.failed(ticket);
+      throw error;
+    }
   };
-  return () => {
+  const soon = () => {
     clearTimeout(timer);
     timer = setTimeout(() => void load().catch((error) => process.send({ type: 'error', message: `GET /sessions: ${error.message}` })), 100);
+  };
+  soon();
+  return (event) => {
+    const reload = list.event(event);
+    if (reload === 'now') soon();
+    else if (reload === 'later' && reconcile === undefined) reconcile = setTimeout(() => { reconcile = undefined; soon(); }, reconcileDelay(lastLoadAt, Date.now()));
   };
 }
 
 function connect(port, token, sessions, { overview = false, api } = {}) {
-  const reloadSoon = overview && api ? reloader(api, token) : null;
+  const noteEvent = overview && api ? reloader(api, token) : null;
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(`ws://127.0.0.1:${port}/api/v1/ws`, ['specterm.v1'], { headers: { authorization: `Bearer ${token}` } });
     /** Per session: the start of a stamp cut by a frame's end, and the last `k=` stamp. */
@@ -93,6 +112,7 @@ function connect(port, token, sessions, { overview = false, api } = {}) {
         return;
       }
       const msg = JSON.parse(String(data));
+      if (msg.type === 'event') noteEvent?.(msg.event);
       if (msg.type === 'subscribed' && --pending === 0) resolve(ws);
       else if (msg.type === 'error') reject(new Error(`${msg.code}: ${msg.message}`));
       else if (msg.type === 'event' && msg.event.type === 'session.state') {
@@ -100,7 +120,6 @@ function connect(port, token, sessions, { overview = false, api } = {}) {
         const kind = msg.event.state.status === 'generating' ? 'busy' : msg.event.state.id === 'idle' ? 'idle' : null;
         if (overview) {
           if (kind) received.push({ id: msg.event.session_id, node: msg.event.node, kind, at: String(at), sentMs: msg.event.at, wallMs: performance.timeOrigin + performance.now() });
-          reloadSoon?.();
           return;
         }
         const flip = flips.get(msg.event.session_id);

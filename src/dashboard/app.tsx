@@ -1,8 +1,9 @@
 /**
  * The app shell: pairing first when the URL carries a code, then the overview, the approvals
- * inbox or one session, kept live by one WebSocket (`sessions` topic: any event refreshes the
- * list and may be a session's last notification; `hello` tells the device's scope). A 401
- * anywhere, or the socket closed for a revoked token, goes back to sign-in.
+ * inbox or one session, kept live by one WebSocket (`sessions` topic: a state change patches the
+ * list, other list changes reload it (src/client/session-list.ts), and any event may be a session's
+ * last notification; `hello` tells the device's scope). A 401 anywhere, or the socket closed for
+ * a revoked token, goes back to sign-in.
  */
 import { signal } from '@preact/signals';
 import { lazy, Suspense } from 'preact/compat';
@@ -16,6 +17,7 @@ import { takePairingCodeFromLocation } from './pairing.js';
 import { isOpenedByPerson } from './attention.js';
 import { Inbox } from './inbox.js';
 import { SessionsOverview } from './sessions-overview.js';
+import { reconcileDelay, SessionListSync } from '../client/session-list.js';
 import { loadSessionView, preloadRoute } from './preload.js';
 import { SignIn } from './sign-in.js';
 import { loadTasks, noteTaskEvent, tasks } from './tasks-live.js';
@@ -41,12 +43,20 @@ addEventListener('hashchange', () => {
   auth.value = 'unknown';
 });
 
+/** The list as events patch it and loads replace it; `sessions` shows it. */
+const sessionList = new SessionListSync();
+let lastLoadAt = 0;
+
 async function loadSessions(): Promise<void> {
+  const ticket = sessionList.loading();
+  lastLoadAt = Date.now();
   try {
-    sessions.value = (await call('listSessions')).sessions;
+    sessionList.loaded(ticket, (await call('listSessions')).sessions);
+    sessions.value = sessionList.sessions;
     sessionsError.value = null;
     auth.value = 'signed-in';
   } catch (error) {
+    sessionList.failed(ticket);
     if (error instanceof ApiProblem && error.status === 401) auth.value = 'signed-out';
     else sessionsError.value = error instanceof Error ? error.message : String(error);
   }
@@ -62,24 +72,33 @@ function SignedIn() {
   useEffect(() => live.listen((message) => { if (message.type === 'hello') { scope.value = message.scope; device.value = message.device ?? null; } }), [live]);
   useEffect(() => {
     let pending: ReturnType<typeof setTimeout> | undefined;
-    // Events arrive in bursts (a state change, its modal, a notification): one reload per burst.
+    let reconcile: ReturnType<typeof setTimeout> | undefined;
+    // Events arrive in bursts (a session created, its first state, a notification): one reload per burst.
+    const reloadSoon = () => { clearTimeout(pending); pending = setTimeout(() => void loadSessions(), 100); };
     const unsubscribe = live.subscribe('sessions', {
       message: (message) => {
         if (message.type !== 'event' && message.type !== 'subscribed') return;
-        if (message.type === 'event') { noteEvent(message.event); noteTranscriptEvent(message.event); noteTaskEvent(message.event); }
-        // Back after a drop: the tasks shown may have moved meanwhile.
-        if (message.type === 'subscribed' && tasks.value !== null) void loadTasks();
-        if (message.type === 'event' && isNewEvent(message.event)) { toastEvent(message.event); void notifyHiddenPage(message.event); }
-        // A turn's text grows several times a second and changes nothing in the list; a task carries itself.
-        if (message.type === 'event' && (message.event.type === 'transcript.turn' || message.event.type === 'task.updated')) return;
-        clearTimeout(pending);
-        pending = setTimeout(() => void loadSessions(), 100);
+        // Back after a drop: the events missed meanwhile are replayed, but the list and the tasks are read again.
+        if (message.type === 'subscribed') {
+          if (tasks.value !== null) void loadTasks();
+          reloadSoon();
+          return;
+        }
+        const { event } = message;
+        noteEvent(event); noteTranscriptEvent(event); noteTaskEvent(event);
+        if (isNewEvent(event)) { toastEvent(event); void notifyHiddenPage(event); }
+        const reload = sessionList.event(event);
+        if (sessionList.sessions !== sessions.value) sessions.value = sessionList.sessions;
+        if (reload === 'now') reloadSoon();
+        else if (reload === 'later' && reconcile === undefined) {
+          reconcile = setTimeout(() => { reconcile = undefined; reloadSoon(); }, reconcileDelay(lastLoadAt, Date.now()));
+        }
       },
     });
-    return () => { unsubscribe(); clearTimeout(pending); live.close(); };
+    return () => { unsubscribe(); clearTimeout(pending); clearTimeout(reconcile); live.close(); };
   }, [live]);
   const signOut = async () => {
-    try { await call('signOut'); } finally { live.close(); auth.value = 'signed-out'; sessions.value = null; }
+    try { await call('signOut'); } finally { live.close(); auth.value = 'signed-out'; sessionList.clear(); sessions.value = null; }
   };
   const current = route.value;
   // A modal the person opened themselves (the model picker) waits for nobody: not counted.

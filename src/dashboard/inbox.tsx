@@ -61,8 +61,10 @@ export function Inbox(props: { sessions: SessionDetail[] | null }) {
       error.value = e instanceof Error ? e.message : String(e);
     }
   };
-  // The session list changes with every event that can open or close a modal: reload with it.
-  useEffect(() => { void load(); }, [props.sessions]);
+  // A modal opening, closing or moving its cursor changes it in the session list: reload with
+  // those, not with every state change patched into the list (several a second with many agents working).
+  const modals = (props.sessions ?? []).map((s) => `${s.node ?? ''}/${s.id}:${s.modal ? `${s.modal.approval_id}@${s.modal.buttons.findIndex((b) => b.current)}` : ''}`).join(' ');
+  useEffect(() => { void load(); }, [modals]);
   const canAnswer = scope.value !== null && scopeAllows(scope.value, 'approve');
   const byId = new Map((props.sessions ?? []).map((s) => [s.id, s]));
   const fleet = new Set((props.sessions ?? []).map((s) => s.node ?? '')).size > 1;

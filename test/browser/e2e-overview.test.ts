@@ -2,11 +2,23 @@
  * The overview end to end against the real daemon: a browser paired by the URL `specterm serve`
  * printed sees real demo-agent sessions appear and go idle live (no reload), with their time in
  * state, the modal's summary and the last notification; filters by label; moves with j/k,
- * opens with Enter, goes to the inbox with `a`; kills and removes a session.
+ * opens with Enter, goes to the inbox with `a`; follows a turn from its events without reloading
+ * the list (nor the inbox its approvals) for each state change; kills and removes a session.
  */
+import type { Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionDetail } from '../../src/protocol/index.js';
 import { E2E_WAIT_MS, startDashboardE2e, waitFor, type DashboardE2e } from './e2e-harness.js';
+
+/** Counts the page's GET requests to `path` until `stop()`. */
+function countGets(page: Page, path: string): { count(): number; stop(): void } {
+  let count = 0;
+  const onRequest = (request: Request) => {
+    if (request.method() === 'GET' && new URL(request.url()).pathname === path) count += 1;
+  };
+  page.on('request', onRequest);
+  return { count: () => count, stop: () => { page.off('request', onRequest); } };
+}
 
 let e: DashboardE2e;
 let core: SessionDetail;
@@ -92,6 +104,48 @@ describe('the overview against a real daemon', () => {
     await page.keyboard.press('a');
     await page.waitForURL(`${e.url}/inbox`);
     await page.getByRole('heading', { name: 'Approvals inbox' }).waitFor();
+  }, 90_000);
+
+  it('follows a turn from its state events alone, without reloading the whole list for each', async () => {
+    const page = e.page;
+    await page.goto(`${e.url}/`);
+    const badge = (name: string) => page.locator(`li.session[data-session-id="${web.id}"][data-badge="${name}"]`);
+    await badge('idle').waitFor({ timeout: E2E_WAIT_MS });
+    const lists = countGets(page, '/api/v1/sessions');
+    const from = Date.now();
+    try {
+      await e.client.call('sendMessage', { params: { id: web.id }, body: { text: 'give me a long answer', wait: 'started' } });
+      await badge('generating').waitFor({ timeout: E2E_WAIT_MS });
+      await e.waitForState(web.id, 'idle');
+      await badge('idle').waitFor({ timeout: E2E_WAIT_MS });
+      await expect.poll(() => page.locator(`li.session[data-session-id="${web.id}"] .time-in-state`).textContent(), { timeout: E2E_WAIT_MS }).toMatch(/ in Idle$/);
+    } finally {
+      lists.stop();
+    }
+    // Busy, idle and the finished turn each reloaded the list before; now they patch it, and at
+    // most one reconciling reload comes per 10 s (plus, at most, the page's own first reload
+    // after it subscribed, if that came late).
+    expect(lists.count()).toBeLessThanOrEqual(1 + Math.floor((Date.now() - from) / 10_000));
+  }, 90_000);
+
+  it('reads the inbox again when a modal opens or closes, not on every state change', async () => {
+    const page = e.page;
+    // Opened from a loaded overview, the inbox reads the approvals once, on mount.
+    await page.goto(`${e.url}/`);
+    await page.locator(`li.session[data-session-id="${web.id}"][data-badge="idle"]`).waitFor({ timeout: E2E_WAIT_MS });
+    await page.getByRole('link', { name: /^Inbox/ }).click();
+    await page.getByText('Nothing waits for you').waitFor({ timeout: E2E_WAIT_MS });
+    const reads = countGets(page, '/api/v1/approvals');
+    const from = Date.now();
+    try {
+      await e.client.call('sendMessage', { params: { id: web.id }, body: { text: 'give me a long answer', wait: 'started' } });
+      await e.waitForState(web.id, 'idle');
+    } finally {
+      reads.stop();
+    }
+    // No modal opened: the turn's state changes (busy, idle) read nothing; a reconciling reload of
+    // the list (one per 10 s) brings the same modals, so it reads nothing either.
+    expect(reads.count(), `approvals read ${reads.count()} times in ${Date.now() - from} ms`).toBe(0);
   }, 90_000);
 
   it('kills a session after a confirmation (it stays, exited) and removes it after one', async () => {
