@@ -7,7 +7,7 @@
  * `/model`) waits for nobody: it is listed apart, under "Opened by you", and not counted.
  */
 import { useSignal } from '@preact/signals';
-import { useEffect } from 'preact/hooks';
+import { useEffect, useRef } from 'preact/hooks';
 import type { Approval } from '../protocol/approvals.js';
 import type { SessionDetail } from '../protocol/sessions.js';
 import { scopeAllows } from '../protocol/scopes.js';
@@ -16,9 +16,12 @@ import { isOpenedByPerson } from './attention.js';
 import { PromptButtons, PromptOutcome, usePromptAnswer } from './prompt-answer.js';
 import { navigate, scope } from './state.js';
 
-function ApprovalCard(props: { approval: Approval; session: SessionDetail | undefined; fleet: boolean; canAnswer: boolean; onAnswered: () => void; onDismiss: (() => void) | null }) {
+function ApprovalCard(props: { approval: Approval; session: SessionDetail | undefined; fleet: boolean; canAnswer: boolean; onPressing: () => void; onAnswered: () => void; onDismiss: (() => void) | null }) {
   // A card kept after its approval left the list (onDismiss set) is answered: never pressable again.
-  const answer = usePromptAnswer(props.approval, props.onAnswered, props.onDismiss !== null);
+  const shown = usePromptAnswer(props.approval, props.onAnswered, props.onDismiss !== null);
+  // Held from the press on: the approval can leave the list (its modal cleared) before the
+  // answer comes back, and the card must not go, and come back without its outcome, meanwhile.
+  const answer = { ...shown, press: (button: Parameters<typeof shown.press>[0]) => { props.onPressing(); return shown.press(button); } };
   const a = answer.asked;
   const sessionName = props.session?.name ?? props.approval.session_id;
   const needsYou = a.kind !== 'approval';
@@ -61,10 +64,14 @@ export function Inbox(props: { sessions: SessionDetail[] | null }) {
       error.value = e instanceof Error ? e.message : String(e);
     }
   };
-  // A modal opening, closing or moving its cursor changes it in the session list: reload with
-  // those, not with every state change patched into the list (several a second with many agents working).
-  const modals = (props.sessions ?? []).map((s) => `${s.node ?? ''}/${s.id}:${s.modal ? `${s.modal.approval_id}@${s.modal.buttons.findIndex((b) => b.current)}` : ''}`).join(' ');
-  useEffect(() => { void load(); }, [modals]);
+  // Any change of the list (a state patched in, a reload) may be a modal opening or closing: read
+  // again once a burst of changes is over (as often as the list itself used to be reloaded).
+  const mounted = useRef(false);
+  useEffect(() => {
+    if (!mounted.current) { mounted.current = true; void load(); return undefined; }
+    const timer = setTimeout(() => void load(), 100);
+    return () => clearTimeout(timer);
+  }, [props.sessions]);
   const canAnswer = scope.value !== null && scopeAllows(scope.value, 'approve');
   const byId = new Map((props.sessions ?? []).map((s) => [s.id, s]));
   const fleet = new Set((props.sessions ?? []).map((s) => s.node ?? '')).size > 1;
@@ -74,8 +81,9 @@ export function Inbox(props: { sessions: SessionDetail[] | null }) {
   const yours = all?.filter(isOpenedByPerson) ?? [];
   // The daemon lists an answered approval until it has seen the modal go, which can come after the
   // last event that made this page read again: read until it leaves (at most ~10 s).
+  const hold = (a: Approval) => { answered.value = new Map(answered.value).set(a.id, a); };
   const keep = (a: Approval) => {
-    answered.value = new Map(answered.value).set(a.id, a);
+    hold(a);
     void (async () => {
       for (let i = 0; i < 20; i += 1) {
         await load();
@@ -86,7 +94,7 @@ export function Inbox(props: { sessions: SessionDetail[] | null }) {
   };
   const dismiss = (id: string) => { const next = new Map(answered.value); next.delete(id); answered.value = next; };
   const cardOf = (a: Approval) => <ApprovalCard key={a.id} approval={a} session={byId.get(a.session_id)} fleet={fleet} canAnswer={canAnswer}
-    onAnswered={() => keep(a)} onDismiss={pending?.some((p) => p.id === a.id) ? null : () => dismiss(a.id)} />;
+    onPressing={() => hold(a)} onAnswered={() => keep(a)} onDismiss={pending?.some((p) => p.id === a.id) ? null : () => dismiss(a.id)} />;
   return (
     <section data-view="inbox" aria-labelledby="inbox-title">
       <h2 id="inbox-title">Approvals inbox</h2>

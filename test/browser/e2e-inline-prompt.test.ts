@@ -167,6 +167,32 @@ describe('inline approvals: who may answer, and what waits for nobody', () => {
     await expectAnswered(e, approval);
   }, 150_000);
 
+  it('keeps an answered inbox card and its outcome when the approval leaves the list before the answer arrives', async () => {
+    const page = e.page;
+    const approval = await nextApproval(e, session.id);
+    await page.goto(`${e.url}/inbox`);
+    const card = page.locator(`li.approval-card[data-approval-id="${approval.id}"]`);
+    // A slow link: the answer's response reaches the page only once the daemon has dropped the
+    // approval (its modal cleared) and the page has read the approvals again without it.
+    const answerUrl = `${e.url}/api/v1/approvals/${encodeURIComponent(approval.id)}`;
+    const reread = page.waitForResponse(async (r) => r.request().method() === 'GET' && new URL(r.url()).pathname === '/api/v1/approvals'
+      && !((await r.json()) as { approvals: Approval[] }).approvals.some((a) => a.id === approval.id), { timeout: E2E_WAIT_MS });
+    await page.route(answerUrl, async (route) => {
+      const response = await route.fetch();
+      await reread;
+      await route.fulfill({ response });
+    });
+    try {
+      await card.locator('button[data-button-index="1"]').click({ timeout: E2E_WAIT_MS });
+      await reread;
+      await card.locator('.outcome-cleared').waitFor({ timeout: E2E_WAIT_MS });
+      await expectInert(card.locator('.card-buttons button'));
+    } finally {
+      await page.unroute(answerUrl);
+    }
+    await expectAnswered(e, approval);
+  }, 150_000);
+
   it('a picker the person opened shows on the session page, but neither prompts nor badges on the overview', async () => {
     const page = e.page;
     await e.client.call('sendMessage', { params: { id: session.id }, body: { text: '/model' } });
