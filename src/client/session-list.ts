@@ -27,8 +27,6 @@ export type ListReload = 'now' | 'later' | 'none';
 
 /** The events that change nothing in the list: a turn's text and a task carry themselves. */
 const NOT_IN_LIST = new Set<DaemonEvent['type']>(['transcript.turn', 'task.updated']);
-/** Carry the state the list already shows from `session.state`: reconciled, never reloaded at once. */
-const STATE_ONLY = new Set<DaemonEvent['type']>(['turn.finished']);
 
 type StateEvent = Extract<DaemonEvent, { type: 'session.state' }>;
 
@@ -67,7 +65,8 @@ export class SessionListSync {
   /** Applies one `sessions`-topic event; says whether the list wants a reload. */
   event(event: DaemonEvent): ListReload {
     if (NOT_IN_LIST.has(event.type)) return 'none';
-    if (STATE_ONLY.has(event.type)) return 'later';
+    // A finished turn's state came in its own `session.state` already: reconcile, never reload at once.
+    if (event.type === 'turn.finished') return 'later';
     if (event.type !== 'session.state') return 'now';
     const next = this.#sessions && patched(this.#sessions, event);
     if (!next) return 'now';
