@@ -23,7 +23,7 @@ import { SignIn } from './sign-in.js';
 import { loadTasks, noteTaskEvent, tasks } from './tasks-live.js';
 import { ToastRegion } from './toast-region.js';
 import { isNewEvent, toastEvent } from './toasts.js';
-import { auth, device, liveStatus, navigate, noteEvent, route, scope, sessions, sessionsError } from './state.js';
+import { auth, device, eventCursor, liveStatus, navigate, noteEvent, noteEventSeq, noteListedNotices, route, scope, sessions, sessionsError } from './state.js';
 
 const SessionView = lazy(loadSessionView);
 const RecordingsView = lazy(() => import('./recordings-view.js'));
@@ -51,7 +51,10 @@ async function loadSessions(): Promise<void> {
   const ticket = sessionList.loading();
   lastLoadAt = Date.now();
   try {
-    sessionList.loaded(ticket, (await call('listSessions')).sessions);
+    const list = await call('listSessions');
+    noteEventSeq(list.event_seq);
+    noteListedNotices(list.sessions);
+    sessionList.loaded(ticket, list.sessions);
     sessions.value = sessionList.sessions;
     sessionsError.value = null;
     auth.value = 'signed-in';
@@ -75,7 +78,10 @@ function SignedIn() {
     let reconcile: ReturnType<typeof setTimeout> | undefined;
     // Events arrive in bursts (a session created, its first state, a notification): one reload per burst.
     const reloadSoon = () => { clearTimeout(pending); pending = setTimeout(() => void loadSessions(), 100); };
+    // From the list's seq on (the page read the list before it signed in), never the whole history.
+    const cursor = eventCursor();
     const unsubscribe = live.subscribe('sessions', {
+      since: cursor.since,
       message: (message) => {
         if (message.type !== 'event' && message.type !== 'subscribed') return;
         // Back after a drop: the events missed meanwhile are replayed, but the list and the tasks are read again.
@@ -85,6 +91,7 @@ function SignedIn() {
           return;
         }
         const { event } = message;
+        cursor.note(event); noteEventSeq(event.seq);
         noteEvent(event); noteTranscriptEvent(event); noteTaskEvent(event);
         if (isNewEvent(event)) { toastEvent(event); void notifyHiddenPage(event); }
         const reload = sessionList.event(event);

@@ -20,7 +20,7 @@ import { BADGE_TEXT, timeInState, useNow } from './sessions-overview.js';
 import { SessionPrompt } from './session-prompt.js';
 import { SessionTasks } from './session-tasks.js';
 import { SESSION_TABS, sessionTabPath } from './session-tabs.js';
-import { navigate, scope } from './state.js';
+import { eventCursor, navigate, scope } from './state.js';
 import { takePreloadedSession } from './preload.js';
 
 export default function SessionView(props: { sessionId: string; tab: string; live: LiveConnection }) {
@@ -39,9 +39,13 @@ export default function SessionView(props: { sessionId: string; tab: string; liv
   useEffect(() => {
     session.value = null;
     void load();
+    // Read just above, so only what happens from now on: no replay of the session's history.
+    const cursor = eventCursor();
     return props.live.subscribe(`session/${props.sessionId}`, {
+      since: cursor.since,
       message: (message) => {
         if (message.type !== 'event') return;
+        cursor.note(message.event);
         lastEvent.value = message.event;
         // A turn's text grows several times a second and changes nothing the header shows.
         if (message.event.type !== 'transcript.turn') void load();

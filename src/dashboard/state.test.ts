@@ -1,9 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
+import type { SessionDetail } from '../protocol/sessions.js';
 
 // state.ts reads the location and listens to popstate at load, as in a page.
 vi.stubGlobal('location', { pathname: '/' });
 vi.stubGlobal('addEventListener', () => {});
-const { notificationText, routeOf } = await import('./state.js');
+const { eventCursor, lastNotification, noteEvent, noteEventSeq, noteListedNotices, routeOf } = await import('./state.js');
 
 describe('routes', () => {
   it('maps paths to views, the session tab defaulting to the terminal', () => {
@@ -33,15 +34,32 @@ describe('routes', () => {
 });
 
 describe('last notifications', () => {
-  const base = { seq: 1, at: 5, session_id: 's_1' };
-  it('words the notification events and ignores the others', () => {
-    expect(notificationText({ ...base, type: 'turn.finished', state: { id: 'idle', label: 'Idle', title: null, status: 'idle' }, duration_ms: 12_400 })).toBe('turn finished in 12 s');
-    const background = { count: 1, what: '1 background shell', items: [{ id: 'shell', count: 1 }] };
-    expect(notificationText({ ...base, type: 'turn.finished', state: { id: 'idle', label: 'Idle', title: null, status: 'idle', background }, duration_ms: 300_000 })).toBe('turn finished in 300 s, 1 background shell still running');
-    expect(notificationText({ ...base, type: 'session.exited', code: 3, signal: null })).toBe('exited with code 3');
-    expect(notificationText({ ...base, type: 'session.exited', code: null, signal: 'SIGKILL' })).toBe('exited on SIGKILL');
-    expect(notificationText({ ...base, type: 'session.exited', code: null, signal: 'SIGHUP', killed_by: { name: 'phone', token_id: 't_1', at: 1 } })).toBe('killed by phone');
-    expect(notificationText({ ...base, type: 'approval.answered', approval_id: 'a', button: 'Yes', by: 'phone' })).toBe('answered "Yes" (phone)');
-    expect(notificationText({ ...base, type: 'session.removed' })).toBeNull();
+  const listed = (id: string, notice?: { seq: number; at: number; text: string }) => ({ id, ...(notice ? { last_notice: { ...notice, type: 'turn.finished' } } : {}) }) as unknown as SessionDetail;
+  it('takes a listed notice unless the page heard a newer one', () => {
+    noteEvent({ seq: 9, at: 900, session_id: 's_live', type: 'session.error', code: 'X', message: 'boom' });
+    noteListedNotices([listed('s_a', { seq: 3, at: 300, text: 'turn finished in 2 s' }), listed('s_live', { seq: 4, at: 400, text: 'turn finished in 1 s' }), listed('s_none')]);
+    expect(lastNotification.value.get('s_a')).toEqual({ at: 300, text: 'turn finished in 2 s' });
+    expect(lastNotification.value.get('s_live')).toEqual({ at: 900, text: 'error: boom' });
+    expect(lastNotification.value.has('s_none')).toBe(false);
+    const before = lastNotification.value;
+    noteListedNotices([listed('s_a', { seq: 3, at: 300, text: 'turn finished in 2 s' })]);
+    expect(lastNotification.value).toBe(before); // nothing new: no new map, no re-render
+  });
+});
+
+describe('event cursors', () => {
+  const event = (seq: number) => ({ seq, at: seq, session_id: 's_1', type: 'session.removed' as const });
+  it('start after the newest event the page had and go on from each event they see', () => {
+    noteEventSeq(undefined);
+    noteEventSeq(40);
+    noteEventSeq(12); // an older list read does not move it back
+    const cursor = eventCursor();
+    expect(cursor.since()).toBe(40);
+    cursor.note(event(41));
+    cursor.note(event(39));
+    expect(cursor.since()).toBe(41);
+    noteEventSeq(50);
+    expect(cursor.since()).toBe(41); // its own place, not the page's
+    expect(eventCursor().since()).toBe(50);
   });
 });

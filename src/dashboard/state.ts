@@ -8,7 +8,7 @@
 import { signal } from '@preact/signals';
 import type { DaemonEvent } from '../protocol/events.js';
 import type { SessionDetail } from '../protocol/sessions.js';
-import { describeStillRunning } from '../protocol/still-running.js';
+import { noticeText } from '../protocol/notice-text.js';
 import type { Scope } from '../protocol/scopes.js';
 import type { LiveStatus } from './live.js';
 
@@ -60,24 +60,44 @@ export function navigate(path: string): void {
   route.value = routeOf(location.pathname);
 }
 
-/** The words a notification event shows in the overview; null for events that are not one. */
-export function notificationText(event: DaemonEvent): string | null {
-  switch (event.type) {
-    case 'approval.needed': return `approval needed: ${event.approval.title ?? 'a modal is up'}`;
-    case 'approval.answered': return `answered "${event.button}" (${event.by})`;
-    case 'turn.finished': return `turn finished in ${Math.round(event.duration_ms / 1000)} s${describeStillRunning(event.state)}`;
-    case 'session.exited':
-      if (event.killed_by) return `killed by ${event.killed_by.name}`;
-      return event.signal ? `exited on ${event.signal}` : `exited with code ${event.code ?? '?'}`;
-    case 'session.error': return `error: ${event.message}`;
-    case 'spec.error': return `spec error: ${event.errors[0] ?? 'invalid'}`;
-    default: return null;
+/** Takes each session's `last_notice` from a list read, unless the page already heard a newer one. */
+export function noteListedNotices(list: readonly SessionDetail[]): void {
+  let next: Map<string, { at: number; text: string }> | null = null;
+  for (const session of list) {
+    const notice = session.last_notice;
+    if (!notice) continue;
+    const known = (next ?? lastNotification.value).get(session.id);
+    if (known && known.at >= notice.at) continue;
+    next ??= new Map(lastNotification.value);
+    next.set(session.id, { at: notice.at, text: notice.text });
   }
+  if (next) lastNotification.value = next;
+}
+
+/** The newest event seq the page has had: a list's `event_seq`, then each event of `sessions`. */
+let newestEventSeq: number | undefined;
+
+export function noteEventSeq(seq: number | undefined): void {
+  if (seq !== undefined && (newestEventSeq === undefined || seq > newestEventSeq)) newestEventSeq = seq;
+}
+
+/**
+ * Where an event subscription starts, and resumes after a drop: after the newest event the page
+ * has had (what it reads next reflects everything up to there). Without a `since` the daemon
+ * replays its whole kept history (up to 10,000 events, turns' text included) on every page load
+ * and every reconnect; a session page then read its session once per past event.
+ */
+export function eventCursor(): { since: () => number | undefined; note: (event: DaemonEvent) => void } {
+  let last = newestEventSeq;
+  return {
+    since: () => last,
+    note: (event) => { if (last === undefined || event.seq > last) last = event.seq; },
+  };
 }
 
 /** Records `event` as its session's last notification when it is one. */
 export function noteEvent(event: DaemonEvent): void {
-  const text = notificationText(event);
+  const text = noticeText(event);
   if (text === null) return;
   const next = new Map(lastNotification.value);
   next.set(event.session_id, { at: event.at, text });

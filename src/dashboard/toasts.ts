@@ -10,7 +10,8 @@
  */
 import { signal } from '@preact/signals';
 import { isMutedEvent, type DaemonEvent } from '../protocol/events.js';
-import { notificationText, route } from './state.js';
+import { noticeText } from '../protocol/notice-text.js';
+import { route } from './state.js';
 
 export interface Toast {
   /** The event's seq: unique, and the key of the rendered item. */
@@ -59,7 +60,7 @@ export function toastEvent(event: DaemonEvent): void {
   // An answered approval's toast is stale: whoever answered it (here or elsewhere) is done.
   if (event.type === 'approval.answered') return removeWhere((t) => t.urgent && t.sessionId === event.session_id);
   if (viewingSession(event.session_id) || isMutedEvent(event)) return;
-  const text = notificationText(event);
+  const text = noticeText(event);
   if (text === null) return;
   const toast: Toast = { seq: event.seq, sessionId: event.session_id, type: event.type, text, urgent: event.type === 'approval.needed' };
   // One toast per session and kind: the newer replaces the older.

@@ -20,6 +20,8 @@ export interface FleetListDeps {
   index: FleetIndex;
   call: HubCall;
   now: () => number;
+  /** The hub's newest event seq: the list's `event_seq`, where a `sessions` subscription goes on from. */
+  eventSeq?: () => number;
 }
 
 /** What the caller's own token earns everywhere: not a node's fault, so it is the answer. */
@@ -57,9 +59,11 @@ export function fleetListRoutes(d: FleetListDeps) {
 
   return {
     listSessions: async (_input: unknown, ctx: RequestContext) => {
+      // Read before the nodes are asked: an event that lands meanwhile is replayed, never skipped.
+      const eventSeq = d.eventSeq?.();
       const answers = await gather<SessionDetail>('listSessions', 'sessions', known.session, ctx);
       for (const a of answers) if ('items' in a) d.index.noteSessions(a.node, a.items);
-      return { sessions: union(answers, known.session, (node) => fromPresence(d.presence().record(node))) };
+      return { ...(eventSeq === undefined ? {} : { event_seq: eventSeq }), sessions: union(answers, known.session, (node) => fromPresence(d.presence().record(node))) };
     },
     listApprovals: async (_input: unknown, ctx: RequestContext) => {
       const answers = await gather<Approval>('listApprovals', 'approvals', known.approval, ctx);

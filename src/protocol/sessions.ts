@@ -114,6 +114,18 @@ export const ControlView = z.strictObject({ id: z.string(), label: z.string(), a
 /** Who killed a session: the token's name and id (as in the audit log) and when the kill was asked. */
 export const KilledBy = z.strictObject({ name: z.string(), token_id: z.string(), at: EpochMs });
 
+/**
+ * A session's last notice (an approval asked or answered, a turn finished, an exit, an error):
+ * what a list shows as "Last: …" without reading the event history (notice-text.ts words it).
+ */
+export const LastNotice = z.strictObject({
+  seq: z.number().int().positive().meta({ description: 'the event\'s seq' }),
+  type: z.string().meta({ description: 'the event\'s type, e.g. turn.finished' }),
+  at: EpochMs,
+  text: z.string().meta({ description: 'the notice in words, e.g. "turn finished in 12 s"' }),
+});
+export type LastNotice = z.infer<typeof LastNotice>;
+
 /** A session as `GET /api/v1/sessions/:id` returns it. */
 export const SessionDetail = z.strictObject({
   id: Id,
@@ -144,6 +156,7 @@ export const SessionDetail = z.strictObject({
   muted: z.boolean().optional().meta({ description: 'true: the session raises no notifications (toast, push, desktop, webhook); its approvals are still listed' }),
   native_session_id: z.string().nullable().optional().meta({ description: 'the CLI\'s own conversation id (its history file), when its spec says how to know it' }),
   resumable: z.boolean().optional().meta({ description: 'true: exited, and POST …/resume starts its CLI again on the same conversation' }),
+  last_notice: LastNotice.optional().meta({ description: 'the session\'s newest notice among the events the daemon keeps; absent when it has none' }),
   unreachable: Unreachable.optional(),
 }).meta({ examples: [{
   id: 's_7f3a9c', name: 'refactor', labels: {}, lifecycle: 'running',
@@ -154,7 +167,10 @@ export const SessionDetail = z.strictObject({
 export type SessionDetail = z.infer<typeof SessionDetail>;
 
 /** `GET /api/v1/sessions`. */
-export const SessionList = z.strictObject({ sessions: z.array(SessionDetail) });
+export const SessionList = z.strictObject({
+  sessions: z.array(SessionDetail),
+  event_seq: z.number().int().nonnegative().optional().meta({ description: 'the newest event seq when the list was read: subscribe to `sessions` with it as `since` to get every change after the list and none before' }),
+});
 
 /** Path parameters of every per-session route. */
 export const SessionParams = z.strictObject({ id: Id });

@@ -48,6 +48,7 @@ import { transcriptRoutes } from '../ops/handlers/transcript-routes.js';
 import { taskRoutes } from '../ops/handlers/task-routes.js';
 import { parseOrchestration, type OrchestrationSettings } from '../daemon/orchestration.js';
 import { TaskRunner } from '../daemon/task-runner.js';
+import { LastNotices } from '../daemon/last-notices.js';
 
 /** The file clients find the daemon by (in the runtime dir). */
 export const DAEMON_STATE_FILE = 'daemon.json';
@@ -235,11 +236,12 @@ async function startLocked(options: DaemonOptions, locks: DaemonLocks): Promise<
     else if (event.type === 'turn.finished') withSession(event.session_id, (s) => transcripts.onTurnFinished(s));
     else if (event.type === 'session.exited') transcripts.stop(event.session_id);
   });
+  const notices = new LastNotices(events);
   const debug = debugRoutes({ manager, events, now });
   const recordings = new Recordings(options.stateDir, now, events);
   // One executor for every transport: the same scopes, rate limits and audit however a call arrives.
   const operations = new Operations({
-    handlers: { ...sessionRoutes({ manager, store, now, transcripts, node }), ...transcriptRoutes({ manager, transcripts, store }), ...taskRoutes(tasks), ...approvalRoutes(answers, node), ...imageRoutes({ manager }), ...pushRoutes(push, store.pushSubscriptions, now), ...debug.handlers, ...recordingRoutes(manager, recordings), ...specRoutes({ manager, files: specFiles, now }) },
+    handlers: { ...sessionRoutes({ manager, store, now, transcripts, node, events, notices }), ...transcriptRoutes({ manager, transcripts, store }), ...taskRoutes(tasks), ...approvalRoutes(answers, node), ...imageRoutes({ manager }), ...pushRoutes(push, store.pushSubscriptions, now), ...debug.handlers, ...recordingRoutes(manager, recordings), ...specRoutes({ manager, files: specFiles, now }) },
     events: eventsRoute(events, localSessionFilter(manager)),
     live: {
       subscribe: eventTopics(events, localSessionFilter(manager), options.terminalTopic ?? terminals.subscribe),
@@ -288,6 +290,7 @@ async function startLocked(options: DaemonOptions, locks: DaemonLocks): Promise<
       await link?.close();
       await server.close();
       followTerminals();
+      notices.dispose();
       debug.close();
       recordings.close();
       terminals.close();

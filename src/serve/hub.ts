@@ -89,7 +89,7 @@ export async function startHub(options: HubOptions): Promise<Hub> {
     push = startHubPush({ stateDir: options.stateDir, settings: settings.push, events, subscriptions: store.pushSubscriptions, presence: () => link?.presence, now, log });
     const hubLink = link = new HubLink({ url: options.nats.url, authenticator: options.nats.authenticator, hub: name, events, index, ledger, nodeTimeoutMs: options.nodeTimeoutMs ?? NODE_TIMEOUT_MS, log });
     const call = new HubCall(() => hubLink.nodes, tokens);
-    const lists = fleetListRoutes({ presence: () => hubLink.presence, index, call, now });
+    const lists = fleetListRoutes({ presence: () => hubLink.presence, index, call, now, eventSeq: () => events.lastSeq });
     const refresh = async (ctx: RequestContext) => {
       await Promise.all([lists.listSessions(undefined, ctx), lists.listApprovals(undefined, ctx), lists.listTasks(undefined, ctx), lists.listRecordings(undefined, ctx)]);
     };

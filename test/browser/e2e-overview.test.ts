@@ -128,6 +128,39 @@ describe('the overview against a real daemon', () => {
     expect(lists.count()).toBeLessThanOrEqual(1 + Math.floor((Date.now() - from) / 10_000));
   }, 90_000);
 
+  it('opens afresh without the event history: no event older than its list arrives, yet each last notification shows', async () => {
+    const page = e.page;
+    // Every event message the page's socket receives, by the time the daemon stamped it.
+    const received: Array<{ seq: number; at: number; topic: string }> = [];
+    const onSocket = (ws: import('playwright-core').WebSocket) => ws.on('framereceived', ({ payload }) => {
+      if (typeof payload !== 'string') return;
+      const message = JSON.parse(payload) as { type: string; topic?: string; event?: { seq: number; at: number } };
+      if (message.type === 'event' && message.event) received.push({ seq: message.event.seq, at: message.event.at, topic: message.topic! });
+    });
+    page.on('websocket', onSocket);
+    const openedAt = Date.now();
+    try {
+      await page.goto(`${e.url}/`);
+      const row = page.locator(`li.session[data-session-id="${web.id}"]`);
+      // The last turn ended before the page opened: its note comes with the list, not from a replay.
+      await expect.poll(() => row.locator('.last-note').textContent(), { timeout: E2E_WAIT_MS }).toMatch(/^Last: turn finished in \d+ s · \d+ s ago$/);
+      // The session's page reads its session once (and once more at most), not once per past event.
+      const reads = countGets(page, `/api/v1/sessions/${web.id}`);
+      try {
+        await row.locator('a').first().click();
+        await page.locator(`section.session-view[data-session-id="${web.id}"]`).waitFor({ timeout: E2E_WAIT_MS });
+        await page.waitForTimeout(1500);
+      } finally {
+        reads.stop();
+      }
+      expect(reads.count()).toBeLessThanOrEqual(2);
+    } finally {
+      page.off('websocket', onSocket);
+    }
+    // web's turns, approvals and state changes all happened before; a replay sent them all again.
+    expect(received.filter((r) => r.at < openedAt)).toEqual([]);
+  }, 90_000);
+
   it('kills a session after a confirmation (it stays, exited) and removes it after one', async () => {
     const page = e.page;
     await page.goto(`${e.url}/`);

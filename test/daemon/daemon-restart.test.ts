@@ -67,7 +67,7 @@ describe('specterm serve: restart', () => {
     expect(full.split('please run the tests').length - 1).toBe(1);
   }, 240_000);
 
-  it('a child that dies while no daemon runs shows exited with its signal; the WS session topic replays its events since 0', async () => {
+  it('a child that dies while no daemon runs shows exited with its signal; the WS session topic replays its events since 0; the list carries its last notice and where to go on from', async () => {
     const dirs = makeDirs();
     const first = await startDaemon(dirs);
     const created = await first.client.call('createSession', { body: { spec: 'demo-agent', cwd: dirs.work, args: ['--speed', '0.3'] } });
@@ -86,11 +86,21 @@ describe('specterm serve: restart', () => {
 
     const token = fs.readFileSync(path.join(dirs.stateDir, 'admin-token'), 'utf8').trim();
     const socket = new WebSocket(`${second.url.replace('http', 'ws')}/api/v1/ws`, ['specterm.v1'], { headers: { authorization: `Bearer ${token}` } });
-    const messages: Array<{ type: string; event?: { type: string } }> = [];
+    const messages: Array<{ type: string; topic?: string; event?: { type: string; seq: number } }> = [];
     socket.on('message', (data) => messages.push(JSON.parse(String(data))));
     await new Promise((resolve, reject) => { socket.once('open', resolve); socket.once('error', reject); });
     socket.send(JSON.stringify({ type: 'subscribe', topic: `session/${created.id}`, since: 0 }));
     await waitFor(() => messages.some((m) => m.event?.type === 'session.exited'), 10_000, () => `session.exited on the topic (got ${JSON.stringify(messages)})`);
+    // The restarted daemon's list carries the exit as the session's last notice (read back from
+    // the database) and the seq to go on from: a subscription from there replays nothing older.
+    const exitedSeq = messages.find((m) => m.event?.type === 'session.exited')!.event!.seq;
+    const listed = await second.client.call('listSessions');
+    expect(listed.sessions.find((s) => s.id === created.id)?.last_notice).toMatchObject({ seq: exitedSeq, type: 'session.exited', text: 'exited on SIGKILL' });
+    expect(listed.event_seq).toBeGreaterThanOrEqual(exitedSeq);
+    socket.send(JSON.stringify({ type: 'subscribe', topic: 'sessions', since: listed.event_seq }));
+    socket.send(JSON.stringify({ type: 'ping', ref: 'after-subscribe' }));
+    await waitFor(() => messages.some((m) => m.type === 'pong'), 10_000, 'the pong');
+    expect(messages.filter((m) => m.topic === 'sessions' && m.type === 'event')).toEqual([]);
     socket.send(JSON.stringify({ type: 'subscribe', topic: 'session/s_unknown' }));
     await waitFor(() => messages.some((m) => m.type === 'error'), 10_000, 'the refusal of an unknown session topic');
     expect(messages.find((m) => m.type === 'error')).toMatchObject({ code: 'SESSION_NOT_FOUND' });

@@ -138,7 +138,7 @@ describe('specterm hub', () => {
 
   it('serves the fleet\'s events on the WebSocket topics the dashboard reads, each with its node', async () => {
     const socket = new WebSocket(`${hub.url.replace('http', 'ws')}${WS_PATH}`, [WS_SUBPROTOCOL], { headers: { authorization: `Bearer ${hub.admin}` } });
-    const messages: Array<{ type: string; topic?: string; code?: string; event?: { node?: string; session_id: string; type: string } }> = [];
+    const messages: Array<{ type: string; topic?: string; code?: string; event?: { node?: string; session_id: string; type: string; seq: number } }> = [];
     socket.on('message', (data) => messages.push(JSON.parse(String(data))));
     await new Promise((resolve, reject) => { socket.once('open', resolve); socket.once('error', reject); });
     try {
@@ -147,6 +147,9 @@ describe('specterm hub', () => {
       const created = (topic: string) => messages.filter((m) => m.topic === topic && m.event?.type === 'session.created').map((m) => m.event!.node);
       await waitFor(() => created('sessions').length === 2 && created(`session/alpha_${ids.alpha}`).length === 1, WAIT_MS, () => `both nodes' sessions on the topics (got ${JSON.stringify(messages.slice(-3))})`);
       expect(created('sessions').sort()).toEqual(['alpha', 'beta']);
+      // The hub's list says where its own numbering is: every event it sent so far is at or below.
+      const seen = Math.max(...messages.filter((m) => m.topic === 'sessions' && m.event).map((m) => m.event!.seq));
+      expect((await hub.client.call('listSessions')).event_seq).toBeGreaterThanOrEqual(seen);
       expect(new Set(messages.filter((m) => m.topic === `session/alpha_${ids.alpha}` && m.event).map((m) => `${m.event?.node}/${m.event?.session_id}`))).toEqual(new Set([`alpha/${ids.alpha}`]));
       // Terminals of nodes through the hub: test/nats/hub-terminal.test.ts.
     } finally {

@@ -11,7 +11,9 @@ import type { RequestContext, RouteHandlers } from '../contracts.js';
 import type { Store } from '../../store/index.js';
 import { serializeScreenAnsi } from '../../daemon/screen-ansi.js';
 import { DaemonError } from '../../daemon/errors.js';
-import { fieldError, SpectermError } from '../../protocol/index.js';
+import { fieldError, SpectermError, type SessionDetail } from '../../protocol/index.js';
+import type { EventLog } from '../../daemon/event-log.js';
+import type { LastNotices } from '../../daemon/last-notices.js';
 import type { ManagedSession } from '../../daemon/managed-session.js';
 import { stateViewOf } from '../../daemon/managed-session.js';
 import { deliverMessage } from '../../daemon/message-delivery.js';
@@ -29,6 +31,10 @@ export interface SessionRouteDeps {
   transcripts?: SessionTranscripts;
   /** This daemon's node name: a `node` in a create request must be it (a hub routes by it). */
   node?: string;
+  /** The list's `event_seq` (where a client's `sessions` subscription goes on from). */
+  events?: Pick<EventLog, 'lastSeq'>;
+  /** Each session's `last_notice`. */
+  notices?: LastNotices;
 }
 
 /** The running driver of a session, or a 409 that says the agent is not running. */
@@ -53,10 +59,16 @@ function notCaller(manager: SessionManager, ref: string, ctx: RequestContext, wh
 export function sessionRoutes(d: SessionRouteDeps): RouteHandlers {
   const { manager, store } = d;
   const kills = new SessionKills(d);
+  const describe = (session: ManagedSession): SessionDetail => {
+    const detail = kills.describe(session);
+    const notice = d.notices?.of(session.id);
+    return notice ? { ...detail, last_notice: notice } : detail;
+  };
   // The state dir is the database's; the runtime dir is the one `specterm serve` resolves too.
   const places: SpecPathPlaces = { builtinDir: builtinSpecsDir(), userSpecsDir: resolveUserSpecsDir(), privateDirs: [path.dirname(store.path), resolveRuntimeDir()] };
   const handlers: RouteHandlers = {
-    listSessions: () => ({ sessions: manager.list().map((s) => kills.describe(s)) }),
+    // The seq first, in the same turn as the list: every event after it is a change after the list.
+    listSessions: () => ({ ...(d.events ? { event_seq: d.events.lastSeq } : {}), sessions: manager.list().map(describe) }),
     createSession: (input, ctx) => {
       const { node, ...body } = input.body;
       if (node !== undefined && node !== d.node) throw new SpectermError(fieldError('NODE_UNKNOWN', `this is node '${d.node ?? 'local'}', not '${node}'; send the request to that node (or to the hub), or leave "node" out`, '/node'));
@@ -65,7 +77,7 @@ export function sessionRoutes(d: SessionRouteDeps): RouteHandlers {
       const labels = ctx.callerSession ? { ...body.labels, [PARENT_LABEL]: ctx.callerSession } : body.labels;
       return manager.create({ ...body, spec, ...(labels ? { labels } : {}) });
     },
-    getSession: (input) => kills.describe(manager.get(input.params.id)),
+    getSession: (input) => describe(manager.get(input.params.id)),
     removeSession: async (input) => { await manager.remove(input.params.id, input.query.force === 'true'); return { ok: true }; },
     killSession: (input, ctx) => kills.kill(notCaller(manager, input.params.id, ctx, 'stop').id, ctx.principal),
     restartSession: (input) => manager.restart(input.params.id),
