@@ -21,7 +21,7 @@
  * IPC out: {type:'subscribed'}; {type:'report', terminal:{…}, state:{…}, bytes, events, received?:[{id, kind, at}], reloads?}
  */
 import { WebSocket } from 'ws';
-import { reconcileDelay, SessionListSync } from '../../dist/client/index.js';
+import { SessionListFeed } from '../../dist/client/index.js';
 import { decodeTerminalFrame } from '../../dist/protocol/index.js';
 import { summarize } from './lag-stats.mjs';
 
@@ -39,32 +39,17 @@ let reloads = 0;
 
 /** The overview page's list (src/dashboard/app.tsx): patched by events, reloaded only when they cannot patch it. */
 function reloader(api, token) {
-  const list = new SessionListSync();
-  let timer;
-  let reconcile;
-  let lastLoadAt = 0;
-  const load = async () => {
-    const ticket = list.loading();
-    lastLoadAt = Date.now();
-    try {
+  const feed = new SessionListFeed({
+    read: async () => {
       const res = await fetch(`${api}/api/v1/sessions`, { headers: { authorization: `Bearer ${token}` } });
-      list.loaded(ticket, (await res.json()).sessions);
+      const { sessions } = await res.json();
       reloads += 1;
-    } catch (error) {
-      list.failed(ticket);
-      throw error;
-    }
-  };
-  const soon = () => {
-    clearTimeout(timer);
-    timer = setTimeout(() => void load().catch((error) => process.send({ type: 'error', message: `GET /sessions: ${error.message}` })), 100);
-  };
-  soon();
-  return (event) => {
-    const reload = list.event(event);
-    if (reload === 'now') soon();
-    else if (reload === 'later' && reconcile === undefined) reconcile = setTimeout(() => { reconcile = undefined; soon(); }, reconcileDelay(lastLoadAt, Date.now()));
-  };
+      return sessions;
+    },
+    onLoadError: (error) => process.send({ type: 'error', message: `GET /sessions: ${error.message}` }),
+  });
+  feed.reloadSoon();
+  return (event) => feed.event(event);
 }
 
 function connect(port, token, sessions, { overview = false, api } = {}) {

@@ -4,4 +4,4 @@
  */
 export { ClientError, DaemonClient, type DiscoverOptions } from './daemon-client.js';
 export { LAN_CERT_FILE, LAN_KEY_FILE } from './trusted-fetch.js';
-export { RECONCILE_MS, reconcileDelay, SessionListSync, type ListReload } from './session-list.js';
+export { RECONCILE_MS, RELOAD_DEBOUNCE_MS, reconcileDelay, SessionListFeed, SessionListSync, type ListReload, type SessionListFeedOptions } from './session-list.js';

@@ -1,9 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { DaemonEvent } from '../protocol/events.js';
 import type { SessionDetail } from '../protocol/sessions.js';
 
 type StateView = NonNullable<SessionDetail['state']>;
-import { RECONCILE_MS, reconcileDelay, SessionListSync } from './session-list.js';
+import { RECONCILE_MS, RELOAD_DEBOUNCE_MS, reconcileDelay, SessionListFeed, SessionListSync } from './session-list.js';
 
 const base: SessionDetail = {
   id: 's_a', name: null, labels: {}, lifecycle: 'running', state: { id: 'idle', label: 'Idle', title: null, status: 'idle' }, modal: null,
@@ -120,5 +120,73 @@ describe('the session list patched by events', () => {
     expect(reconcileDelay(1000, 1000)).toBe(RECONCILE_MS);
     expect(reconcileDelay(1000, 1000 + RECONCILE_MS - 1)).toBe(1);
     expect(reconcileDelay(1000, 1000 + RECONCILE_MS * 3)).toBe(0);
+  });
+});
+
+describe('the feed: the reloads the list asks for, scheduled', () => {
+  afterEach(() => { vi.useRealTimers(); });
+
+  /** A feed on the virtual clock whose reads answer `answer()` (or throw it) and are counted. */
+  function feedOn(answer: () => SessionDetail[] | Error) {
+    vi.useFakeTimers({ now: 1_000_000 });
+    const reads: number[] = [];
+    const changes: Array<'patched' | 'loaded'> = [];
+    const errors: unknown[] = [];
+    const feed = new SessionListFeed({
+      read: async () => { reads.push(Date.now()); const a = answer(); if (a instanceof Error) throw a; return a; },
+      onChange: (_list, how) => { changes.push(how); },
+      onLoadError: (error) => { errors.push(error); },
+    });
+    return { feed, reads, changes, errors };
+  }
+
+  it('reads once per burst of events that cannot be patched', async () => {
+    const { feed, reads, changes } = feedOn(() => [s('s_a'), s('s_b')]);
+    await feed.load();
+    expect(changes).toEqual(['loaded']);
+    for (let i = 0; i < 5; i++) {
+      feed.event({ seq: ++seq, type: 'session.created', session_id: `s_n${i}`, at: 1, session: s(`s_n${i}`) });
+      await vi.advanceTimersByTimeAsync(RELOAD_DEBOUNCE_MS / 2);
+    }
+    expect(reads).toHaveLength(1); // the burst is still going
+    await vi.advanceTimersByTimeAsync(RELOAD_DEBOUNCE_MS);
+    expect(reads).toHaveLength(2);
+    feed.stop();
+  });
+
+  it('patches state changes at once and reconciles them at most once per RECONCILE_MS', async () => {
+    const { feed, reads, changes } = feedOn(() => [s('s_a')]);
+    await feed.load();
+    const start = reads[0]!;
+    for (let t = 0; t < 25_000; t += 500) {
+      feed.event(stateEvent('s_a', t % 1000 === 0 ? busy : idle, Date.now()));
+      await vi.advanceTimersByTimeAsync(500);
+    }
+    expect(changes.filter((c) => c === 'patched')).toHaveLength(50);
+    // 25 s of state changes: the first load, then one reconciling read per 10 s.
+    expect(reads.map((t) => t - start)).toEqual([0, RECONCILE_MS + RELOAD_DEBOUNCE_MS, 2 * RECONCILE_MS + 2 * RELOAD_DEBOUNCE_MS]);
+    feed.stop();
+  });
+
+  it('keeps the patched list when a read fails, and says why', async () => {
+    let fail = false;
+    const { feed, errors } = feedOn(() => (fail ? new Error('offline') : [s('s_a')]));
+    await feed.load();
+    feed.event(stateEvent('s_a', busy, 2_000));
+    fail = true;
+    await feed.load();
+    expect(errors).toEqual([new Error('offline')]);
+    expect(feed.sessions![0]!.state).toEqual(busy);
+  });
+
+  it('reads nothing more once stopped or cleared', async () => {
+    const { feed, reads } = feedOn(() => [s('s_a')]);
+    await feed.load();
+    feed.event({ seq: ++seq, type: 'session.removed', session_id: 's_a', at: 1 });
+    feed.event(stateEvent('s_a', busy, 2_000));
+    feed.clear();
+    await vi.advanceTimersByTimeAsync(3 * RECONCILE_MS);
+    expect(reads).toHaveLength(1);
+    expect(feed.sessions).toBeNull();
   });
 });

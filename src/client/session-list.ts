@@ -111,3 +111,85 @@ export class SessionListSync {
 export function reconcileDelay(lastLoadAt: number, now: number): number {
   return Math.max(0, lastLoadAt + RECONCILE_MS - now);
 }
+
+/** One reload per burst of events that ask for it: this long after the last ask. */
+export const RELOAD_DEBOUNCE_MS = 100;
+
+export interface SessionListFeedOptions {
+  /** Reads the whole list (`GET /api/v1/sessions`). */
+  read: () => Promise<SessionDetail[]>;
+  /** The list changed: `patched` by an event or `loaded` whole. */
+  onChange?: (sessions: SessionDetail[], how: 'patched' | 'loaded') => void;
+  /** A read failed; the list stays as patched. */
+  onLoadError?: (error: unknown) => void;
+  now?: () => number;
+}
+
+/**
+ * A {@link SessionListSync} with the reloads it asks for scheduled: the dashboard's overview and
+ * the benchmark's overview client run the same schedule (one reload per burst, one reconciling
+ * reload at most per `RECONCILE_MS`).
+ */
+export class SessionListFeed {
+  readonly #sync = new SessionListSync();
+  readonly #o: SessionListFeedOptions;
+  readonly #now: () => number;
+  #burst: ReturnType<typeof setTimeout> | undefined;
+  #reconcile: ReturnType<typeof setTimeout> | undefined;
+  #lastLoadAt = 0;
+
+  constructor(options: SessionListFeedOptions) {
+    this.#o = options;
+    this.#now = options.now ?? Date.now;
+  }
+
+  get sessions(): SessionDetail[] | null {
+    return this.#sync.sessions;
+  }
+
+  /** Applies one `sessions`-topic event and schedules the reload it asks for. */
+  event(event: DaemonEvent): void {
+    const before = this.#sync.sessions;
+    const reload = this.#sync.event(event);
+    if (this.#sync.sessions !== before && this.#sync.sessions) this.#o.onChange?.(this.#sync.sessions, 'patched');
+    if (reload === 'now') this.reloadSoon();
+    else if (reload === 'later' && this.#reconcile === undefined) {
+      this.#reconcile = setTimeout(() => { this.#reconcile = undefined; this.reloadSoon(); }, reconcileDelay(this.#lastLoadAt, this.#now()));
+    }
+  }
+
+  /** Reads the list once the current burst of asks is over. */
+  reloadSoon(): void {
+    clearTimeout(this.#burst);
+    this.#burst = setTimeout(() => void this.load(), RELOAD_DEBOUNCE_MS);
+  }
+
+  /** Reads the list now; settles once it is applied or its failure reported (never rejects). */
+  async load(): Promise<void> {
+    const ticket = this.#sync.loading();
+    this.#lastLoadAt = this.#now();
+    let list: SessionDetail[];
+    try {
+      list = await this.#o.read();
+    } catch (error) {
+      this.#sync.failed(ticket);
+      this.#o.onLoadError?.(error);
+      return;
+    }
+    this.#sync.loaded(ticket, list);
+    this.#o.onChange?.(this.#sync.sessions!, 'loaded');
+  }
+
+  /** Stops the scheduled reloads (a page closing its connection, a client stopping). */
+  stop(): void {
+    clearTimeout(this.#burst);
+    clearTimeout(this.#reconcile);
+    this.#burst = this.#reconcile = undefined;
+  }
+
+  /** Signed out: no reload is pending and nothing is shown until the next load. */
+  clear(): void {
+    this.stop();
+    this.#sync.clear();
+  }
+}

@@ -17,7 +17,7 @@ import { takePairingCodeFromLocation } from './pairing.js';
 import { isOpenedByPerson } from './attention.js';
 import { Inbox } from './inbox.js';
 import { SessionsOverview } from './sessions-overview.js';
-import { reconcileDelay, SessionListSync } from '../client/session-list.js';
+import { SessionListFeed } from '../client/session-list.js';
 import { loadSessionView, preloadRoute } from './preload.js';
 import { SignIn } from './sign-in.js';
 import { loadTasks, noteTaskEvent, tasks } from './tasks-live.js';
@@ -44,26 +44,25 @@ addEventListener('hashchange', () => {
 });
 
 /** The list as events patch it and loads replace it; `sessions` shows it. */
-const sessionList = new SessionListSync();
-let lastLoadAt = 0;
-
-async function loadSessions(): Promise<void> {
-  const ticket = sessionList.loading();
-  lastLoadAt = Date.now();
-  try {
+const sessionList = new SessionListFeed({
+  read: async () => {
     const list = await call('listSessions');
     noteEventSeq(list.event_seq);
     noteListedNotices(list.sessions);
-    sessionList.loaded(ticket, list.sessions);
-    sessions.value = sessionList.sessions;
+    return list.sessions;
+  },
+  onChange: (list, how) => {
+    sessions.value = list;
+    if (how === 'patched') return;
     sessionsError.value = null;
     auth.value = 'signed-in';
-  } catch (error) {
-    sessionList.failed(ticket);
+  },
+  onLoadError: (error) => {
     if (error instanceof ApiProblem && error.status === 401) auth.value = 'signed-out';
     else sessionsError.value = error instanceof Error ? error.message : String(error);
-  }
-}
+  },
+});
+const loadSessions = (): Promise<void> => sessionList.load();
 
 function SignedIn() {
   const live = useMemo(() => new LiveConnection((status) => {
@@ -74,10 +73,6 @@ function SignedIn() {
   Object.assign(((globalThis as { specterm?: object }).specterm ??= {}), { live });
   useEffect(() => live.listen((message) => { if (message.type === 'hello') { scope.value = message.scope; device.value = message.device ?? null; } }), [live]);
   useEffect(() => {
-    let pending: ReturnType<typeof setTimeout> | undefined;
-    let reconcile: ReturnType<typeof setTimeout> | undefined;
-    // Events arrive in bursts (a session created, its first state, a notification): one reload per burst.
-    const reloadSoon = () => { clearTimeout(pending); pending = setTimeout(() => void loadSessions(), 100); };
     // From the list's seq on (the page read the list before it signed in), never the whole history.
     const cursor = eventCursor();
     const unsubscribe = live.subscribe('sessions', {
@@ -87,22 +82,17 @@ function SignedIn() {
         // Back after a drop: the events missed meanwhile are replayed, but the list and the tasks are read again.
         if (message.type === 'subscribed') {
           if (tasks.value !== null) void loadTasks();
-          reloadSoon();
+          sessionList.reloadSoon();
           return;
         }
         const { event } = message;
         cursor.note(event); noteEventSeq(event.seq);
         noteEvent(event); noteTranscriptEvent(event); noteTaskEvent(event);
         if (isNewEvent(event)) { toastEvent(event); void notifyHiddenPage(event); }
-        const reload = sessionList.event(event);
-        if (sessionList.sessions !== sessions.value) sessions.value = sessionList.sessions;
-        if (reload === 'now') reloadSoon();
-        else if (reload === 'later' && reconcile === undefined) {
-          reconcile = setTimeout(() => { reconcile = undefined; reloadSoon(); }, reconcileDelay(lastLoadAt, Date.now()));
-        }
+        sessionList.event(event);
       },
     });
-    return () => { unsubscribe(); clearTimeout(pending); clearTimeout(reconcile); live.close(); };
+    return () => { unsubscribe(); sessionList.stop(); live.close(); };
   }, [live]);
   const signOut = async () => {
     try { await call('signOut'); } finally { live.close(); auth.value = 'signed-out'; sessionList.clear(); sessions.value = null; }
