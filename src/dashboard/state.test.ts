@@ -50,9 +50,10 @@ describe('last notifications', () => {
 describe('event cursors', () => {
   const event = (seq: number) => ({ seq, at: seq, session_id: 's_1', type: 'session.removed' as const });
   it('start after the newest event the page had and go on from each event they see', () => {
-    noteEventSeq(undefined);
+    expect(eventCursor().since()).toBeUndefined(); // no list read yet: the daemon's kept history
     noteEventSeq(40);
     noteEventSeq(12); // an older list read does not move it back
+    noteEventSeq(undefined); // a list without event_seq (an older daemon) neither
     const cursor = eventCursor();
     expect(cursor.since()).toBe(40);
     cursor.note(event(41));

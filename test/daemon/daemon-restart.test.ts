@@ -98,9 +98,12 @@ describe('specterm serve: restart', () => {
     expect(listed.sessions.find((s) => s.id === created.id)?.last_notice).toMatchObject({ seq: exitedSeq, type: 'session.exited', text: 'exited on SIGKILL' });
     expect(listed.event_seq).toBeGreaterThanOrEqual(exitedSeq);
     socket.send(JSON.stringify({ type: 'subscribe', topic: 'sessions', since: listed.event_seq }));
-    socket.send(JSON.stringify({ type: 'ping', ref: 'after-subscribe' }));
-    await waitFor(() => messages.some((m) => m.type === 'pong'), 10_000, 'the pong');
-    expect(messages.filter((m) => m.topic === 'sessions' && m.type === 'event')).toEqual([]);
+    // A topic sends its backlog before any live event: once the removal (a new event) is there,
+    // a replay would be too. (A pong proves nothing: the socket answers it while a subscription opens.)
+    await waitFor(() => messages.some((m) => m.type === 'subscribed' && m.topic === 'sessions'), 10_000, 'the sessions subscription');
+    await second.client.call('removeSession', { params: { id: created.id } });
+    await waitFor(() => messages.some((m) => m.topic === 'sessions' && m.event?.type === 'session.removed'), 10_000, 'the removal on the sessions topic');
+    expect(messages.filter((m) => m.topic === 'sessions' && m.type === 'event').map((m) => m.event!.type)).toEqual(['session.removed']);
     socket.send(JSON.stringify({ type: 'subscribe', topic: 'session/s_unknown' }));
     await waitFor(() => messages.some((m) => m.type === 'error'), 10_000, 'the refusal of an unknown session topic');
     expect(messages.find((m) => m.type === 'error')).toMatchObject({ code: 'SESSION_NOT_FOUND' });
