@@ -34,10 +34,9 @@ export class LastNotices {
       this.#bySession.delete(event.session_id);
       return;
     }
+    // The log tells events in seq order, after the kept ones read above: the latest is the newest.
     const text = noticeText(event);
     if (text === null) return;
-    const known = this.#bySession.get(event.session_id);
-    if (known && known.seq > event.seq) return;
     this.#bySession.set(event.session_id, { seq: event.seq, type: event.type, at: event.at, text });
   }
 }

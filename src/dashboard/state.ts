@@ -29,8 +29,10 @@ export const device = signal<{ id: string; name: string } | null>(null);
 export const sessions = signal<SessionDetail[] | null>(null);
 export const sessionsError = signal<string | null>(null);
 export const liveStatus = signal<LiveStatus>('connecting');
+/** A session's last notification as a row shows it. */
+interface ShownNotice { at: number; text: string }
 /** The last notification-worthy event of each session, by session id. */
-export const lastNotification = signal<ReadonlyMap<string, { at: number; text: string }>>(new Map());
+export const lastNotification = signal<ReadonlyMap<string, ShownNotice>>(new Map());
 export const route = signal<Route>(routeOf(location.pathname));
 
 export function routeOf(pathname: string): Route {
@@ -62,7 +64,7 @@ export function navigate(path: string): void {
 
 /** Takes each session's `last_notice` from a list read, unless the page already heard a newer one. */
 export function noteListedNotices(list: readonly SessionDetail[]): void {
-  let next: Map<string, { at: number; text: string }> | null = null;
+  let next: Map<string, ShownNotice> | null = null;
   for (const session of list) {
     const notice = session.last_notice;
     if (!notice) continue;
