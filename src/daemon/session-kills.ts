@@ -35,10 +35,10 @@ export class SessionKills {
     this.#d = deps;
   }
 
-  /** Kills the session for `principal`, audits it, and answers its detail naming who killed it. */
-  async kill(idOrName: string, principal: Killer): Promise<SessionDetail> {
+  /** Kills the session for `principal` and audits it; {@link describe} then names who killed it. */
+  async kill(idOrName: string, principal: Killer): Promise<ManagedSession> {
     const session = this.#d.manager.get(idOrName);
-    if (session.record.exitedAt !== null) return this.describe(session);
+    if (session.record.exitedAt !== null) return session;
     const by: KilledBy = { name: principal.name, token_id: principal.tokenId, at: this.#d.now() };
     // Known before the exit is: a listing read while the agent ends already names the killer.
     this.#known.set(session.id, { exitedAt: null, by });
@@ -51,7 +51,7 @@ export class SessionKills {
       detail: { exit }, outcome: exit ? 'ok' : 'failed', reason: exit ? null : 'the agent was still running after the wait',
     });
     if (!exit) this.#known.delete(session.id);
-    return this.describe(session);
+    return session;
   }
 
   /** The session's detail, its exit naming who killed it when a person did. */

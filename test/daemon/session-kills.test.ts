@@ -25,6 +25,9 @@ describe('exit.killed_by', () => {
     }
     const answer = await client.call('killSession', { params: { id: killed.id } });
     expect(answer.exit).toMatchObject({ killed_by: { name: 'admin', token_id: 'admin', at: expect.any(Number) } });
+    // The answer is the session as the list shows it, its last notice included.
+    expect(answer.last_notice).toMatchObject({ type: 'session.exited', text: 'killed by admin' });
+    expect((await client.call('listSessions')).sessions.find((s) => s.id === killed.id)).toEqual(answer);
     // A signal from outside the daemon (not a kill over the API): nobody is named.
     const { pid } = await client.call('getSession', { params: { id: natural.id } });
     process.kill(pid!, 'SIGHUP');
@@ -48,6 +51,10 @@ describe('exit.killed_by', () => {
     const second = await startDaemon(dirs);
     const again = await second.client.call('getSession', { params: { id: killed.id } });
     expect(again.exit?.killed_by).toEqual(answer.exit!.killed_by);
+    // Every answer that is a session describes it whole: muting it, starting it again.
+    expect(await second.client.call('muteSession', { params: { id: killed.id }, body: { muted: true } })).toEqual({ ...again, muted: true });
+    const restarted = await second.client.call('restartSession', { params: { id: killed.id } });
+    expect(restarted.last_notice).toEqual(again.last_notice);
     expect((await second.client.call('getSession', { params: { id: natural.id } })).exit?.killed_by).toBeUndefined();
     const store = openStore(path.join(dirs.stateDir, 'specterm.db'));
     try {

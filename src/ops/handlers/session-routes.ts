@@ -59,6 +59,7 @@ function notCaller(manager: SessionManager, ref: string, ctx: RequestContext, wh
 export function sessionRoutes(d: SessionRouteDeps): RouteHandlers {
   const { manager, store } = d;
   const kills = new SessionKills(d);
+  // Every answer that is a session describes it as the list does: who killed it, its last notice.
   const describe = (session: ManagedSession): SessionDetail => {
     const detail = kills.describe(session);
     const notice = d.notices?.of(session.id);
@@ -79,8 +80,10 @@ export function sessionRoutes(d: SessionRouteDeps): RouteHandlers {
     },
     getSession: (input) => describe(manager.get(input.params.id)),
     removeSession: async (input) => { await manager.remove(input.params.id, input.query.force === 'true'); return { ok: true }; },
-    killSession: (input, ctx) => kills.kill(notCaller(manager, input.params.id, ctx, 'stop').id, ctx.principal),
-    restartSession: (input) => manager.restart(input.params.id),
+    killSession: async (input, ctx) => describe(await kills.kill(notCaller(manager, input.params.id, ctx, 'stop').id, ctx.principal)),
+    restartSession: async (input) => { await manager.restart(input.params.id); return describe(manager.get(input.params.id)); },
+    // Its twin: the CLI started again on its conversation (docs/transcripts.md).
+    resumeSession: async (input) => { await manager.resume(input.params.id); return describe(manager.get(input.params.id)); },
     sendMessage: async (input, ctx) => {
       const session = notCaller(manager, input.params.id, ctx, 'type into');
       d.transcripts?.noteMessage(session.id, input.body.text);
@@ -123,7 +126,7 @@ export function sessionRoutes(d: SessionRouteDeps): RouteHandlers {
     muteSession: (input) => {
       const session = manager.get(input.params.id);
       session.setMuted(input.body.muted);
-      return session.detail();
+      return describe(session);
     },
     getHistory: (input) => {
       const session = manager.get(input.params.id);

@@ -1,6 +1,7 @@
 /**
- * The agent's work as text: a session's transcript, search across every session's, and the
- * resume that starts a CLI again on its conversation (docs/transcripts.md).
+ * The agent's work as text: a session's transcript and search across every session's
+ * (docs/transcripts.md). The resume that starts a CLI again on its conversation is a session
+ * route, beside its twin restart.
  * @module
  */
 import type { SessionManager } from '../../daemon/session-manager.js';
@@ -17,6 +18,5 @@ export function transcriptRoutes(d: { manager: SessionManager; transcripts: Sess
       return { session_id: session.id, transcript: transcript && last !== undefined ? { ...transcript, turns: transcript.turns.slice(-last) } : transcript };
     },
     searchTranscripts: (input) => ({ hits: d.store.transcripts.search(input.query.q, input.query.limit) }),
-    resumeSession: (input) => d.manager.resume(input.params.id),
   };
 }
