@@ -23,7 +23,7 @@ import { SignIn } from './sign-in.js';
 import { loadTasks, noteTaskEvent, tasks } from './tasks-live.js';
 import { ToastRegion } from './toast-region.js';
 import { isNewEvent, toastEvent } from './toasts.js';
-import { auth, device, eventCursor, liveStatus, navigate, noteEvent, noteEventSeq, noteListedNotices, route, scope, sessions, sessionsError } from './state.js';
+import { auth, device, liveStatus, navigate, newestEventSeq, noteEvent, noteEventSeq, noteListedNotices, route, scope, sessions, sessionsError } from './state.js';
 
 const SessionView = lazy(loadSessionView);
 const RecordingsView = lazy(() => import('./recordings-view.js'));
@@ -74,19 +74,15 @@ function SignedIn() {
   useEffect(() => live.listen((message) => { if (message.type === 'hello') { scope.value = message.scope; device.value = message.device ?? null; } }), [live]);
   useEffect(() => {
     // From the list's seq on (the page read the list before it signed in), never the whole history.
-    const cursor = eventCursor();
-    const unsubscribe = live.subscribe('sessions', {
-      since: cursor.since,
-      message: (message) => {
-        if (message.type !== 'event' && message.type !== 'subscribed') return;
-        // Back after a drop: the events missed meanwhile are replayed, but the list and the tasks are read again.
-        if (message.type === 'subscribed') {
-          if (tasks.value !== null) void loadTasks();
-          sessionList.reloadSoon();
-          return;
-        }
-        const { event } = message;
-        cursor.note(event); noteEventSeq(event.seq);
+    const unsubscribe = live.subscribeEvents('sessions', {
+      from: newestEventSeq(),
+      // Back after a drop: the events missed meanwhile are replayed, but the list and the tasks are read again.
+      subscribed: () => {
+        if (tasks.value !== null) void loadTasks();
+        sessionList.reloadSoon();
+      },
+      event: (event) => {
+        noteEventSeq(event.seq);
         noteEvent(event); noteTranscriptEvent(event); noteTaskEvent(event);
         if (isNewEvent(event)) { toastEvent(event); void notifyHiddenPage(event); }
         sessionList.event(event);

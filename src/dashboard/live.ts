@@ -7,6 +7,7 @@
  */
 import { decodeTerminalFrame, type TerminalFrame } from '../protocol/terminal-frame.js';
 import { WS_PATH, WS_SUBPROTOCOL } from '../protocol/version.js';
+import type { DaemonEvent } from '../protocol/events.js';
 import type { ClientMessage, ServerMessage } from '../protocol/ws.js';
 
 export type LiveStatus = 'connecting' | 'open' | 'closed' | 'signed-out';
@@ -16,6 +17,18 @@ export interface TopicHandler {
   since?: () => number | undefined;
   message(message: ServerMessage): void;
   terminal?(frame: TerminalFrame): void;
+}
+
+/** A subscription to a topic of daemon events (`sessions`, `session/<id>`, `transcript/<id>`). */
+export interface EventTopicHandler {
+  /**
+   * The seq it starts after: the newest event what the page read reflects. Undefined replays the
+   * whole kept history (up to 10,000 events, turns' text included) — on every reconnect too.
+   */
+  from: number | undefined;
+  event(event: DaemonEvent): void;
+  /** Each (re)subscription's acknowledgement: after a drop, what the replay cannot bring is read again. */
+  subscribed?(): void;
 }
 
 const CLOSE_POLICY = 1008;
@@ -43,6 +56,23 @@ export class LiveConnection {
       this.#topics.delete(topic);
       this.send({ type: 'unsubscribe', topic });
     };
+  }
+
+  /**
+   * Subscribes to an event topic from `handler.from`, and after a drop resumes after the newest
+   * event it delivered, so a reconnect brings what was missed and nothing twice.
+   */
+  subscribeEvents(topic: string, handler: EventTopicHandler): () => void {
+    let newest = handler.from;
+    return this.subscribe(topic, {
+      since: () => newest,
+      message: (message) => {
+        if (message.type === 'subscribed') return handler.subscribed?.();
+        if (message.type !== 'event') return;
+        if (newest === undefined || message.event.seq > newest) newest = message.event.seq;
+        handler.event(message.event);
+      },
+    });
   }
 
   /** Listens to the messages outside any topic (`hello` on each connect, `lease`, errors). */

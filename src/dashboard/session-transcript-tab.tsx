@@ -13,7 +13,7 @@ import { scopeAllows } from '../protocol/scopes.js';
 import { call } from './api-client.js';
 import type { SessionTabContext } from './session-tabs.js';
 import { SendBox } from './send-box.js';
-import { eventCursor, scope } from './state.js';
+import { newestEventSeq, scope } from './state.js';
 import { mergeTurn, usageText } from './transcript-model.js';
 import { TurnView } from './transcript-parts.js';
 
@@ -67,15 +67,13 @@ export function TranscriptTab(ctx: SessionTabContext) {
     let subscribed = false;
     void load();
     // The history is read whole above: the topic brings only the turns that grow from now on.
-    const cursor = eventCursor();
-    const unsubscribe = live.subscribe(`transcript/${session.id}`, {
-      since: cursor.since,
-      message: (message) => {
-        // A reconnect may have missed turns: read again (not on the first subscription).
-        if (message.type === 'subscribed') { if (subscribed) void load(); subscribed = true; return; }
-        if (message.type !== 'event' || message.event.type !== 'transcript.turn') return;
-        cursor.note(message.event);
-        if (loaded) apply(message.event.turn); else early.push(message.event.turn);
+    const unsubscribe = live.subscribeEvents(`transcript/${session.id}`, {
+      from: newestEventSeq(),
+      // A reconnect may have missed turns: read again (not on the first subscription).
+      subscribed: () => { if (subscribed) void load(); subscribed = true; },
+      event: (event) => {
+        if (event.type !== 'transcript.turn') return;
+        if (loaded) apply(event.turn); else early.push(event.turn);
       },
     });
     return () => { stopped = true; clearTimeout(reread); unsubscribe(); };

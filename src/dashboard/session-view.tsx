@@ -1,12 +1,12 @@
 /**
  * One session: its header (name, badge, time in state), the prompt on screen, if any, with
  * its buttons and keys (session-prompt.tsx), the spec's control bar, and a tab bar whose tabs
- * each have a route (session-tabs.tsx). The session is read once and again on every event of
- * its `session/<id>` topic.
+ * each have a route (session-tabs.tsx). The session is read once and again after the events of
+ * its `session/<id>` topic (a burst of them: one read after the one under way, ./latest-read.ts).
  * Loaded on demand: the overview does not pay for xterm.
  */
 import { useSignal } from '@preact/signals';
-import { useEffect } from 'preact/hooks';
+import { useEffect, useMemo, useRef } from 'preact/hooks';
 import type { DaemonEvent } from '../protocol/events.js';
 import type { SessionDetail } from '../protocol/sessions.js';
 import { scopeAllows } from '../protocol/scopes.js';
@@ -20,38 +20,45 @@ import { BADGE_TEXT, timeInState, useNow } from './sessions-overview.js';
 import { SessionPrompt } from './session-prompt.js';
 import { SessionTasks } from './session-tasks.js';
 import { SESSION_TABS, sessionTabPath } from './session-tabs.js';
-import { eventCursor, navigate, scope } from './state.js';
+import { navigate, newestEventSeq, scope } from './state.js';
 import { takePreloadedSession } from './preload.js';
+import { latestRead } from './latest-read.js';
 
 export default function SessionView(props: { sessionId: string; tab: string; live: LiveConnection }) {
   const session = useSignal<SessionDetail | null>(null);
   const error = useSignal<string | null>(null);
   const lastEvent = useSignal<DaemonEvent | null>(null);
   const now = useNow(1000);
-  const load = async () => {
-    try {
-      session.value = await (takePreloadedSession(props.sessionId) ?? call('getSession', { params: { id: props.sessionId } }));
-      error.value = null;
-    } catch (e) {
-      error.value = e instanceof ApiProblem && e.status === 404 ? `There is no session ${props.sessionId} (it was removed).` : String(e instanceof Error ? e.message : e);
-    }
-  };
+  // The page's session now: a read of the one it showed before lands without effect.
+  const shown = useRef(props.sessionId);
+  shown.current = props.sessionId;
+  const load = useMemo(() => {
+    const id = props.sessionId;
+    return latestRead(async () => {
+      try {
+        const detail = await (takePreloadedSession(id) ?? call('getSession', { params: { id } }));
+        if (shown.current !== id) return;
+        session.value = detail;
+        error.value = null;
+      } catch (e) {
+        if (shown.current !== id) return;
+        error.value = e instanceof ApiProblem && e.status === 404 ? `There is no session ${id} (it was removed).` : String(e instanceof Error ? e.message : e);
+      }
+    });
+  }, [props.sessionId]);
   useEffect(() => {
     session.value = null;
     void load();
     // Read just above, so only what happens from now on: no replay of the session's history.
-    const cursor = eventCursor();
-    return props.live.subscribe(`session/${props.sessionId}`, {
-      since: cursor.since,
-      message: (message) => {
-        if (message.type !== 'event') return;
-        cursor.note(message.event);
-        lastEvent.value = message.event;
+    return props.live.subscribeEvents(`session/${props.sessionId}`, {
+      from: newestEventSeq(),
+      event: (event) => {
+        lastEvent.value = event;
         // A turn's text grows several times a second and changes nothing the header shows.
-        if (message.event.type !== 'transcript.turn') void load();
+        if (event.type !== 'transcript.turn') void load();
       },
     });
-  }, [props.sessionId, props.live]);
+  }, [props.sessionId, props.live, load]);
 
   const s = session.value;
   if (error.value !== null && s === null) return <section><h2>Session {props.sessionId}</h2><p class="problem" role="alert">{error.value}</p></section>;

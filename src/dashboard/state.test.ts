@@ -4,7 +4,7 @@ import type { SessionDetail } from '../protocol/sessions.js';
 // state.ts reads the location and listens to popstate at load, as in a page.
 vi.stubGlobal('location', { pathname: '/' });
 vi.stubGlobal('addEventListener', () => {});
-const { eventCursor, lastNotification, noteEvent, noteEventSeq, noteListedNotices, routeOf } = await import('./state.js');
+const { lastNotification, newestEventSeq, noteEvent, noteEventSeq, noteListedNotices, routeOf } = await import('./state.js');
 
 describe('routes', () => {
   it('maps paths to views, the session tab defaulting to the terminal', () => {
@@ -47,20 +47,14 @@ describe('last notifications', () => {
   });
 });
 
-describe('event cursors', () => {
-  const event = (seq: number) => ({ seq, at: seq, session_id: 's_1', type: 'session.removed' as const });
-  it('start after the newest event the page had and go on from each event they see', () => {
-    expect(eventCursor().since()).toBeUndefined(); // no list read yet: the daemon's kept history
+describe('where event subscriptions start', () => {
+  it('after the newest event seq the page had, never going back', () => {
+    expect(newestEventSeq()).toBeUndefined(); // no list read yet: the daemon's kept history
     noteEventSeq(40);
     noteEventSeq(12); // an older list read does not move it back
     noteEventSeq(undefined); // a list without event_seq (an older daemon) neither
-    const cursor = eventCursor();
-    expect(cursor.since()).toBe(40);
-    cursor.note(event(41));
-    cursor.note(event(39));
-    expect(cursor.since()).toBe(41);
-    noteEventSeq(50);
-    expect(cursor.since()).toBe(41); // its own place, not the page's
-    expect(eventCursor().since()).toBe(50);
+    expect(newestEventSeq()).toBe(40);
+    noteEventSeq(41);
+    expect(newestEventSeq()).toBe(41);
   });
 });

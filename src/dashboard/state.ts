@@ -77,24 +77,20 @@ export function noteListedNotices(list: readonly SessionDetail[]): void {
 }
 
 /** The newest event seq the page has had: a list's `event_seq`, then each event of `sessions`. */
-let newestEventSeq: number | undefined;
+let newestEventSeqSeen: number | undefined;
 
 export function noteEventSeq(seq: number | undefined): void {
-  if (seq !== undefined && (newestEventSeq === undefined || seq > newestEventSeq)) newestEventSeq = seq;
+  if (seq !== undefined && (newestEventSeqSeen === undefined || seq > newestEventSeqSeen)) newestEventSeqSeen = seq;
 }
 
 /**
- * Where an event subscription starts, and resumes after a drop: after the newest event the page
- * has had (what it reads next reflects everything up to there). Without a `since` the daemon
- * replays its whole kept history (up to 10,000 events, turns' text included) on every page load
- * and every reconnect; a session page then read its session once per past event.
+ * Where an event subscription starts (`LiveConnection.subscribeEvents`' `from`): after the newest
+ * event the page has had, since what it read reflects everything up to there. Without it the
+ * daemon replays its whole kept history on every page load; a session page then read its
+ * session once per past event.
  */
-export function eventCursor(): { since: () => number | undefined; note: (event: DaemonEvent) => void } {
-  let last = newestEventSeq;
-  return {
-    since: () => last,
-    note: (event) => { if (last === undefined || event.seq > last) last = event.seq; },
-  };
+export function newestEventSeq(): number | undefined {
+  return newestEventSeqSeen;
 }
 
 /** Records `event` as its session's last notification when it is one. */
