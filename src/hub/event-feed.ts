@@ -14,7 +14,7 @@
  * appended once.
  * @module
  */
-import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type ConsumerMessages } from '@nats-io/jetstream';
+import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type ConsumerMessages, type JsMsg } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { EventLog, DaemonEventInput } from '../daemon/event-log.js';
 import { ensureEventsStream } from '../nats/node-link.js';
@@ -114,7 +114,7 @@ export class EventFeed {
         return true;
       }
       delivered = n;
-      this.#take(m.subject, m.data, m.seq, () => m.ack());
+      this.#take(m);
     }
     return false;
   }
@@ -138,19 +138,19 @@ export class EventFeed {
   }
 
   /** Stores one delivered event (unless its node_seq is stored already), then acknowledges it and all before it. */
-  #take(subject: string, data: Uint8Array, streamSeq: number, ack: () => void): void {
-    const event = parseEvent(data);
-    const node = event?.node ?? subject.split('.')[1]!;
+  #take(m: JsMsg): void {
+    const event = parseEvent(m.data);
+    const node = event?.node ?? m.subject.split('.')[1]!;
     if (event && event.seq > (this.#seen.get(node) ?? 0)) {
       const { seq, ...rest } = event;
       this.#o.events.append({ ...rest, node, node_seq: seq } as DaemonEventInput);
       this.#seen.set(node, seq);
       this.#o.onEvent(node, event);
     } else if (!event) {
-      this.#o.log(`an event on ${subject} is not one this hub reads (a newer node?); skipped`);
+      this.#o.log(`an event on ${m.subject} is not one this hub reads (a newer node?); skipped`);
     }
-    this.#taken = Math.max(this.#taken, streamSeq);
-    ack();
+    this.#taken = Math.max(this.#taken, m.seq);
+    m.ack();
   }
 }
 
