@@ -10,3 +10,29 @@ export async function nextApproval(e: DashboardE2e, sessionId: string) {
   await expect.poll(async () => (found = await pending()), { timeout: E2E_WAIT_MS, interval: 100 }).toBeTruthy();
   return found!;
 }
+
+/**
+ * Records the session's events (the daemon's SSE stream from the start) while the test runs, so
+ * a test can wait for the daemon to have told an event before it looks for what the page made of
+ * it, and a failure says which side missed it. Call `stop()` when done.
+ */
+export function recordEvents(e: DashboardE2e, sessionId: string) {
+  const seen: { seq: number; type: string; at: number }[] = [];
+  const abort = new AbortController();
+  const reading = (async () => {
+    for await (const event of e.client.events({ sessionId, since: 0, signal: abort.signal })) seen.push(event as (typeof seen)[number]);
+  })().catch(() => {});
+  return {
+    /** The first `type` event told at or after `from` (epoch ms; the daemon runs on this machine's clock). */
+    async next(type: string, from: number) {
+      const deadline = Date.now() + E2E_WAIT_MS;
+      for (;;) {
+        const found = seen.find((s) => s.type === type && s.at >= from);
+        if (found) return found;
+        if (Date.now() > deadline) throw new Error(`the daemon told no ${type} for ${sessionId} in ${E2E_WAIT_MS} ms; it told: ${seen.map((s) => `${s.seq} ${s.type}`).join(', ')}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    },
+    async stop() { abort.abort(); await reading; },
+  };
+}
