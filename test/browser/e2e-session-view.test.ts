@@ -1,7 +1,8 @@
 /**
  * The session view end to end against the real daemon: input passthrough only behind its
  * toggle, the controller lease for size between two viewers (the holder sizes the child, the
- * other fits the picture to its own screen), the state history tab on its own route.
+ * other fits the picture to its own screen), the state history tab on its own route, and a
+ * late answer about the session shown before staying out of the one navigated to.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -112,4 +113,35 @@ describe('the session view against a real daemon', () => {
       .toEqual(listed.entries.map((x) => x.seq));
     expect(await page.locator('.history tbody tr td:nth-child(2)').allTextContents()).toEqual(listed.entries.map((x) => x.state.label));
   }, 60_000);
+
+  it('keeps showing the session navigated to when the previous one\'s read lands after it', async () => {
+    // A page that moves on before its read of the session it showed comes back: that late answer
+    // must not put the old session's header over the new one's (the view is not remounted).
+    const other = await e.createIdleSession({ name: 'navigated-to' });
+    const page = await e.browser.context.newPage();
+    try {
+      await page.goto(e.url);
+      await page.getByRole('heading', { name: 'Sessions' }).waitFor({ timeout: E2E_WAIT_MS });
+      const detailPath = `/api/v1/sessions/${session.id}`;
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => { release = resolve; });
+      let asked!: () => void;
+      const wasAsked = new Promise<void>((resolve) => { asked = resolve; });
+      await page.route((url) => url.pathname === detailPath, async (route) => { asked(); await held; await route.continue(); });
+      const go = (path: string) => page.evaluate((to) => { history.pushState(null, '', to); dispatchEvent(new PopStateEvent('popstate')); }, path);
+      await go(`/sessions/${session.id}/history`);
+      await wasAsked;
+      await go(`/sessions/${other.id}/history`);
+      await page.locator(`.session-view[data-session-id="${other.id}"] h2`, { hasText: 'navigated-to' }).waitFor({ timeout: E2E_WAIT_MS });
+      const answered = page.waitForResponse((r) => new URL(r.url()).pathname === detailPath, { timeout: E2E_WAIT_MS });
+      release();
+      await (await answered).finished();
+      // The late answer's handler runs right after its body is read; a second is ample for it.
+      await page.waitForTimeout(1_000);
+      expect(await page.locator('.session-view').getAttribute('data-session-id')).toBe(other.id);
+      expect(await page.locator('#session-title').textContent()).toBe('navigated-to');
+    } finally {
+      await page.close();
+    }
+  }, 90_000);
 });
