@@ -1,6 +1,6 @@
 /** Helpers of the notification tests (toasts, the page's system notifications). */
 import { expect } from 'vitest';
-import { E2E_WAIT_MS, type DashboardE2e } from './e2e-harness.js';
+import { E2E_WAIT_MS, waitFor, type DashboardE2e } from './e2e-harness.js';
 
 /** Asks the session to "run the tests" and returns the approval that turn raises. */
 export async function nextApproval(e: DashboardE2e, sessionId: string) {
@@ -24,14 +24,9 @@ export function recordEvents(e: DashboardE2e, sessionId: string) {
   })().catch(() => {});
   return {
     /** The first `type` event told at or after `from` (epoch ms; the daemon runs on this machine's clock). */
-    async next(type: string, from: number) {
-      const deadline = Date.now() + E2E_WAIT_MS;
-      for (;;) {
-        const found = seen.find((s) => s.type === type && s.at >= from);
-        if (found) return found;
-        if (Date.now() > deadline) throw new Error(`the daemon told no ${type} for ${sessionId} in ${E2E_WAIT_MS} ms; it told: ${seen.map((s) => `${s.seq} ${s.type}`).join(', ')}`);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+    next(type: string, from: number) {
+      return waitFor(() => seen.find((s) => s.type === type && s.at >= from), E2E_WAIT_MS,
+        () => `the daemon to tell ${type} for ${sessionId}; it told: ${seen.map((s) => `${s.seq} ${s.type}`).join(', ')}`);
     },
     async stop() { abort.abort(); await reading; },
   };
